@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: MIT
+# Thin front end over CMake.  `make demo` and `make check` first make sure the Debian
+# packages listed in tools/packages are installed (tools/setup), then build.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+PROVE_ARGS ?=
+
+# The sanitizer build stops at the first error of either sanitizer.
+SAN_ENV = ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:halt_on_error=1 \
+          UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+.PHONY: all setup build build-asan check demo install clean format
+
+all: build
+
+setup:
+	@tools/setup
+
+build: setup
+	cmake -S . -B $(BUILD) -DMECH_WERROR=ON
+	cmake --build $(BUILD) -j $(JOBS)
+
+build-asan: setup
+	cmake -S . -B $(ASAN_BUILD) -DMECH_WERROR=ON -DMECH_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+check: build build-asan
+	@echo "== tests: normal build ($(BUILD))"
+	tests/run $(BUILD) $(PROVE_ARGS)
+	@echo "== tests: ASan+UBSan build ($(ASAN_BUILD))"
+	$(SAN_ENV) tests/run $(ASAN_BUILD) $(PROVE_ARGS)
+
+demo: build
+	@$(BUILD)/bin/mechlua scripts/demo.lua
+
+install: build
+	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
+
+format:
+	clang-format -i mech/*.[ch] vm/*.[ch] tests/c/*.[ch]
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+/* libmech: the mechanics core of mechlua.  Include this for the whole public API. */
+#ifndef MECH_H
+#define MECH_H
+
+#include "mech_core.h"
+
+#endif

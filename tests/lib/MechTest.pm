@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: MIT
+# Helpers for the Perl tests that drive the mechlua program from outside.
+package MechTest;
+use strict;
+use warnings;
+use Exporter 'import';
+use File::Temp qw(tempdir);
+use POSIX ();
+use Time::HiRes qw(sleep time);
+
+our @EXPORT = qw(mechlua_path source_dir build_dir run_mechlua slurp spew scratch_dir
+  project_version);
+
+sub mechlua_path { $ENV{MECHLUA} or die "MECHLUA is not set: run the tests with tests/run\n" }
+sub source_dir   { $ENV{MECHLUA_SOURCE} or die "MECHLUA_SOURCE is not set\n" }
+sub build_dir    { $ENV{MECHLUA_BUILD} or die "MECHLUA_BUILD is not set\n" }
+
+sub scratch_dir { tempdir('mechlua-test-XXXXXX', TMPDIR => 1, CLEANUP => 1) }
+
+sub slurp {
+    my ($path) = @_;
+    open my $fh, '<:raw', $path or return undef;
+    local $/;
+    my $s = <$fh>;
+    return defined $s ? $s : '';
+}
+
+sub spew {
+    my ($path, $text) = @_;
+    open my $fh, '>:raw', $path or die "cannot write $path: $!\n";
+    print {$fh} $text;
+    close $fh or die "cannot write $path: $!\n";
+}
+
+# The version in the project() line of CMakeLists.txt: what the program must report.
+sub project_version {
+    my $cm = slurp(source_dir() . '/CMakeLists.txt');
+    $cm =~ /project\(mechlua\s+VERSION\s+([0-9.]+)/ or die "no version in CMakeLists.txt\n";
+    return $1;
+}
+
+# run_mechlua(args => [...], stdin => 'text', env => {K => V}, cwd => dir,
+#             signal_after => seconds (sends SIGINT), timeout => seconds)
+# Returns { status, signal, out, err, timed_out }.
+sub run_mechlua {
+    my (%o) = @_;
+    my $dir = scratch_dir();
+    spew("$dir/stdin", defined $o{stdin} ? $o{stdin} : '');
+    my @cmd = ($o{program} || mechlua_path(), @{ $o{args} || [] });
+    my $pid = fork;
+    die "fork: $!\n" unless defined $pid;
+    if ($pid == 0) {
+        open STDIN,  '<', "$dir/stdin"  or POSIX::_exit(126);
+        open STDOUT, '>', "$dir/stdout" or POSIX::_exit(126);
+        open STDERR, '>', "$dir/stderr" or POSIX::_exit(126);
+        chdir $o{cwd} or POSIX::_exit(126) if $o{cwd};
+        while (my ($k, $v) = each %{ $o{env} || {} }) {
+            if (defined $v) { $ENV{$k} = $v } else { delete $ENV{$k} }
+        }
+        { no warnings 'exec'; exec { $cmd[0] } @cmd; }
+        POSIX::_exit(127);
+    }
+    my $timeout = $o{timeout} || 60;
+    my $start = time;
+    my $sent = 0;
+    my $timed_out = 0;
+    while (1) {
+        my $r = waitpid($pid, POSIX::WNOHANG());
+        last if $r == $pid;
+        my $elapsed = time - $start;
+        if ($o{signal_after} && !$sent && $elapsed >= $o{signal_after}) {
+            kill 'INT', $pid;
+            $sent = 1;
+        }
+        if ($elapsed > $timeout) {
+            kill 'KILL', $pid;
+            waitpid($pid, 0);
+            $timed_out = 1;
+            last;
+        }
+        sleep 0.02;
+    }
+    my $st = $?;
+    return {
+        status    => $st >> 8,
+        signal    => $st & 127,
+        out       => slurp("$dir/stdout"),
+        err       => slurp("$dir/stderr"),
+        timed_out => $timed_out,
+    };
+}
+
+1;

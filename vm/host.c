@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+#define _XOPEN_SOURCE 700
+
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include "host.h"
+#include "lmech.h"
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+/* Where the stdlib lives relative to the folder of the executable (the build tree
+** mirrors the installed layout), and absolute fallbacks for an installed prefix. */
+#ifndef MECHLUA_LUADIR_REL
+#error "MECHLUA_LUADIR_REL must be defined by the build"
+#endif
+#ifndef MECHLUA_CMODDIR_REL
+#error "MECHLUA_CMODDIR_REL must be defined by the build"
+#endif
+#ifndef MECHLUA_LUADIR_ABS
+#error "MECHLUA_LUADIR_ABS must be defined by the build"
+#endif
+#ifndef MECHLUA_CMODDIR_ABS
+#error "MECHLUA_CMODDIR_ABS must be defined by the build"
+#endif
+
+/*
+** {==================================================================
+** Ctrl-C
+** ===================================================================
+*/
+
+static volatile sig_atomic_t interrupted;
+static lua_State *volatile running; /* state inside host_docall, if any */
+static int last_interrupted;        /* the last host_docall was stopped by Ctrl-C */
+
+/* Debug hook installed by the signal handler: raises the error at the next
+** instruction count, call or return, that is at a point where Lua can unwind. */
+static void stop_hook(lua_State *L, lua_Debug *ar)
+{
+    lua_sethook(L, NULL, 0, 0);
+    lua_getinfo(L, "Sl", ar);
+    if (ar->currentline > 0) luaL_error(L, "%s:%d: interrupted", ar->short_src, ar->currentline);
+    luaL_error(L, "interrupted");
+}
+
+/* A first Ctrl-C asks the running code to stop; a second one before the first was
+** acted upon (C code that does not poll) falls back to the default action. */
+static void on_sigint(int sig)
+{
+    if (interrupted) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    interrupted = 1;
+    lua_State *L = running;
+    if (L) lua_sethook(L, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+int host_interrupt_requested(void)
+{
+    return interrupted != 0;
+}
+
+const volatile sig_atomic_t *host_interrupt_flag(void)
+{
+    return &interrupted;
+}
+
+/* }================================================================== */
+
+/* Message handler of host_docall: turns any error object into a string and appends
+** a traceback. */
+static int msghandler(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    if (msg == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+            msg = lua_tostring(L, -1);
+        else
+            msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+int host_docall(lua_State *L, int narg, int nres)
+{
+    int base = lua_gettop(L) - narg;
+    lua_pushcfunction(L, msghandler);
+    lua_insert(L, base);
+
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint; /* no SA_RESTART: blocking reads return EINTR */
+    sigemptyset(&sa.sa_mask);
+    interrupted = 0;
+    running = L;
+    sigaction(SIGINT, &sa, &old);
+
+    int status = lua_pcall(L, narg, nres, base);
+
+    sigaction(SIGINT, &old, NULL);
+    running = NULL;
+    if (lua_gethook(L) == stop_hook) lua_sethook(L, NULL, 0, 0); /* signal came too late */
+    last_interrupted = status != LUA_OK && interrupted;
+    interrupted = 0;
+    lua_remove(L, base);
+    return status;
+}
+
+void host_message(const char *msg)
+{
+    fprintf(stderr, "%s: %s\n", HOST_PROGNAME, msg);
+    fflush(stderr);
+}
+
+int host_report(lua_State *L, int status)
+{
+    if (status != LUA_OK) {
+        const char *msg = lua_tostring(L, -1);
+        if (msg == NULL) msg = "(error object is not a string)";
+        /* the terminal echoed ^C without a newline: start the message on its own line */
+        if (last_interrupted && isatty(STDERR_FILENO)) fputc('\n', stderr);
+        last_interrupted = 0;
+        fprintf(stderr, "%s\n", msg);
+        fflush(stderr);
+        lua_pop(L, 1);
+    }
+    return status;
+}
+
+/*
+** {==================================================================
+** Library set-up
+** ===================================================================
+*/
+
+/* Writes into buf the folder holding the running executable; 0 if unknown. */
+static int exe_dir(char *buf, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+    if (n <= 0 || (size_t)n >= size - 1) return 0;
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (slash == NULL) return 0;
+    *slash = '\0';
+    return 1;
+}
+
+/* Pushes the stdlib folder: `rel` beside the executable when that folder exists
+** (build tree or relocated install), else the configured absolute path. */
+static void push_dir(lua_State *L, const char *rel, const char *abs)
+{
+    char dir[PATH_MAX], full[PATH_MAX], real[PATH_MAX];
+    if (exe_dir(dir, sizeof dir)) {
+        int n = snprintf(full, sizeof full, "%s/%s", dir, rel);
+        if (n > 0 && (size_t)n < sizeof full && realpath(full, real) != NULL) {
+            lua_pushstring(L, real);
+            return;
+        }
+    }
+    lua_pushstring(L, abs);
+}
+
+/* package[field] = templates (with the folder on top of the stack) .. ";" .. old */
+static void prepend_path(lua_State *L, const char *field, const char *templates)
+{
+    int dir = lua_gettop(L);
+    lua_getglobal(L, "package");
+    const char *old = (lua_getfield(L, -1, field), lua_tostring(L, -1));
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (const char *t = templates; *t; t++) {
+        if (*t == '@') {
+            lua_pushvalue(L, dir);
+            luaL_addvalue(&b);
+        } else {
+            luaL_addchar(&b, *t);
+        }
+    }
+    if (old) {
+        luaL_addchar(&b, ';');
+        luaL_addstring(&b, old);
+    }
+    luaL_pushresult(&b);
+    lua_setfield(L, -3, field);
+    lua_pop(L, 3); /* old value, package, folder */
+}
+
+void host_openlibs(lua_State *L, int ignore_env)
+{
+    if (ignore_env) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
+    }
+    luaL_openlibs(L);
+
+    push_dir(L, MECHLUA_LUADIR_REL, MECHLUA_LUADIR_ABS);
+    prepend_path(L, "path", "@/?.lua;@/?/init.lua");
+    push_dir(L, MECHLUA_CMODDIR_REL, MECHLUA_CMODDIR_ABS);
+    prepend_path(L, "cpath", "@/?.so");
+
+    luaL_requiref(L, "mech", luaopen_mech, 1);
+    lua_pop(L, 1);
+}
+
+/* }================================================================== */

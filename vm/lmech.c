@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** The `mech` module: the Lua face of libmech.  Later modules (bodies, joints,
+** integrators) add their functions to the same table.
+*/
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "lmech.h"
+#include "mech.h"
+
+/* Creates `dir` unless it is already a folder; on failure returns errno. */
+static int make_one(const char *dir)
+{
+    if (mkdir(dir, 0777) == 0) return 0;
+    int err = errno;
+    struct stat st;
+    if (err == EEXIST && stat(dir, &st) == 0) return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+    return err;
+}
+
+/*
+** mech.mkdir(path): creates the folder and its missing parents (like mkdir -p), so
+** that scenario scripts can write into out/...; returns path.
+*/
+static int mech_mkdir(lua_State *L)
+{
+    size_t len;
+    const char *path = luaL_checklstring(L, 1, &len);
+    luaL_argcheck(L, len > 0, 1, "path is empty");
+    luaL_argcheck(L, strlen(path) == len, 1, "path contains a zero byte");
+    char *buf = lua_newuserdatauv(L, len + 1, 0);
+    memcpy(buf, path, len + 1);
+    for (size_t i = 1; i <= len; i++) {
+        if (buf[i] != '/' && buf[i] != '\0') continue;
+        char saved = buf[i];
+        buf[i] = '\0';
+        int err = make_one(buf);
+        if (err) return luaL_error(L, "mech.mkdir: cannot create '%s': %s", buf, strerror(err));
+        buf[i] = saved;
+    }
+    lua_settop(L, 1);
+    return 1;
+}
+
+static const luaL_Reg mech_functions[] = {
+    {"mkdir", mech_mkdir},
+    {NULL, NULL},
+};
+
+int luaopen_mech(lua_State *L)
+{
+    luaL_newlib(L, mech_functions);
+    lua_pushstring(L, mech_version());
+    lua_setfield(L, -2, "version");
+    lua_pushinteger(L, mech_version_number());
+    lua_setfield(L, -2, "version_number");
+    return 1;
+}
