@@ -8,13 +8,15 @@ use MechTest;
 my $page = source_dir() . '/man/mechlua.1';
 ok(-f $page, 'man/mechlua.1 exists');
 
-my $out = `groff -man -Tutf8 -ww -z '$page' 2>&1`;
-is($?, 0, 'groff renders the page');
-is($out, '', 'groff -ww prints no warnings');
+my $version = project_version();
+for my $p (glob(source_dir() . '/man/*.[1-9]')) {
+    my $out = `groff -man -Tutf8 -ww -z '$p' 2>&1`;
+    is($?, 0, "groff renders $p");
+    is($out, '', "groff -ww prints no warnings for $p");
+    like(slurp($p), qr/^\.TH MECHLUA \d \S+ "mechlua \Q$version\E"/m, "$p carries the current version");
+}
 
 my $src = slurp($page);
-my $version = project_version();
-like($src, qr/^\.TH MECHLUA 1 \S+ "mechlua \Q$version\E"/m, 'the page carries the current version');
 for my $section ('NAME', 'SYNOPSIS', 'DESCRIPTION', 'OPTIONS', 'THE REPL', 'ENVIRONMENT', 'FILES',
     'EXIT STATUS', 'EXAMPLES', 'SEE ALSO') {
     like($src, qr/^\.SH "?\Q$section\E"?$/m, "section $section");
@@ -29,5 +31,21 @@ for my $opt (@opts) {
     like($text, qr/^\s+(?:-\S+, )?\Q$opt\E(?=[\s,])/m, "the page documents $opt");
 }
 like($text, qr/MECHLUA_HISTORY/, 'the page documents MECHLUA_HISTORY');
+
+# Every function of the mech module and of the stdlib modules is in mechlua(3).
+my $api = `groff -man -Tascii -P-c -P-b -P-u '${\ source_dir()}/man/mechlua.3' 2>/dev/null`;
+my $names = run_mechlua(args => ['-e', <<'LUA'])->{out};
+local out = {}
+for _, m in ipairs{ "mech", "slidercrank", "tap" } do
+  for k in pairs(require(m)) do out[#out + 1] = m .. "." .. k end
+end
+table.sort(out)
+print(table.concat(out, "\n"))
+LUA
+my @names = split /\n/, $names;
+ok(@names >= 10, 'the modules have functions to document');
+for my $n (@names) {
+    like($api, qr/^\s+\Q$n\E\b/m, "mechlua(3) documents $n");
+}
 
 done_testing();
