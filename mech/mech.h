@@ -4,5 +4,6 @@
 #define MECH_H
 
 #include "mech_core.h"
+#include "mech_integ.h"
 
 #endif

@@ -59,6 +59,19 @@ const char *mech_status_name(mech_status status);
 void mech_error_clear(mech_error *err);
 
 /*
+** Memory.  Every allocation of libmech goes through these, so that tests can check
+** that nothing is allocated while a simulation steps (the count does not grow with
+** the number of steps).  mech_malloc and mech_calloc return NULL on failure.
+*/
+void *mech_malloc(size_t size);
+void *mech_calloc(size_t count, size_t size);
+void *mech_realloc(void *ptr, size_t size);
+void mech_free(void *ptr);
+
+/// Number of successful mech_malloc/mech_calloc/mech_realloc calls since start.
+long mech_alloc_count(void);
+
+/*
 ** Fills err (if not NULL) with code and a printf-style message, truncated to fit
 ** the buffer, and returns code so that callers can write `return mech_error_set(...)`.
 */

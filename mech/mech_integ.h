@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** libmech integrators: one interface over three methods for y' = f(t, y).
+**
+**   MECH_RK4     classic fourth-order Runge-Kutta with a fixed step h (what the source
+**                papers use); dense output by cubic Hermite interpolation between step
+**                ends (the derivative at the new end is the first stage of the next step,
+**                so it costs nothing).
+**   MECH_DOPRI5  Dormand-Prince 5(4), adaptive (rtol, atol, hmax) with the method's
+**                fourth-order continuous extension for dense output; with `fixed` set it
+**                takes fixed steps of size h (used to measure its order).
+**   MECH_BDF     CVODE (SUNDIALS) variable-order BDF with Newton iterations and a dense
+**                direct linear solver (our systems are small); dense output through
+**                CVodeGetDky.  For stiff systems.
+**
+** Life cycle (SUNDIALS style): mech_integ_create, mech_integ_set_events (optional),
+** mech_integ_init, then mech_integ_step repeatedly, reading mech_integ_time,
+** mech_integ_state and mech_integ_dense; mech_integ_free.  Nothing is allocated after
+** mech_integ_init (the BDF method allocates inside CVODE at init only).
+**
+** Events: g_k(t, y), k = 0..nev-1.  After each accepted step the integrator compares the
+** signs of g at both ends of the step; for each sign change (in the wanted direction) it
+** locates the crossing time by root finding on the dense output (Illinois/Anderson-Bjorck
+** or Brent) to within `event_tol` in time.  Located events are reported through
+** mech_integ_events, earliest first.  The caller may then call mech_integ_truncate to
+** move the solution back to the earliest event (the step is redone exactly to that
+** time, so the state has the method's full accuracy there) and optionally
+** mech_integ_reinit to change the state and restart (contact onsets, impacts).
+*/
+#ifndef MECH_INTEG_H
+#define MECH_INTEG_H
+
+#include "mech_core.h"
+
+typedef enum mech_method {
+    MECH_RK4 = 0,
+    MECH_DOPRI5 = 1,
+    MECH_BDF = 2,
+} mech_method;
+
+/// Name of a method ("rk4", "dopri5", "bdf").
+const char *mech_method_name(mech_method m);
+
+/*
+** Right-hand side: fill ydot = f(t, y).  Return 0 on success; a positive value asks an
+** adaptive method to retry with a smaller step (RK4 treats it as failure); a negative
+** value is a fatal failure, after which the integrator returns MECH_ERR_CALLBACK and the
+** callback's own error report (kept by the caller) explains it.
+*/
+typedef int (*mech_rhs_fn)(void *ctx, double t, const double *y, double *ydot);
+
+/*
+** Event functions: fill g[0..nev-1] = g_k(t, y).  Same return convention as mech_rhs_fn.
+*/
+typedef int (*mech_event_fn)(void *ctx, double t, const double *y, double *g);
+
+/// Options of an integrator.  Start from mech_integ_default_options().
+typedef struct mech_integ_options {
+    mech_method method;
+    double h;        ///< RK4 and fixed DOPRI5: the step [s]; adaptive: first step (0 = automatic)
+    double hmax;     ///< adaptive: largest step [s] (0 = no limit)
+    double rtol;     ///< adaptive: relative tolerance (default 1e-6)
+    double atol;     ///< adaptive: absolute tolerance (default 1e-9)
+    const double *atol_vec; ///< adaptive: per-component absolute tolerances (NULL = atol)
+    int fixed;       ///< DOPRI5 only: take fixed steps of size h, no error control
+    double event_tol; ///< events are located to within this time [s] (0 = 1e-12 relative to t)
+} mech_integ_options;
+
+/// Statistics since mech_integ_init.
+typedef struct mech_integ_stats {
+    long steps;     ///< accepted steps
+    long rejected;  ///< rejected steps (error test or convergence failures)
+    long rhs_evals; ///< right-hand-side evaluations (including Jacobian approximation)
+    long jac_evals; ///< Jacobian evaluations (BDF only)
+    long events;    ///< events located
+    double h_last;  ///< size of the last accepted step [s]
+} mech_integ_stats;
+
+/// One located event.
+typedef struct mech_integ_event {
+    int index;     ///< which event function, 0..nev-1
+    int direction; ///< +1 rising (g went from < 0 to >= 0), -1 falling
+    double t;      ///< located time, just after the crossing (g already has its new sign)
+} mech_integ_event;
+
+typedef struct mech_integ mech_integ;
+
+mech_integ_options mech_integ_default_options(void);
+
+/*
+** Creates an integrator for n equations.  Checks the options (a positive finite h for
+** RK4 and fixed DOPRI5, positive tolerances, n > 0) and fills err naming the option at
+** fault.  *out is NULL on failure.
+*/
+mech_status mech_integ_create(mech_integ **out, int n, const mech_integ_options *opt,
+                              mech_rhs_fn f, void *ctx, mech_error *err);
+
+void mech_integ_free(mech_integ *integ);
+
+/*
+** Declares nev event functions evaluated by g.  direction (may be NULL: both ways) gives
+** per event +1 (only rising crossings), -1 (only falling) or 0 (both).  Must be called
+** before mech_integ_init.
+*/
+mech_status mech_integ_set_events(mech_integ *integ, int nev, mech_event_fn g,
+                                  const int *direction, mech_error *err);
+
+/// Sets the initial time and state (copied); evaluates f and g there.
+mech_status mech_integ_init(mech_integ *integ, double t0, const double *y0, mech_error *err);
+
+/*
+** Takes one accepted step, never past t_stop (the last step is shortened to land on it
+** exactly).  Returns MECH_OK, or a failure with err naming the time and the cause:
+** MECH_ERR_STEPSIZE (adaptive step size underflow), MECH_ERR_NUMERIC (non-finite state or
+** derivative), MECH_ERR_CALLBACK (f or g returned a negative value),
+** MECH_ERR_CONVERGENCE (repeated BDF corrector or error-test failures).  After a failure the
+** state is the last accepted one.  Events found in the step are available afterwards
+** through mech_integ_events.
+*/
+mech_status mech_integ_step(mech_integ *integ, double t_stop, mech_error *err);
+
+/// Current time (end of the last accepted step).
+double mech_integ_time(const mech_integ *integ);
+
+/// Current state (n values, owned by the integrator, valid until the next call).
+const double *mech_integ_state(const mech_integ *integ);
+
+/// Start time of the last accepted step (equals the current time before any step).
+double mech_integ_prev_time(const mech_integ *integ);
+
+/*
+** Dense output: y(t) for t in [mech_integ_prev_time, mech_integ_time], written to y
+** (n values).  At the ends it returns the step values exactly.  MECH_ERR_ARG if t is
+** outside the last step (by more than a rounding tolerance).
+*/
+mech_status mech_integ_dense(mech_integ *integ, double t, double *y);
+
+/*
+** Events located in the last step, earliest first: returns their count and sets *events
+** (owned by the integrator, valid until the next step).
+*/
+int mech_integ_events(const mech_integ *integ, const mech_integ_event **events);
+
+/*
+** Moves the solution back to time t inside the last step (normally the earliest event
+** time) by redoing the step from its start to t (RK4, DOPRI5) or by interpolation and
+** restart (BDF).  Afterwards mech_integ_time() == t, events of the truncated step are
+** cleared, and the event signs are those at t.
+*/
+mech_status mech_integ_truncate(mech_integ *integ, double t, mech_error *err);
+
+/*
+** Restarts at time t from state y (copied): forgets the step history (adaptive step
+** size is kept as a first guess) and re-evaluates f and g.  For discontinuities.
+*/
+mech_status mech_integ_reinit(mech_integ *integ, double t, const double *y, mech_error *err);
+
+/// Statistics since mech_integ_init (accumulated across reinit).
+mech_integ_stats mech_integ_get_stats(const mech_integ *integ);
+
+/// Number of equations.
+int mech_integ_size(const mech_integ *integ);
+
+#endif
