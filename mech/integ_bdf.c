@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** MECH_BDF: CVODE (SUNDIALS 6) variable-order BDF with Newton iterations, a dense direct
+** linear solver and CVODE's difference-quotient Jacobian, plugged into the step driver
+** of integ.c.  CVODE takes one internal step per mech_integ_step (CV_ONE_STEP with a stop
+** time), its interpolating polynomial is the dense output, and the events are found by
+** the shared driver on that dense output (not by CVodeRootInit), so that all methods
+** behave alike.
+**
+** A restart (init, reinit, truncate, or a failure after CVODE had moved on) is lazy: it
+** marks the solver for CVodeReInit at (t1, y1) before the next step, so that the dense
+** output of the last step stays valid until then.  CVodeReInit zeroes CVODE's counters;
+** they are added to `base` just before, so the statistics accumulate.
+*/
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cvode/cvode.h>
+#include <nvector/nvector_serial.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include "integ_impl.h"
+
+enum { FAIL_NONE, FAIL_CALLBACK, FAIL_NONFINITE };
+
+/* CVODE counters that go into mech_integ_stats. */
+typedef struct counters {
+    long rhs, rejected, jac;
+} counters;
+
+typedef struct bdf {
+    SUNContext sun;
+    void *cv;
+    N_Vector v;    /* wraps a vector of ours; its data pointer is set before each use */
+    N_Vector atol; /* wraps s->atol */
+    SUNMatrix A;
+    SUNLinearSolver ls;
+    int restart;   /* CVodeReInit at (t1, y1) before the next step */
+    counters base; /* counts of CVODE runs before the last CVodeReInit */
+    int fail;      /* why the right-hand side wrapper failed (FAIL_*) */
+    int fail_i;
+    double fail_t;
+    char msg[256]; /* CVODE's last error or warning message */
+} bdf;
+
+/* Stores CVODE's messages instead of printing them. */
+static void on_error(int code, const char *module, const char *function, char *msg, void *data)
+{
+    (void)code;
+    (void)module;
+    snprintf(((bdf *)data)->msg, sizeof((bdf *)data)->msg, "%s: %s", function, msg);
+}
+
+/*
+** CVODE's right-hand side: our f with its return convention (positive: recoverable,
+** CVODE retries with a smaller step).  A non-finite derivative is unrecoverable, like in
+** the Runge-Kutta methods; the reason is kept for the error report.
+*/
+static int rhs(double t, N_Vector y, N_Vector ydot, void *data)
+{
+    mech_integ *s = data;
+    bdf *b = s->bdf;
+    double *d = N_VGetArrayPointer(ydot);
+    int r = s->f(s->ctx, t, N_VGetArrayPointer(y), d);
+    if (r > 0) return 1;
+    if (r < 0) {
+        b->fail = FAIL_CALLBACK, b->fail_t = t;
+        return -1;
+    }
+    int i = integ_nonfinite(s->n, d);
+    if (i >= 0) {
+        b->fail = FAIL_NONFINITE, b->fail_t = t, b->fail_i = i;
+        return -1;
+    }
+    return 0;
+}
+
+static counters cvode_counters(const bdf *b)
+{
+    long nfe = 0, nfels = 0, netf = 0, ncfn = 0, nje = 0;
+    CVodeGetNumRhsEvals(b->cv, &nfe);
+    CVodeGetNumLinRhsEvals(b->cv, &nfels);
+    CVodeGetNumErrTestFails(b->cv, &netf);
+    CVodeGetNumStepSolveFails(b->cv, &ncfn);
+    CVodeGetNumJacEvals(b->cv, &nje);
+    return (counters){.rhs = nfe + nfels, .rejected = netf + ncfn, .jac = nje};
+}
+
+/* Marks a lazy restart, first saving the counts of the run that ends. */
+static void mark_restart(bdf *b)
+{
+    if (b->restart) return;
+    counters c = cvode_counters(b);
+    b->base.rhs += c.rhs;
+    b->base.rejected += c.rejected;
+    b->base.jac += c.jac;
+    b->restart = 1;
+}
+
+/* Error report for a failed CVODE call: the flag, its name and CVODE's message. */
+static mech_status cvode_error(mech_integ *s, mech_status code, const char *what, int flag,
+                               double t, mech_error *err)
+{
+    bdf *b = s->bdf;
+    char *name = CVodeGetReturnFlagName(flag); /* malloc'ed by SUNDIALS */
+    mech_error_set(err, code, "bdf: %s failed at t = %.9g: %s (%d)%s%s", what, t, name ? name : "?",
+                   flag, b->msg[0] ? ": " : "", b->msg);
+    free(name);
+    return code;
+}
+
+static mech_status bdf_setup(mech_integ *s, mech_error *err)
+{
+    bdf *b = mech_calloc(1, sizeof *b);
+    if (!b) return mech_error_set(err, MECH_ERR_NOMEM, "bdf: out of memory");
+    s->bdf = b;
+    if (SUNContext_Create(NULL, &b->sun)) b->sun = NULL;
+    if (b->sun) {
+        b->v = N_VMake_Serial(s->n, s->y1, b->sun);
+        b->atol = N_VMake_Serial(s->n, s->atol, b->sun);
+        b->A = SUNDenseMatrix(s->n, s->n, b->sun);
+        b->cv = CVodeCreate(CV_BDF, b->sun);
+    }
+    if (b->v && b->A) b->ls = SUNLinSol_Dense(b->v, b->A, b->sun);
+    if (!b->sun || !b->v || !b->atol || !b->A || !b->ls || !b->cv)
+        return mech_error_set(err, MECH_ERR_NOMEM, "bdf: cannot create the CVODE solver");
+
+    const char *what = NULL;
+    int flag;
+    if ((flag = CVodeSetErrHandlerFn(b->cv, on_error, b)))
+        what = "CVodeSetErrHandlerFn";
+    else if ((flag = CVodeInit(b->cv, rhs, 0.0, b->v))) /* t0 and y0 come at init */
+        what = "CVodeInit";
+    else if ((flag = CVodeSetUserData(b->cv, s)))
+        what = "CVodeSetUserData";
+    else if ((flag = CVodeSVtolerances(b->cv, s->opt.rtol, b->atol)))
+        what = "CVodeSVtolerances";
+    else if ((flag = CVodeSetLinearSolver(b->cv, b->ls, b->A)))
+        what = "CVodeSetLinearSolver";
+    else if ((flag = CVodeSetMaxNumSteps(b->cv, 100000000L)))
+        what = "CVodeSetMaxNumSteps";
+    else if (s->opt.hmax > 0 && (flag = CVodeSetMaxStep(b->cv, s->opt.hmax)))
+        what = "CVodeSetMaxStep";
+    else if (s->opt.h > 0 && (flag = CVodeSetInitStep(b->cv, s->opt.h)))
+        what = "CVodeSetInitStep";
+    if (what)
+        return cvode_error(s, flag == CV_MEM_FAIL ? MECH_ERR_NOMEM : MECH_ERR_ARG, what, flag,
+                           s->t1, err);
+    return MECH_OK;
+}
+
+static void bdf_release(mech_integ *s)
+{
+    bdf *b = s->bdf;
+    if (!b) return;
+    if (b->cv) CVodeFree(&b->cv);
+    if (b->ls) SUNLinSolFree(b->ls);
+    if (b->A) SUNMatDestroy(b->A);
+    if (b->atol) N_VDestroy(b->atol);
+    if (b->v) N_VDestroy(b->v);
+    if (b->sun) SUNContext_Free(&b->sun);
+    mech_free(b);
+    s->bdf = NULL;
+}
+
+static mech_status bdf_restart(mech_integ *s, int fresh, mech_error *err)
+{
+    (void)err;
+    bdf *b = s->bdf;
+    if (fresh) {
+        b->base = (counters){0};
+        b->restart = 1; /* CVODE's counts of an earlier run are not ours */
+    }
+    mark_restart(b);
+    return MECH_OK;
+}
+
+static void bdf_resync(mech_integ *s)
+{
+    mark_restart(s->bdf);
+}
+
+/* Maps a failure of CVode() to our status codes. */
+static mech_status step_error(mech_integ *s, int flag, mech_error *err)
+{
+    bdf *b = s->bdf;
+    if (b->fail == FAIL_NONFINITE)
+        return mech_error_set(err, MECH_ERR_NUMERIC,
+                              "non-finite derivative at t = %.9g (component %d)", b->fail_t,
+                              b->fail_i);
+    if (b->fail == FAIL_CALLBACK)
+        return mech_error_set(err, MECH_ERR_CALLBACK, "right-hand side failed at t = %.9g",
+                              b->fail_t);
+    mech_status code;
+    switch (flag) {
+    case CV_TOO_MUCH_WORK:
+    case CV_TOO_MUCH_ACC: code = MECH_ERR_STEPSIZE; break;
+    case CV_RHSFUNC_FAIL:
+    case CV_FIRST_RHSFUNC_ERR:
+    case CV_REPTD_RHSFUNC_ERR:
+    case CV_UNREC_RHSFUNC_ERR: code = MECH_ERR_CALLBACK; break;
+    case CV_MEM_FAIL: code = MECH_ERR_NOMEM; break;
+    case CV_ILL_INPUT:
+    case CV_TOO_CLOSE:
+    case CV_BAD_T: code = MECH_ERR_ARG; break;
+    default: code = MECH_ERR_CONVERGENCE; /* error test, corrector, linear solver */
+    }
+    double t = s->t1;
+    CVodeGetCurrentTime(b->cv, &t);
+    return cvode_error(s, code, "step", flag, t, err);
+}
+
+static mech_status bdf_step(mech_integ *s, double t_stop, mech_error *err)
+{
+    bdf *b = s->bdf;
+    int flag;
+    b->msg[0] = '\0';
+    b->fail = FAIL_NONE;
+    if (b->restart) {
+        N_VSetArrayPointer(s->y1, b->v);
+        if ((flag = CVodeReInit(b->cv, s->t1, b->v)))
+            return cvode_error(s, MECH_ERR_ARG, "CVodeReInit", flag, s->t1, err);
+        b->restart = 0;
+    }
+    if ((flag = CVodeSetStopTime(b->cv, t_stop)))
+        return cvode_error(s, MECH_ERR_ARG, "CVodeSetStopTime", flag, s->t1, err);
+    N_VSetArrayPointer(s->yn, b->v);
+    double t = s->t1;
+    flag = CVode(b->cv, t_stop, b->v, &t, CV_ONE_STEP);
+    if (flag < 0) return step_error(s, flag, err);
+    /* CVODE goes on with steps that no longer move t (it only warns about t + h == t); we
+    ** stop there like DOPRI5 does, unless the step was cut short to reach t_stop */
+    double hu = 0;
+    CVodeGetLastStep(b->cv, &hu);
+    if (t != t_stop && !(hu >= 16 * DBL_EPSILON * fmax(fabs(t), DBL_MIN)))
+        return mech_error_set(err, MECH_ERR_STEPSIZE,
+                              "bdf: step size underflow at t = %.17g (h = %.3g)", t, hu);
+    s->tn = t;
+    int i = integ_nonfinite(s->n, s->yn);
+    if (i >= 0)
+        return mech_error_set(err, MECH_ERR_NUMERIC, "non-finite state at t = %.9g (component %d)",
+                              t, i);
+    return MECH_OK;
+}
+
+static mech_status bdf_dense(mech_integ *s, double t, double *y)
+{
+    bdf *b = s->bdf;
+    N_VSetArrayPointer(y, b->v);
+    return CVodeGetDky(b->cv, t, 0, b->v) ? MECH_ERR_ARG : MECH_OK;
+}
+
+static mech_status bdf_truncate(mech_integ *s, double t, mech_error *err)
+{
+    bdf *b = s->bdf;
+    N_VSetArrayPointer(s->yn, b->v);
+    int flag = CVodeGetDky(b->cv, t, 0, b->v);
+    if (flag) return cvode_error(s, MECH_ERR_ARG, "CVodeGetDky", flag, t, err);
+    int i = integ_nonfinite(s->n, s->yn);
+    if (i >= 0)
+        return mech_error_set(err, MECH_ERR_NUMERIC, "non-finite state at t = %.9g (component %d)",
+                              t, i);
+    return MECH_OK; /* the driver calls bdf_resync once it has moved to t */
+}
+
+static void bdf_stats(const mech_integ *s, mech_integ_stats *st)
+{
+    const bdf *b = s->bdf;
+    counters c = b->base;
+    if (!b->restart) {
+        counters now = cvode_counters(b);
+        c.rhs += now.rhs, c.rejected += now.rejected, c.jac += now.jac;
+    }
+    st->rhs_evals += c.rhs; /* our own evaluations (init, reinit) are in st already */
+    st->rejected += c.rejected;
+    st->jac_evals += c.jac;
+}
+
+const integ_ops integ_bdf_ops = {
+    .setup = bdf_setup,
+    .release = bdf_release,
+    .restart = bdf_restart,
+    .step = bdf_step,
+    .dense = bdf_dense,
+    .truncate = bdf_truncate,
+    .resync = bdf_resync,
+    .stats = bdf_stats,
+};
