@@ -63,7 +63,7 @@ typedef struct mech_integ_options {
     double atol;     ///< adaptive: absolute tolerance (default 1e-9)
     const double *atol_vec; ///< adaptive: per-component absolute tolerances (NULL = atol)
     int fixed;       ///< DOPRI5 only: take fixed steps of size h, no error control
-    double event_tol; ///< events are located to within this time [s] (0 = 1e-12 relative to t)
+    double event_tol; ///< events are located to within this time [s] (0 = 1e-12*max(1 s, |t|))
 } mech_integ_options;
 
 /// Statistics since mech_integ_init.
