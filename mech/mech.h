@@ -5,5 +5,7 @@
 
 #include "mech_core.h"
 #include "mech_integ.h"
+#include "mech_sim.h"
+#include "mech_system.h"
 
 #endif

@@ -57,12 +57,12 @@ typedef int (*mech_event_fn)(void *ctx, double t, const double *y, double *g);
 /// Options of an integrator.  Start from mech_integ_default_options().
 typedef struct mech_integ_options {
     mech_method method;
-    double h;        ///< RK4 and fixed DOPRI5: the step [s]; adaptive: first step (0 = automatic)
-    double hmax;     ///< adaptive: largest step [s] (0 = no limit)
-    double rtol;     ///< adaptive: relative tolerance (default 1e-6)
-    double atol;     ///< adaptive: absolute tolerance (default 1e-9)
+    double h;    ///< RK4 and fixed DOPRI5: the step [s]; adaptive: first step (0 = automatic)
+    double hmax; ///< adaptive: largest step [s] (0 = no limit)
+    double rtol; ///< adaptive: relative tolerance (default 1e-6)
+    double atol; ///< adaptive: absolute tolerance (default 1e-9)
     const double *atol_vec; ///< adaptive: per-component absolute tolerances (NULL = atol)
-    int fixed;       ///< DOPRI5 only: take fixed steps of size h, no error control
+    int fixed;              ///< DOPRI5 only: take fixed steps of size h, no error control
     double event_tol; ///< events are located to within this time [s] (0 = 1e-12*max(1 s, |t|))
 } mech_integ_options;
 
@@ -92,8 +92,8 @@ mech_integ_options mech_integ_default_options(void);
 ** RK4 and fixed DOPRI5, positive tolerances, n > 0) and fills err naming the option at
 ** fault.  *out is NULL on failure.
 */
-mech_status mech_integ_create(mech_integ **out, int n, const mech_integ_options *opt,
-                              mech_rhs_fn f, void *ctx, mech_error *err);
+mech_status mech_integ_create(mech_integ **out, int n, const mech_integ_options *opt, mech_rhs_fn f,
+                              void *ctx, mech_error *err);
 
 void mech_integ_free(mech_integ *integ);
 
@@ -102,8 +102,8 @@ void mech_integ_free(mech_integ *integ);
 ** per event +1 (only rising crossings), -1 (only falling) or 0 (both).  Must be called
 ** before mech_integ_init.
 */
-mech_status mech_integ_set_events(mech_integ *integ, int nev, mech_event_fn g,
-                                  const int *direction, mech_error *err);
+mech_status mech_integ_set_events(mech_integ *integ, int nev, mech_event_fn g, const int *direction,
+                                  mech_error *err);
 
 /// Sets the initial time and state (copied); evaluates f and g there.
 mech_status mech_integ_init(mech_integ *integ, double t0, const double *y0, mech_error *err);

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** Assembly: from the positions and velocities the user gave, find the nearest
+** configuration where every joint equation holds (Lagrange and penalty joints, drivers
+** at t = 0), then the nearest velocities that satisfy their rate equations.
+**
+** Positions: Gauss-Newton with minimum-norm corrections, dq = -A^T (A A^T)^-1 Phi.
+** Velocities: v = v0 - A^T (A A^T)^-1 (A v0 + Phi_t).
+** Before iterating, the rows of A are orthogonalized in order (modified Gram-Schmidt,
+** twice): a row that adds nothing to the ones before it is redundant, and if it does
+** not hold once the others do, the model is conflicting.  Both are reported by name.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "system_impl.h"
+
+#define MAX_ITER      100
+#define DEPENDENT_TOL 1e-8 /* a row whose new part is this small relative to it is redundant */
+
+typedef struct eqref {
+    int kind, id, eq;
+} eqref;
+
+typedef struct work {
+    int n, m;
+    eqref *eqs;
+    double *A; /* m x n */
+    double *phi, *phit;
+    double *G; /* m x m */
+    double *w; /* m */
+    int *piv;
+    int *indep;    /* 1 for rows kept */
+    double *basis; /* m x n orthonormalized rows */
+} work;
+
+static const char *eq_label(const mech_system *sys, const eqref *e, char *buf, size_t size)
+{
+    static const char *const eqname[3][3] = {
+        {"x", "y", ""}, {"normal", "rotation", ""}, {"x", "y", "rotation"}};
+    if (e->kind == MECH_KIND_DRIVER) {
+        snprintf(buf, size, "driver '%s'", sys->drivers[e->id].name);
+    } else {
+        const joint *j = &sys->joints[e->id];
+        snprintf(buf, size, "%s '%s' (equation %s)", mech_joint_type_name(j->type), j->name,
+                 eqname[j->type][e->eq]);
+    }
+    return buf;
+}
+
+/* Dense rows of every equation at (q, v, t = 0). */
+static void evaluate(mech_system *sys, work *w, const double *q, const double *v)
+{
+    int n = w->n;
+    memset(w->A, 0, sizeof(double) * (size_t)(w->m * n));
+    for (int r = 0; r < w->m; r++) {
+        const eqref *e = &w->eqs[r];
+        crow rows[3];
+        int a, b;
+        if (e->kind == MECH_KIND_DRIVER) {
+            driver *d = &sys->drivers[e->id];
+            driver_eval(sys, d, q, v, rows);
+            driver_bodies(sys, d, &a, &b);
+        } else {
+            const joint *j = &sys->joints[e->id];
+            joint_eval(sys, j, q, v, rows);
+            a = j->a, b = j->b;
+        }
+        const crow *c = &rows[e->kind == MECH_KIND_DRIVER ? 0 : e->eq];
+        int da = sys->bodies[a].dof, db = sys->bodies[b].dof;
+        for (int k = 0; k < 3; k++) {
+            if (da >= 0) w->A[r * n + da + k] += c->ja[k];
+            if (db >= 0) w->A[r * n + db + k] += c->jb[k];
+        }
+        w->phi[r] = c->phi;
+        w->phit[r] = c->phit;
+    }
+}
+
+/* Marks rows that are combinations of earlier rows; returns how many. */
+static int find_dependent(work *w)
+{
+    int n = w->n, nb = 0, dep = 0;
+    for (int r = 0; r < w->m; r++) {
+        double *u = w->basis + (size_t)nb * n;
+        memcpy(u, w->A + (size_t)r * n, sizeof(double) * (size_t)n);
+        double norm0 = 0;
+        for (int k = 0; k < n; k++) norm0 += u[k] * u[k];
+        norm0 = sqrt(norm0);
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < nb; i++) {
+                const double *e = w->basis + (size_t)i * n;
+                double p = 0;
+                for (int k = 0; k < n; k++) p += e[k] * u[k];
+                for (int k = 0; k < n; k++) u[k] -= p * e[k];
+            }
+        }
+        double norm = 0;
+        for (int k = 0; k < n; k++) norm += u[k] * u[k];
+        norm = sqrt(norm);
+        if (norm <= DEPENDENT_TOL * norm0 || norm0 == 0) {
+            w->indep[r] = 0;
+            dep++;
+            continue;
+        }
+        for (int k = 0; k < n; k++) u[k] /= norm;
+        w->indep[r] = 1;
+        nb++;
+    }
+    return dep;
+}
+
+/* Solves (A A^T) x = rhs over the independent rows; x is written in w->w.  Returns 0 if
+** the matrix is singular. */
+static int solve_normal(work *w, const double *rhs)
+{
+    int n = w->n, m = w->m, k = 0;
+    int *idx = w->piv + m; /* piv has room for 2m: pivots first, then the row map */
+    for (int r = 0; r < m; r++)
+        if (w->indep[r]) idx[k++] = r;
+    for (int i = 0; i < k; i++) {
+        for (int j = 0; j < k; j++) {
+            double s = 0;
+            const double *ai = w->A + (size_t)idx[i] * n, *aj = w->A + (size_t)idx[j] * n;
+            for (int c = 0; c < n; c++) s += ai[c] * aj[c];
+            w->G[i * k + j] = s;
+        }
+        w->w[i] = rhs[idx[i]];
+    }
+    if (lu_factor(w->G, k, w->piv, 1e-14) >= 0) return 0;
+    lu_solve(w->G, k, w->piv, w->w);
+    /* spread back to row positions */
+    for (int i = k - 1; i >= 0; i--) {
+        double x = w->w[i];
+        w->w[i] = 0;
+        w->w[idx[i]] = x;
+    }
+    for (int r = 0; r < m; r++)
+        if (!w->indep[r]) w->w[r] = 0;
+    return 1;
+}
+
+static double length_scale(const mech_system *sys, const double *q)
+{
+    double L = 0;
+    for (int b = 1; b < sys->nbodies; b++) {
+        int d = sys->bodies[b].dof;
+        L = fmax(L, fmax(fabs(q[d]), fabs(q[d + 1])));
+    }
+    for (int i = 0; i < sys->njoints; i++) {
+        const joint *j = &sys->joints[i];
+        L = fmax(L, fmax(hypot(j->pa[0], j->pa[1]), hypot(j->pb[0], j->pb[1])));
+    }
+    return L;
+}
+
+mech_status assemble_initial(mech_system *sys, mech_error *err)
+{
+    int n = sys->ncoord, m = sys->ndrivers;
+    for (int i = 0; i < sys->njoints; i++) m += sys->joints[i].neq;
+    if (m == 0 || n == 0) return MECH_OK;
+
+    work w;
+    memset(&w, 0, sizeof w);
+    w.n = n;
+    w.m = m;
+    w.eqs = mech_calloc((size_t)m, sizeof(eqref));
+    w.A = mech_calloc((size_t)m * n, sizeof(double));
+    w.basis = mech_calloc((size_t)m * n, sizeof(double));
+    w.phi = mech_calloc((size_t)m, sizeof(double));
+    w.phit = mech_calloc((size_t)m, sizeof(double));
+    w.G = mech_calloc((size_t)m * m, sizeof(double));
+    w.w = mech_calloc((size_t)m, sizeof(double));
+    w.piv = mech_calloc((size_t)(2 * m), sizeof(int));
+    w.indep = mech_calloc((size_t)m, sizeof(int));
+    mech_status st = MECH_OK;
+    char label[160];
+    if (!w.eqs || !w.A || !w.basis || !w.phi || !w.phit || !w.G || !w.w || !w.piv || !w.indep) {
+        st = mech_error_set(err, MECH_ERR_NOMEM, "assembly: out of memory");
+        goto done;
+    }
+    int r = 0;
+    for (int i = 0; i < sys->njoints; i++)
+        for (int e = 0; e < sys->joints[i].neq; e++) w.eqs[r++] = (eqref){MECH_KIND_JOINT, i, e};
+    for (int i = 0; i < sys->ndrivers; i++) {
+        w.eqs[r++] = (eqref){MECH_KIND_DRIVER, i, 0};
+        if (driver_motion(sys, &sys->drivers[i], 0.0) != 0) {
+            st = mech_error_set(err, MECH_ERR_CALLBACK,
+                                "assembly: the motion function of driver '%s' failed at t = 0",
+                                sys->drivers[i].name);
+            goto done;
+        }
+    }
+
+    double *q = sys->y0, *v = sys->y0 + n;
+    evaluate(sys, &w, q, v);
+    int ndep = find_dependent(&w);
+    double tol = 1e-12 * (1 + length_scale(sys, q));
+
+    /* positions */
+    int converged = 0;
+    for (int it = 0; it <= MAX_ITER; it++) {
+        evaluate(sys, &w, q, v);
+        double worst = 0;
+        for (int i = 0; i < m; i++)
+            if (w.indep[i]) worst = fmax(worst, fabs(w.phi[i]));
+        if (!(worst > tol)) {
+            converged = isfinite(worst);
+            break;
+        }
+        if (it == MAX_ITER || !solve_normal(&w, w.phi)) break;
+        for (int c = 0; c < n; c++) {
+            double s = 0;
+            for (int i = 0; i < m; i++) s += w.A[i * n + c] * w.w[i];
+            q[c] -= s;
+        }
+    }
+    if (!converged) {
+        char msg[MECH_ERROR_MSG_SIZE];
+        size_t used = (size_t)snprintf(
+            msg, sizeof msg, "assembly failed: the joints cannot all hold; still violated:");
+        /* the four largest violations, largest first */
+        for (int listed = 0; listed < 4; listed++) {
+            int worst = -1;
+            for (int i = 0; i < m; i++)
+                if (w.indep[i] && fabs(w.phi[i]) > tol &&
+                    (worst < 0 || fabs(w.phi[i]) > fabs(w.phi[worst])))
+                    worst = i;
+            if (worst < 0) break;
+            if (used < sizeof msg)
+                used += (size_t)snprintf(
+                    msg + used, sizeof msg - used, "%s %s by %.3g", listed ? "," : "",
+                    eq_label(sys, &w.eqs[worst], label, sizeof label), fabs(w.phi[worst]));
+            w.indep[worst] = 2; /* listed */
+        }
+        st = mech_error_set(err, MECH_ERR_CONVERGENCE, "%s", msg);
+        goto done;
+    }
+    if (ndep > 0) {
+        for (int i = 0; i < m; i++) {
+            if (w.indep[i]) continue;
+            eq_label(sys, &w.eqs[i], label, sizeof label);
+            if (fabs(w.phi[i]) > 1e3 * tol)
+                st = mech_error_set(err, MECH_ERR_SINGULAR,
+                                    "%s conflicts with the joints and drivers before it: when they "
+                                    "hold it is violated by %.3g",
+                                    label, fabs(w.phi[i]));
+            else
+                st = mech_error_set(err, MECH_ERR_SINGULAR,
+                                    "%s is redundant: the joints and drivers before it already "
+                                    "impose it; remove it or make the joint a penalty joint",
+                                    label);
+            goto done;
+        }
+    }
+
+    /* velocities */
+    for (int i = 0; i < m; i++) {
+        double s = w.phit[i];
+        for (int c = 0; c < n; c++) s += w.A[i * n + c] * v[c];
+        w.phi[i] = s; /* reuse as the rate residual */
+    }
+    if (!solve_normal(&w, w.phi)) {
+        st = mech_error_set(err, MECH_ERR_SINGULAR,
+                            "assembly: the joints are singular in the assembled configuration");
+        goto done;
+    }
+    for (int c = 0; c < n; c++) {
+        double s = 0;
+        for (int i = 0; i < m; i++) s += w.A[i * n + c] * w.w[i];
+        v[c] -= s;
+    }
+
+done:
+    mech_free(w.eqs);
+    mech_free(w.A);
+    mech_free(w.basis);
+    mech_free(w.phi);
+    mech_free(w.phit);
+    mech_free(w.G);
+    mech_free(w.w);
+    mech_free(w.piv);
+    mech_free(w.indep);
+    return st;
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** Recorded channels: "entity.quantity" names, units, and values read from the last full
+** evaluation of the system.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mech_sim.h"
+#include "system_impl.h"
+
+typedef struct quantity {
+    const char *name;
+    const char *unit;
+} quantity;
+
+/* Quantity tables per kind; the index in the table is the quantity code. */
+enum { B_X, B_Y, B_PHI, B_VX, B_VY, B_OMEGA, B_AX, B_AY, B_ALPHA, B_KINETIC };
+static const quantity body_q[] = {{"x", "m"},       {"y", "m"},      {"phi", "rad"},
+                                  {"vx", "m/s"},    {"vy", "m/s"},   {"omega", "rad/s"},
+                                  {"ax", "m/s^2"},  {"ay", "m/s^2"}, {"alpha", "rad/s^2"},
+                                  {"kinetic", "J"}, {NULL, NULL}};
+
+enum { P_X, P_Y, P_VX, P_VY, P_AX, P_AY };
+static const quantity point_q[] = {{"x", "m"},      {"y", "m"},      {"vx", "m/s"}, {"vy", "m/s"},
+                                   {"ax", "m/s^2"}, {"ay", "m/s^2"}, {NULL, NULL}};
+
+enum { S_F, S_L, S_DL, S_ENERGY };
+static const quantity spring_q[] = {
+    {"f", "N"}, {"length", "m"}, {"rate", "m/s"}, {"energy", "J"}, {NULL, NULL}};
+
+enum { R_TORQUE, R_ANGLE, R_RATE, R_ENERGY };
+static const quantity rot_q[] = {
+    {"torque", "N m"}, {"angle", "rad"}, {"rate", "rad/s"}, {"energy", "J"}, {NULL, NULL}};
+
+enum { L_FX, L_FY, L_TORQUE, L_POWER };
+static const quantity load_q[] = {
+    {"fx", "N"}, {"fy", "N"}, {"torque", "N m"}, {"power", "W"}, {NULL, NULL}};
+
+enum { J_FX, J_FY, J_F, J_M, J_FN, J_VIOLATION, J_TWIST };
+static const quantity rev_q[] = {{"fx", "N"}, {"fy", "N"},        {"f", "N"},       {"m", "N m"},
+                                 {"fn", "N"}, {"violation", "m"}, {"twist", "rad"}, {NULL, NULL}};
+
+enum { D_EFFORT, D_VALUE, D_TARGET, D_POWER, D_WORK };
+static const quantity drive_angle_q[] = {{"torque", "N m"}, {"angle", "rad"}, {"target", "rad"},
+                                         {"power", "W"},    {"work", "J"},    {NULL, NULL}};
+static const quantity drive_dist_q[] = {{"force", "N"}, {"distance", "m"}, {"target", "m"},
+                                        {"power", "W"}, {"work", "J"},     {NULL, NULL}};
+
+enum { Y_KINETIC, Y_POTENTIAL, Y_ENERGY, Y_WORK, Y_APPLIED, Y_DISSIPATED, Y_BALANCE, Y_VIOLATION };
+static const quantity system_q[] = {{"kinetic", "J"}, {"potential", "J"}, {"energy", "J"},
+                                    {"work", "J"},    {"applied", "J"},   {"dissipated", "J"},
+                                    {"balance", "J"}, {"violation", "-"}, {NULL, NULL}};
+
+/* The quantity table of an entity; for joints, how many entries apply. */
+static const quantity *table_of(const mech_system *sys, int kind, int id, int *count)
+{
+    const quantity *t = NULL;
+    switch (kind) {
+    case MECH_KIND_BODY: t = body_q; break;
+    case MECH_KIND_POINT: t = point_q; break;
+    case MECH_KIND_FORCE:
+        t = sys->forces[id].type == MECH_SPRING       ? spring_q
+            : sys->forces[id].type == MECH_ROT_SPRING ? rot_q
+                                                      : load_q;
+        break;
+    case MECH_KIND_JOINT: t = rev_q; break;
+    case MECH_KIND_DRIVER:
+        t = sys->drivers[id].type == MECH_DRIVE_JOINT_DISTANCE ? drive_dist_q : drive_angle_q;
+        break;
+    case MECH_KIND_SYSTEM: t = system_q; break;
+    default: break;
+    }
+    int n = 0;
+    while (t && t[n].name) n++;
+    if (kind == MECH_KIND_JOINT) {
+        mech_joint_type type = sys->joints[id].type;
+        /* revolute: no moment, normal force or twist; fixed: no normal force */
+        n = type == MECH_REVOLUTE ? J_VIOLATION + 1 : J_TWIST + 1;
+    }
+    if (count) *count = n;
+    return t;
+}
+
+static int joint_offers(const mech_system *sys, int id, int q)
+{
+    mech_joint_type type = sys->joints[id].type;
+    if (type == MECH_REVOLUTE) return q != J_M && q != J_FN && q != J_TWIST;
+    if (type == MECH_FIXED) return q != J_FN;
+    return 1;
+}
+
+size_t mech_channel_list(const mech_system *sys, int kind, int id, char *buf, size_t size)
+{
+    int n;
+    const quantity *t = table_of(sys, kind, id, &n);
+    size_t len = 0;
+    if (size) buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (kind == MECH_KIND_JOINT && !joint_offers(sys, id, i)) continue;
+        int w = snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0, "%s%s",
+                         len ? ", " : "", t[i].name);
+        if (w > 0) len += (size_t)w;
+    }
+    return len;
+}
+
+mech_status mech_channel_lookup(const mech_system *sys, const char *name, mech_channel *out,
+                                mech_error *err)
+{
+    const char *dot = name ? strrchr(name, '.') : NULL;
+    if (dot == NULL || dot == name || dot[1] == '\0')
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "channel '%s': expected \"entity.quantity\", e.g. \"slider.x\"",
+                              name ? name : "(null)");
+    char entity[2 * MECH_NAME_MAX + 2];
+    size_t elen = (size_t)(dot - name);
+    if (elen >= sizeof entity)
+        return mech_error_set(err, MECH_ERR_NOTFOUND, "channel '%.60s...': no such entity", name);
+    memcpy(entity, name, elen);
+    entity[elen] = '\0';
+    int id = 0;
+    mech_kind kind = mech_system_find(sys, entity, &id);
+    if (kind == MECH_KIND_NONE)
+        return mech_error_set(err, MECH_ERR_NOTFOUND,
+                              "channel '%s': no body, point, force, joint or driver is named '%s'",
+                              name, entity);
+    int n;
+    const quantity *t = table_of(sys, kind, id, &n);
+    for (int i = 0; i < n; i++) {
+        if (kind == MECH_KIND_JOINT && !joint_offers(sys, id, i)) continue;
+        if (strcmp(t[i].name, dot + 1) == 0) {
+            memset(out, 0, sizeof *out);
+            snprintf(out->name, sizeof out->name, "%s", name);
+            out->unit = t[i].unit;
+            out->kind = kind;
+            out->id = id;
+            out->quantity = i;
+            return MECH_OK;
+        }
+    }
+    char list[400];
+    mech_channel_list(sys, kind, id, list, sizeof list);
+    return mech_error_set(err, MECH_ERR_NOTFOUND,
+                          "channel '%s': '%s' has no quantity '%s'; it has %s", name, entity,
+                          dot + 1, list);
+}
+
+static double body_value(const mech_system *sys, int b, int qn)
+{
+    const body *bd = &sys->bodies[b];
+    int d = bd->dof;
+    if (d < 0) return 0;
+    switch (qn) {
+    case B_X:
+    case B_Y:
+    case B_PHI: return sys->q[d + qn];
+    case B_VX:
+    case B_VY:
+    case B_OMEGA: return sys->v[d + qn - B_VX];
+    case B_AX:
+    case B_AY:
+    case B_ALPHA: return sys->qdd[d + qn - B_AX];
+    case B_KINETIC: {
+        const double *v = sys->v + d;
+        return 0.5 * (bd->mass * (v[0] * v[0] + v[1] * v[1]) + bd->inertia * v[2] * v[2]);
+    }
+    }
+    return NAN;
+}
+
+static double point_value(const mech_system *sys, int id, int qn)
+{
+    const point *p = &sys->points[id];
+    double pos[2], vel[2];
+    body_point(sys, p->body, p->s, sys->q, sys->v, pos, vel);
+    switch (qn) {
+    case P_X: return pos[0];
+    case P_Y: return pos[1];
+    case P_VX: return vel[0];
+    case P_VY: return vel[1];
+    default: {
+        int d = sys->bodies[p->body].dof;
+        if (d < 0) return 0;
+        double sg[2] = {pos[0] - sys->q[d], pos[1] - sys->q[d + 1]};
+        double w = sys->v[d + 2], al = sys->qdd[d + 2];
+        /* a_P = a + R90 s al - s w^2 */
+        if (qn == P_AX) return sys->qdd[d] - sg[1] * al - sg[0] * w * w;
+        return sys->qdd[d + 1] + sg[0] * al - sg[1] * w * w;
+    }
+    }
+}
+
+static double joint_value(const mech_system *sys, int id, int qn)
+{
+    const joint *j = &sys->joints[id];
+    switch (qn) {
+    case J_FX: return j->react[0];
+    case J_FY: return j->react[1];
+    case J_F: return hypot(j->react[0], j->react[1]);
+    case J_M: return j->react[2];
+    case J_FN: return j->react[3];
+    case J_VIOLATION:
+        return j->type == MECH_PRISMATIC ? fabs(j->phi[0]) : hypot(j->phi[0], j->phi[1]);
+    case J_TWIST: return j->type == MECH_PRISMATIC ? j->phi[1] : j->phi[2];
+    }
+    return NAN;
+}
+
+static double system_value(const mech_system *sys, int qn)
+{
+    double work = 0;
+    for (int i = 0; i < sys->ndrivers; i++) work += sys->y_eval[sys->drivers[i].work];
+    double applied = sys->y_eval[sys->iapplied], dissipated = sys->y_eval[sys->idissip];
+    switch (qn) {
+    case Y_KINETIC: return sys->kinetic;
+    case Y_POTENTIAL: return sys->potential;
+    case Y_ENERGY: return sys->kinetic + sys->potential;
+    case Y_WORK: return work;
+    case Y_APPLIED: return applied;
+    case Y_DISSIPATED: return dissipated;
+    case Y_BALANCE:
+        return sys->kinetic + sys->potential - sys->energy0 - work - applied + dissipated;
+    case Y_VIOLATION: {
+        double worst = 0;
+        for (int r = 0; r < sys->nrows; r++) worst = fmax(worst, fabs(sys->cr[r].phi));
+        return worst;
+    }
+    }
+    return NAN;
+}
+
+double mech_channel_value(const mech_system *sys, const mech_channel *ch)
+{
+    int id = ch->id, qn = ch->quantity;
+    switch (ch->kind) {
+    case MECH_KIND_BODY: return body_value(sys, id, qn);
+    case MECH_KIND_POINT: return point_value(sys, id, qn);
+    case MECH_KIND_FORCE: return sys->forces[id].out[qn];
+    case MECH_KIND_JOINT: return joint_value(sys, id, qn);
+    case MECH_KIND_DRIVER: {
+        const driver *d = &sys->drivers[id];
+        switch (qn) {
+        case D_EFFORT: return d->effort;
+        case D_VALUE: return d->actual;
+        case D_TARGET: return d->motion[0];
+        case D_POWER: return d->power;
+        case D_WORK: return sys->y_eval[d->work];
+        }
+        return NAN;
+    }
+    case MECH_KIND_SYSTEM: return system_value(sys, qn);
+    }
+    return NAN;
+}

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** The equations of motion: generalized forces, the constrained solve, and the full
+** evaluation behind recorded channels.
+**
+** With the coordinates split into those with inertia (diagonal M_a > 0) and those
+** without (z: angles of bodies with zero inertia, which a Lagrange joint must hold),
+**     M_a q_a'' = Q_a - A_a^T lambda,     0 = Q_z - A_z^T lambda,
+**     A_a q_a'' + A_z q_z'' = c           (c = gamma - 2 alpha Phi' - beta^2 Phi)
+** eliminating q_a'' = M_a^-1 (Q_a - A_a^T lambda) leaves the small symmetric system
+**     [  S    -A_z ] [ lambda ]   [ A_a M_a^-1 Q_a - c ]
+**     [ -A_z^T  0  ] [ q_z''  ] = [ -Q_z               ],   S = A_a M_a^-1 A_a^T,
+** of size (Lagrange rows + z), solved by LU.  A is stored by rows of at most six
+** entries (two bodies), so S costs a few hundred flops for a slider-crank.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mech_system.h"
+#include "system_impl.h"
+
+#define SINGULAR_TOL 1e-13 /* pivot threshold relative to the largest entry of the matrix */
+
+static void add_force_at(mech_system *sys, int b, const double sg[2], double fx, double fy)
+{
+    int dof = sys->bodies[b].dof;
+    if (dof < 0) return;
+    sys->Q[dof] += fx;
+    sys->Q[dof + 1] += fy;
+    sys->Q[dof + 2] += sg[0] * fy - sg[1] * fx;
+}
+
+/* World offset of body point s from the centre, and the point's velocity. */
+static void point_offset(const mech_system *sys, int b, const double s[2], const double *q,
+                         const double *v, double sg[2], double pv[2])
+{
+    double p[2], pose[3];
+    body_point(sys, b, s, q, v, p, pv);
+    body_pose(sys, b, q, v, pose, NULL);
+    sg[0] = p[0] - pose[0];
+    sg[1] = p[1] - pose[1];
+}
+
+/* Generalized force of a row with multiplier lam added to Q with sign -1. */
+static void add_row_force(mech_system *sys, int dof_a, int dof_b, const crow *r, double lam)
+{
+    for (int k = 0; k < 3; k++) {
+        if (dof_a >= 0) sys->Q[dof_a + k] -= r->ja[k] * lam;
+        if (dof_b >= 0) sys->Q[dof_b + k] -= r->jb[k] * lam;
+    }
+}
+
+static double row_rate(const crow *r, int dof_a, int dof_b, const double *v)
+{
+    double s = r->phit;
+    for (int k = 0; k < 3; k++) {
+        if (dof_a >= 0) s += r->ja[k] * v[dof_a + k];
+        if (dof_b >= 0) s += r->jb[k] * v[dof_b + k];
+    }
+    return s;
+}
+
+/* Forces of springs, rotational springs and loads. */
+static int element_forces(mech_system *sys, double t, const double *q, const double *v,
+                          double *p_applied, double *p_dissip, double *v_elastic)
+{
+    for (int i = 0; i < sys->nforces; i++) {
+        force *f = &sys->forces[i];
+        switch (f->type) {
+        case MECH_SPRING: {
+            double sa[2], sb[2], va[2], vb[2], pa[2], pb[2];
+            point_offset(sys, f->a, f->pa, q, v, sa, va);
+            point_offset(sys, f->b, f->pb, q, v, sb, vb);
+            body_point(sys, f->a, f->pa, q, v, pa, NULL);
+            body_point(sys, f->b, f->pb, q, v, pb, NULL);
+            double d[2] = {pb[0] - pa[0], pb[1] - pa[1]};
+            double len = hypot(d[0], d[1]);
+            double e[2] = {0, 0};
+            if (len > 0) e[0] = d[0] / len, e[1] = d[1] / len;
+            double rate = e[0] * (vb[0] - va[0]) + e[1] * (vb[1] - va[1]);
+            double tension;
+            if (f->law) {
+                int rc = f->law(f->ud, t, len, rate, &tension);
+                if (rc) {
+                    if (rc < 0)
+                        mech_error_set(&sys->last_err, MECH_ERR_CALLBACK,
+                                       "spring '%s': its force function failed at t = %.9g",
+                                       f->name, t);
+                    return rc;
+                }
+                *p_applied -= tension * rate;
+                f->out[3] = 0;
+            } else {
+                double stretch = len - f->rest;
+                tension = f->k * stretch + f->c * rate;
+                *p_dissip += f->c * rate * rate;
+                f->out[3] = 0.5 * f->k * stretch * stretch;
+                *v_elastic += f->out[3];
+            }
+            add_force_at(sys, f->a, sa, tension * e[0], tension * e[1]);
+            add_force_at(sys, f->b, sb, -tension * e[0], -tension * e[1]);
+            f->out[0] = tension;
+            f->out[1] = len;
+            f->out[2] = rate;
+            break;
+        }
+        case MECH_ROT_SPRING: {
+            double pa[3], wa[3], pb[3], wb[3];
+            body_pose(sys, f->a, q, v, pa, wa);
+            body_pose(sys, f->b, q, v, pb, wb);
+            double twist = pb[2] - pa[2] - f->rest, rate = wb[2] - wa[2];
+            double torque = -f->k * twist - f->c * rate; /* on b */
+            int da = sys->bodies[f->a].dof, db = sys->bodies[f->b].dof;
+            if (da >= 0) sys->Q[da + 2] -= torque;
+            if (db >= 0) sys->Q[db + 2] += torque;
+            *p_dissip += f->c * rate * rate;
+            f->out[0] = torque;
+            f->out[1] = twist;
+            f->out[2] = rate;
+            f->out[3] = 0.5 * f->k * twist * twist;
+            *v_elastic += f->out[3];
+            break;
+        }
+        case MECH_LOAD: {
+            const mech_load_def *l = &f->load;
+            double sg[2], pv[2], pose[3], vel[3];
+            point_offset(sys, f->a, l->point, q, v, sg, pv);
+            body_pose(sys, f->a, q, v, pose, vel);
+            double fx = 0, fy = 0, tq = 0;
+            if (l->profile == MECH_CALLBACK) {
+                mech_body_state st = {pose[0], pose[1], pose[2], vel[0], vel[1], vel[2]};
+                double out[3] = {0, 0, 0};
+                int rc = l->fn(l->ud, t, &st, out);
+                if (rc) {
+                    if (rc < 0)
+                        mech_error_set(&sys->last_err, MECH_ERR_CALLBACK,
+                                       "load '%s': its function failed at t = %.9g", f->name, t);
+                    return rc;
+                }
+                fx = out[0], fy = out[1], tq = out[2];
+            } else {
+                double s = l->profile == MECH_HARMONIC ? sin(l->freq * t + l->phase) : 0.0;
+                double cx = l->value[0] + l->amplitude[0] * s;
+                double cy = l->value[1] + l->amplitude[1] * s;
+                if (l->torque) {
+                    tq = cx;
+                } else if (l->body_frame) {
+                    double c = cos(pose[2]), sn = sin(pose[2]);
+                    fx = c * cx - sn * cy;
+                    fy = sn * cx + c * cy;
+                } else {
+                    fx = cx, fy = cy;
+                }
+            }
+            add_force_at(sys, f->a, sg, fx, fy);
+            int dof = sys->bodies[f->a].dof;
+            sys->Q[dof + 2] += tq;
+            double power = fx * pv[0] + fy * pv[1] + tq * vel[2];
+            *p_applied += power;
+            f->out[0] = fx;
+            f->out[1] = fy;
+            f->out[2] = tq;
+            f->out[3] = power;
+            break;
+        }
+        }
+    }
+    return 0;
+}
+
+/* Names the entity behind column c of the reduced matrix. */
+static void describe_column(const mech_system *sys, int c, char *buf, size_t size)
+{
+    static const char *const eqname[3][3] = {
+        {"x", "y", ""}, {"normal", "rotation", ""}, {"x", "y", "rotation"}};
+    if (c < sys->nrows) {
+        const rowinfo *r = &sys->rows[c];
+        if (r->kind == MECH_KIND_JOINT) {
+            const joint *j = &sys->joints[r->id];
+            snprintf(buf, size, "%s '%s' (equation %s)", mech_joint_type_name(j->type), j->name,
+                     eqname[j->type][r->eq]);
+        } else {
+            snprintf(buf, size, "driver '%s'", sys->drivers[r->id].name);
+        }
+    } else {
+        int zc = sys->zcoord[c - sys->nrows];
+        snprintf(buf, size, "the rotation of body '%s' (no inertia)", sys->bodies[zc / 3 + 1].name);
+    }
+}
+
+/* Reports the first non-finite quantity after a solve. */
+static int diagnose(mech_system *sys, double t, const double *y, const double *ydot)
+{
+    char what[160];
+    int n = sys->ncoord;
+    for (int i = 0; i < 2 * n; i++) {
+        if (!isfinite(y[i])) {
+            mech_system_describe_state(sys, i, what, sizeof what);
+            mech_error_set(&sys->last_err, MECH_ERR_NUMERIC, "%s is not finite at t = %.9g", what,
+                           t);
+            return -1;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(sys->Q[i])) {
+            mech_error_set(&sys->last_err, MECH_ERR_NUMERIC,
+                           "the forces on body '%s' are not finite at t = %.9g",
+                           sys->bodies[i / 3 + 1].name, t);
+            return -1;
+        }
+    }
+    for (int i = 0; i < sys->nstate; i++) {
+        if (!isfinite(ydot[i])) {
+            mech_system_describe_state(sys, i, what, sizeof what);
+            mech_error_set(&sys->last_err, MECH_ERR_NUMERIC,
+                           "the rate of %s is not finite at t = %.9g", what, t);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int dynamics(mech_system *sys, double t, const double *y, double *ydot, int full)
+{
+    const int n = sys->ncoord, nr = sys->nrows, nz = sys->nz, ns = nr + nz;
+    const double *q = y, *v = y + n;
+    double *Q = sys->Q;
+
+    /* gravity */
+    double v_grav = 0, kinetic = 0;
+    for (int b = 1; b < sys->nbodies; b++) {
+        const body *bd = &sys->bodies[b];
+        int d = bd->dof;
+        Q[d] = bd->mass * sys->gravity[0];
+        Q[d + 1] = bd->mass * sys->gravity[1];
+        Q[d + 2] = 0;
+        if (full) {
+            v_grav -= bd->mass * (sys->gravity[0] * q[d] + sys->gravity[1] * q[d + 1]);
+            kinetic += 0.5 * (bd->mass * (v[d] * v[d] + v[d + 1] * v[d + 1]) +
+                              bd->inertia * v[d + 2] * v[d + 2]);
+        }
+    }
+
+    double p_applied = 0, p_dissip = 0, v_elastic = 0;
+    int rc = element_forces(sys, t, q, v, &p_applied, &p_dissip, &v_elastic);
+    if (rc) return rc;
+
+    /* penalty joints: -Phi_q^T (K Phi + C Phi') */
+    for (int i = 0; i < sys->njoints; i++) {
+        joint *j = &sys->joints[i];
+        if (j->enforce != MECH_PENALTY) continue;
+        crow rows[3];
+        joint_eval(sys, j, q, v, rows);
+        int da = sys->bodies[j->a].dof, db = sys->bodies[j->b].dof;
+        for (int e = 0; e < j->neq; e++) {
+            double rate = row_rate(&rows[e], da, db, v);
+            double lam = j->k[e] * rows[e].phi + j->c[e] * rate;
+            add_row_force(sys, da, db, &rows[e], lam);
+            p_dissip += j->c[e] * rate * rate;
+            v_elastic += 0.5 * j->k[e] * rows[e].phi * rows[e].phi;
+            j->phi[e] = rows[e].phi;
+            j->phidot[e] = rate;
+            j->lambda[e] = lam;
+        }
+    }
+
+    /* Lagrange rows */
+    for (int i = 0; i < sys->njoints; i++) {
+        const joint *j = &sys->joints[i];
+        if (j->row >= 0) joint_eval(sys, j, q, v, &sys->cr[j->row]);
+    }
+    for (int i = 0; i < sys->ndrivers; i++) {
+        driver *d = &sys->drivers[i];
+        rc = driver_motion(sys, d, t);
+        if (rc) {
+            if (rc < 0 && sys->last_err.code == MECH_OK)
+                mech_error_set(&sys->last_err, MECH_ERR_CALLBACK,
+                               "driver '%s': its motion function failed at t = %.9g", d->name, t);
+            return rc;
+        }
+        driver_eval(sys, d, q, v, &sys->cr[d->row]);
+    }
+    for (int r = 0; r < nr; r++) {
+        const rowinfo *ri = &sys->rows[r];
+        const crow *c = &sys->cr[r];
+        double rate = row_rate(c, ri->dof_a, ri->dof_b, v);
+        sys->rhs[r] = c->gamma - 2 * ri->alpha * rate - ri->beta * ri->beta * c->phi;
+    }
+
+    double *qdd = sys->qdd;
+    if (ns == 0) {
+        for (int i = 0; i < n; i++) qdd[i] = sys->minv[i] * Q[i];
+    } else {
+        double *K = sys->K, *sol = sys->sol;
+        const double *minv = sys->minv;
+        for (int r = 0; r < nr; r++) {
+            const rowinfo *ri = &sys->rows[r];
+            const crow *cr = &sys->cr[r];
+            const int dr[2] = {ri->dof_a, ri->dof_b};
+            const double *jr[2] = {cr->ja, cr->jb};
+            double b = -sys->rhs[r];
+            for (int s = 0; s < 2; s++)
+                if (dr[s] >= 0)
+                    for (int k = 0; k < 3; k++) b += jr[s][k] * minv[dr[s] + k] * Q[dr[s] + k];
+            sol[r] = b;
+            for (int c = r; c < nr; c++) {
+                const rowinfo *ci = &sys->rows[c];
+                const crow *cc = &sys->cr[c];
+                const int dc[2] = {ci->dof_a, ci->dof_b};
+                const double *jc[2] = {cc->ja, cc->jb};
+                double sum = 0;
+                for (int s = 0; s < 2; s++) {
+                    if (dr[s] < 0) continue;
+                    for (int u = 0; u < 2; u++)
+                        if (dc[u] == dr[s])
+                            for (int k = 0; k < 3; k++)
+                                sum += jr[s][k] * jc[u][k] * minv[dr[s] + k];
+                }
+                K[r * ns + c] = K[c * ns + r] = sum;
+            }
+            for (int z = 0; z < nz; z++) {
+                int zc = sys->zcoord[z], zb = zc - 2;
+                double coef = (ri->dof_a == zb ? cr->ja[2] : 0) + (ri->dof_b == zb ? cr->jb[2] : 0);
+                K[r * ns + nr + z] = K[(nr + z) * ns + r] = -coef;
+            }
+        }
+        for (int z = 0; z < nz; z++) {
+            for (int w = 0; w < nz; w++) K[(nr + z) * ns + nr + w] = 0;
+            sol[nr + z] = -Q[sys->zcoord[z]];
+        }
+        int bad = lu_factor(K, ns, sys->piv, SINGULAR_TOL);
+        if (bad >= 0) {
+            char what[160];
+            describe_column(sys, bad, what, sizeof what);
+            mech_error_set(&sys->last_err, MECH_ERR_SINGULAR,
+                           "the constraint equations are singular at t = %.9g near %s: the "
+                           "mechanism is locked, redundant or in a singular position",
+                           t, what);
+            return -1;
+        }
+        lu_solve(K, ns, sys->piv, sol);
+        /* q'' = M^-1 (Q - A^T lambda) on the coordinates with inertia */
+        for (int r = 0; r < nr; r++) {
+            const rowinfo *ri = &sys->rows[r];
+            add_row_force(sys, ri->dof_a, ri->dof_b, &sys->cr[r], sol[r]);
+        }
+        for (int i = 0; i < n; i++) qdd[i] = minv[i] * Q[i];
+        for (int z = 0; z < nz; z++) qdd[sys->zcoord[z]] = sol[nr + z];
+    }
+
+    memcpy(ydot, v, sizeof(double) * (size_t)n);
+    memcpy(ydot + n, qdd, sizeof(double) * (size_t)n);
+    for (int i = 0; i < sys->ndrivers; i++) {
+        driver *d = &sys->drivers[i];
+        const rowinfo *ri = &sys->rows[d->row];
+        const crow *c = &sys->cr[d->row];
+        double lam = sys->sol[d->row];
+        double power = -lam * (row_rate(c, ri->dof_a, ri->dof_b, v) - c->phit);
+        ydot[d->work] = power;
+        if (full) {
+            d->lambda = lam;
+            d->effort = -lam;
+            d->power = power;
+            d->actual = c->phi + d->motion[0];
+        }
+    }
+    ydot[sys->iapplied] = p_applied;
+    ydot[sys->idissip] = p_dissip;
+
+    double check = 0;
+    for (int i = 0; i < sys->nstate; i++) check += ydot[i];
+    if (!isfinite(check)) return diagnose(sys, t, y, ydot);
+
+    if (full) {
+        sys->t_eval = t;
+        sys->q = q;
+        sys->v = v;
+        sys->y_eval = y;
+        sys->kinetic = kinetic;
+        sys->potential = v_grav + v_elastic;
+        sys->p_applied = p_applied;
+        sys->p_dissip = p_dissip;
+        /* reactions: the generalized force of each joint on its body b */
+        for (int i = 0; i < sys->njoints; i++) {
+            joint *j = &sys->joints[i];
+            crow local[3];
+            const crow *rows = local;
+            const double *lam = j->lambda;
+            if (j->row >= 0) {
+                rows = &sys->cr[j->row];
+                for (int e = 0; e < j->neq; e++) {
+                    j->lambda[e] = sys->sol[j->row + e];
+                    j->phi[e] = rows[e].phi;
+                    j->phidot[e] =
+                        row_rate(&rows[e], sys->bodies[j->a].dof, sys->bodies[j->b].dof, v);
+                }
+            } else {
+                joint_eval(sys, j, q, v, local);
+            }
+            double g[3] = {0, 0, 0};
+            for (int e = 0; e < j->neq; e++)
+                for (int k = 0; k < 3; k++) g[k] -= rows[e].jb[k] * lam[e];
+            double sb[2], pv[2];
+            point_offset(sys, j->b, j->pb, q, v, sb, pv);
+            j->react[0] = g[0];
+            j->react[1] = g[1];
+            j->react[2] = g[2] - (sb[0] * g[1] - sb[1] * g[0]);
+            double pose[3];
+            body_pose(sys, j->a, q, v, pose, NULL);
+            double c = cos(pose[2]), s = sin(pose[2]);
+            double u[2] = {c * j->axis[0] - s * j->axis[1], s * j->axis[0] + c * j->axis[1]};
+            j->react[3] = -u[1] * g[0] + u[0] * g[1]; /* along the normal R90 u */
+        }
+    }
+    return 0;
+}
+
+int mech_system_rhs(void *ctx, double t, const double *y, double *ydot)
+{
+    return dynamics((mech_system *)ctx, t, y, ydot, 0);
+}
+
+mech_status mech_system_evaluate(mech_system *sys, double t, const double *y, mech_error *err)
+{
+    if (!sys->final) return mech_error_set(err, MECH_ERR_STATE, "system: not finalized");
+    /* the derivative goes to scratch: the accelerations are kept in sys->qdd */
+    mech_error_clear(&sys->last_err);
+    int rc = dynamics(sys, t, y, sys->ydot, 1);
+    if (rc) {
+        if (sys->last_err.code == MECH_OK)
+            mech_error_set(&sys->last_err, MECH_ERR_CALLBACK,
+                           "a callback asked to retry at t = %.9g", t);
+        if (err) *err = sys->last_err;
+        return sys->last_err.code;
+    }
+    return MECH_OK;
+}

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** libmech simulation: integrate a finalized system, record channels at report times,
+** locate events, and keep everything in a run (results) object.
+**
+** Channels are addressed "entity.quantity": "slider.x", "crank.tip.vy", "j1.fx",
+** "system.energy".  mech_channel_lookup lists, in its error message, the quantities an
+** entity offers.  Values are computed by a full evaluation of the model at the report
+** time (accelerations and reactions come from the dynamics solve, on the dense output
+** between steps).
+*/
+#ifndef MECH_SIM_H
+#define MECH_SIM_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include "mech_core.h"
+#include "mech_integ.h"
+#include "mech_system.h"
+
+/// A recorded quantity of an entity, resolved from its name.
+typedef struct mech_channel {
+    char name[2 * MECH_NAME_MAX + 16]; ///< "entity.quantity"
+    const char *unit;                  ///< "m", "rad/s", "N", ...
+    int kind;                          ///< mech_kind of the entity
+    int id;                            ///< entity id
+    int quantity;                      ///< quantity code (private)
+} mech_channel;
+
+/// Resolves "entity.quantity"; the error lists what the entity offers.
+mech_status mech_channel_lookup(const mech_system *sys, const char *name, mech_channel *out,
+                                mech_error *err);
+
+/// Value of a channel after mech_system_evaluate.
+double mech_channel_value(const mech_system *sys, const mech_channel *ch);
+
+/*
+** Writes the quantities an entity offers ("x, y, phi, ...") into buf; returns the length
+** it needed.  kind/id as returned by mech_system_find.
+*/
+size_t mech_channel_list(const mech_system *sys, int kind, int id, char *buf, size_t size);
+
+/// A channel computed by the caller from the evaluated system (slow path: Lua functions).
+typedef int (*mech_user_channel_fn)(void *ud, const mech_system *sys, double t, double *value);
+
+typedef struct mech_user_channel {
+    const char *name;
+    const char *unit; ///< may be NULL or ""
+    mech_user_channel_fn fn;
+    void *ud;
+} mech_user_channel;
+
+/// What happens when an event fires.
+typedef enum mech_event_action {
+    MECH_EVENT_RECORD = 0, ///< record the channels at the event time, go on
+    MECH_EVENT_STOP = 1,   ///< record, then end the run at the event time
+    MECH_EVENT_CALL = 2,   ///< call `on_event`; it returns 0 to go on, 1 to stop
+} mech_event_action;
+
+/// Event function computed by the caller from the evaluated system.
+typedef int (*mech_user_event_fn)(void *ud, const mech_system *sys, double t, double *g);
+/// Called after an event was located (never inside a trial step).
+typedef int (*mech_event_cb)(void *ud, const mech_system *sys, double t, int *stop);
+
+typedef struct mech_event_def {
+    const char *name;
+    /* either a channel crossing a level ... */
+    const char *channel; ///< channel name; NULL when fn is used
+    double level;        ///< the event fires when channel - level changes sign
+    /* ... or a user function */
+    mech_user_event_fn fn;
+    void *fn_ud;
+    int direction; ///< +1 rising only, -1 falling only, 0 both
+    mech_event_action action;
+    mech_event_cb on_event;
+    void *on_event_ud;
+} mech_event_def;
+
+/// Progress report, called about every quarter of a second of wall time, and once at the
+/// end with elapsed < 0 (so that a progress line can be cleared).
+typedef void (*mech_progress_fn)(void *ud, double t, double t0, double t_end, double elapsed);
+
+typedef struct mech_sim_options {
+    mech_integ_options integ;
+    double t_end;                ///< end time [s]; runs start at t = 0 from the assembled state
+    double report;               ///< time between recorded rows [s] (> 0)
+    const char *const *channels; ///< channel names to record
+    int nchannels;
+    const mech_user_channel *user_channels;
+    int nuser_channels;
+    const mech_event_def *events;
+    int nevents;
+    mech_progress_fn progress;
+    void *progress_ud;
+    const volatile sig_atomic_t *interrupt; ///< when it becomes non-zero the run stops
+} mech_sim_options;
+
+mech_sim_options mech_sim_default_options(void);
+
+/// Why a run ended.
+typedef enum mech_run_status {
+    MECH_RUN_COMPLETE = 0,    ///< reached t_end
+    MECH_RUN_STOPPED = 1,     ///< an event stopped it
+    MECH_RUN_FAILED = 2,      ///< integration failed (see the message)
+    MECH_RUN_INTERRUPTED = 3, ///< the interrupt flag was raised
+} mech_run_status;
+
+typedef struct mech_run mech_run;
+
+/*
+** Runs a simulation of a finalized (or finalizable) system.  On success returns MECH_OK.
+** When the integration fails or is interrupted it returns the failure with err naming the
+** time, the step and the entity at fault, and *run still holds everything recorded up to
+** then.  *run is NULL only when the run could not start (bad options, unknown channel).
+*/
+mech_status mech_simulate(mech_system *sys, const mech_sim_options *opt, mech_run **run,
+                          mech_error *err);
+
+void mech_run_free(mech_run *run);
+
+mech_run_status mech_run_get_status(const mech_run *run);
+/// The message of a failed, interrupted or stopped run ("" when complete).
+const char *mech_run_message(const mech_run *run);
+
+/// Recorded rows.
+long mech_run_rows(const mech_run *run);
+/// Recorded channels (not counting time).
+int mech_run_nchannels(const mech_run *run);
+const char *mech_run_channel_name(const mech_run *run, int i);
+const char *mech_run_channel_unit(const mech_run *run, int i);
+/// Index of a channel by name, -1 if not recorded ("t" is -1 too: use mech_run_time).
+int mech_run_channel_index(const mech_run *run, const char *name);
+/// Column of values of channel i (mech_run_rows values), owned by the run.
+const double *mech_run_column(const mech_run *run, int i);
+/// Column of times.
+const double *mech_run_time(const mech_run *run);
+
+/// Recorded events.
+long mech_run_nevents(const mech_run *run);
+/// Event k: its definition index, time, and the channel values at that time.
+void mech_run_event(const mech_run *run, long k, int *def, double *t, const double **values);
+/// Name of event definition i.
+const char *mech_run_event_name(const mech_run *run, int i);
+
+typedef struct mech_run_stats {
+    mech_integ_stats integ;
+    mech_method method;
+    double wall_time; ///< [s]
+    double t_end;     ///< time reached [s]
+} mech_run_stats;
+
+mech_run_stats mech_run_get_stats(const mech_run *run);
+
+/// The model description and settings the run was made with (comment-ready lines).
+const char *mech_run_parameters(const mech_run *run);
+
+/*
+** Writes the run as CSV: comment lines ("# ...") with each line of `header` (the caller
+** adds program version, script and its own parameters), then the run's parameters, the
+** status if it did not complete, then a line of column names with units, "t [s],slider.x
+** [m],...", then one row per report time (%.17g: values read back exactly).  columns
+** (NULL: all) selects channels by name.  The file is written under a temporary name and
+** renamed: it is complete or absent.
+*/
+mech_status mech_run_write_csv(const mech_run *run, const char *path, const char *header,
+                               const char *const *columns, int ncolumns, mech_error *err);
+
+#endif

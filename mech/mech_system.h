@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** libmech planar systems: rigid bodies in absolute coordinates (x, y, phi per body),
+** force elements, ideal joints and drivers.
+**
+** A system owns every entity.  Entities are created through the system, named
+** (names are unique within their kind: bodies, points, forces, joints, drivers) and
+** referred to by small integer ids; body 0 is the ground.  Points and joint anchors
+** are given in body coordinates (x along the body's own axis, origin at its centre of
+** mass).  Angles are in radians, counter-clockwise; everything is SI.
+**
+** Equations (Nikravesh's absolute coordinates, as in the source papers):
+**     M q'' = Q(q, q', t) - Phi_q^T lambda
+**     Phi_q q'' = gamma - 2 alpha Phi' - beta^2 Phi         (Baumgarte)
+** for joints enforced by Lagrange multipliers; joints enforced by penalty add the force
+** -Phi_q^T (K Phi + C Phi') to Q instead (spec 000 Eq. 4).  M is diagonal; a body with
+** zero inertia is allowed when a Lagrange joint keeps it from rotating (a slider).
+**
+** Life cycle: create, add entities, mech_system_finalize (checks the model, sizes the
+** workspaces, assembles the initial configuration), then simulate (mech_sim.h) or call
+** mech_system_rhs yourself.  Adding an entity after finalize marks the system for a new
+** finalize.
+*/
+#ifndef MECH_SYSTEM_H
+#define MECH_SYSTEM_H
+
+#include "mech_core.h"
+
+/// Longest entity name, terminating NUL included.
+#define MECH_NAME_MAX 48
+
+/// Id of the ground body.
+#define MECH_GROUND 0
+
+typedef struct mech_system mech_system;
+
+/// How a joint is enforced.
+typedef enum mech_enforce {
+    MECH_LAGRANGE = 0, ///< Lagrange multipliers with Baumgarte stabilisation
+    MECH_PENALTY = 1,  ///< stiff spring-dampers on the constraint equations
+} mech_enforce;
+
+typedef enum mech_joint_type {
+    MECH_REVOLUTE = 0,  ///< pin: the anchor points coincide (2 equations)
+    MECH_PRISMATIC = 1, ///< slide along an axis of body a, no relative rotation (2)
+    MECH_FIXED = 2,     ///< anchors coincide and the relative angle is fixed (3)
+} mech_joint_type;
+
+/*
+** User callbacks return 0 on success, a positive value to ask an adaptive integrator for
+** a smaller step, a negative value on failure (the callback keeps its own message).
+*/
+
+/// Scalar law, e.g. a spring force f(l, l') [N] (tension positive).
+typedef int (*mech_law_fn)(void *ud, double t, double x, double xdot, double *f);
+
+/// Prescribed motion: out = {value, first derivative, second derivative} at time t.
+typedef int (*mech_motion_fn)(void *ud, double t, double out[3]);
+
+/// State of one body as callbacks see it.
+typedef struct mech_body_state {
+    double x, y, phi;     ///< position of the centre of mass [m], angle [rad]
+    double vx, vy, omega; ///< velocities [m/s], [rad/s]
+} mech_body_state;
+
+/// Applied load computed by a callback: out = {fx, fy, torque} (global frame).
+typedef int (*mech_load_fn)(void *ud, double t, const mech_body_state *body, double out[3]);
+
+/* ---- bodies -------------------------------------------------------------------------- */
+
+typedef struct mech_body_def {
+    const char *name;
+    double mass;    ///< [kg], > 0
+    double inertia; ///< centroidal moment of inertia [kg m^2], >= 0 (0: must not rotate)
+    double pos[2];  ///< initial centre of mass [m]
+    double angle;   ///< initial angle [rad]
+    double vel[2];  ///< initial velocity of the centre of mass [m/s]
+    double omega;   ///< initial angular velocity [rad/s]
+} mech_body_def;
+
+mech_body_def mech_body_default(void);
+
+mech_status mech_body_add(mech_system *sys, const mech_body_def *def, int *id, mech_error *err);
+
+/// Outline for later contacts: a rectangle of half sizes (hx, hy) centred on the body.
+mech_status mech_body_set_rectangle(mech_system *sys, int body, double hx, double hy,
+                                    mech_error *err);
+
+/// Outline for later contacts: the segment from p to q (body coordinates).
+mech_status mech_body_set_segment(mech_system *sys, int body, const double p[2], const double q[2],
+                                  mech_error *err);
+
+/// A named point (marker) of a body, in body coordinates.  Its full name is "body.point".
+mech_status mech_point_add(mech_system *sys, int body, const char *name, const double local[2],
+                           int *id, mech_error *err);
+
+/* ---- force elements ------------------------------------------------------------------ */
+
+typedef enum mech_force_type {
+    MECH_SPRING = 0,     ///< translational spring-damper between two points
+    MECH_ROT_SPRING = 1, ///< rotational spring-damper between two bodies
+    MECH_LOAD = 2,       ///< applied force or torque on one body
+} mech_force_type;
+
+typedef enum mech_profile {
+    MECH_CONSTANT = 0, ///< value
+    MECH_HARMONIC = 1, ///< value + amplitude sin(freq t + phase)
+    MECH_CALLBACK = 2, ///< computed by a callback
+} mech_profile;
+
+typedef struct mech_spring_def {
+    const char *name;
+    int body_a, body_b;
+    double pa[2], pb[2]; ///< attachment points in body coordinates [m]
+    double k;            ///< stiffness [N/m], >= 0
+    double c;            ///< damping [N s/m], >= 0
+    double length0;      ///< rest length [m]; NaN: the initial distance
+    mech_law_fn law;     ///< if set, tension = law(length, length rate) instead of k, c
+    void *ud;
+} mech_spring_def;
+
+typedef struct mech_rot_spring_def {
+    const char *name;
+    int body_a, body_b;
+    double k;      ///< [N m/rad]
+    double c;      ///< [N m s/rad]
+    double angle0; ///< rest value of phi_b - phi_a [rad]; NaN: the initial value
+} mech_rot_spring_def;
+
+typedef struct mech_load_def {
+    const char *name;
+    int body;
+    int torque;      ///< 1: a torque; 0: a force applied at `point`
+    int body_frame;  ///< force components given in the body frame (they turn with it)
+    double point[2]; ///< application point, body coordinates [m]
+    mech_profile profile;
+    double value[2];     ///< constant part: force (fx, fy) [N] or torque in value[0] [N m]
+    double amplitude[2]; ///< harmonic amplitude, same layout as value
+    double freq;         ///< harmonic angular frequency Omega [rad/s]
+    double phase;        ///< harmonic phase [rad]
+    mech_load_fn fn;     ///< MECH_CALLBACK: computes {fx, fy, torque} in the global frame
+    void *ud;
+} mech_load_def;
+
+mech_spring_def mech_spring_default(void);
+mech_rot_spring_def mech_rot_spring_default(void);
+mech_load_def mech_load_default(void);
+
+mech_status mech_spring_add(mech_system *sys, const mech_spring_def *def, int *id, mech_error *err);
+mech_status mech_rot_spring_add(mech_system *sys, const mech_rot_spring_def *def, int *id,
+                                mech_error *err);
+mech_status mech_load_add(mech_system *sys, const mech_load_def *def, int *id, mech_error *err);
+
+/* ---- joints and drivers ---------------------------------------------------------------- */
+
+typedef struct mech_joint_def {
+    const char *name;
+    mech_joint_type type;
+    int body_a, body_b;
+    double pa[2], pb[2]; ///< anchors in body coordinates [m]
+    double axis[2];      ///< prismatic: sliding direction in body a's coordinates
+    double angle0;       ///< prismatic/fixed: phi_b - phi_a held [rad]; NaN: initial value
+    mech_enforce enforce;
+    double k[3];        ///< penalty stiffness per equation (revolute: x, y; prismatic:
+                        ///< normal [N/m], rotation [N m/rad]; fixed: x, y, rotation)
+    double c[3];        ///< penalty damping per equation
+    double alpha, beta; ///< Baumgarte coefficients [1/s]; NaN: the system's
+} mech_joint_def;
+
+typedef enum mech_driver_type {
+    MECH_DRIVE_BODY_ANGLE = 0,     ///< phi of a body (relative to ground)
+    MECH_DRIVE_JOINT_ANGLE = 1,    ///< phi_b - phi_a of a revolute joint
+    MECH_DRIVE_JOINT_DISTANCE = 2, ///< position of b's anchor along a prismatic axis
+} mech_driver_type;
+
+typedef struct mech_driver_def {
+    const char *name;
+    mech_driver_type type;
+    int target;        ///< body id or joint id
+    double value0;     ///< value at t = 0 [rad or m]; NaN: the initial configuration's
+    double speed;      ///< constant speed [rad/s or m/s] when no callback is given
+    mech_motion_fn fn; ///< if set: value, speed, acceleration as functions of time
+    void *ud;
+    double alpha, beta; ///< Baumgarte coefficients; NaN: the system's
+} mech_driver_def;
+
+mech_joint_def mech_joint_default(void);
+mech_driver_def mech_driver_default(void);
+
+mech_status mech_joint_add(mech_system *sys, const mech_joint_def *def, int *id, mech_error *err);
+mech_status mech_driver_add(mech_system *sys, const mech_driver_def *def, int *id, mech_error *err);
+
+/* ---- the system -------------------------------------------------------------------------- */
+
+/// "revolute", "prismatic", "fixed".
+const char *mech_joint_type_name(mech_joint_type t);
+/// "spring", "rotational spring", "load".
+const char *mech_force_type_name(mech_force_type t);
+
+mech_status mech_system_create(mech_system **out, const double gravity[2], mech_error *err);
+void mech_system_destroy(mech_system *sys);
+
+/// Default Baumgarte coefficients of Lagrange joints and drivers (5 and 5 1/s).
+mech_status mech_system_set_baumgarte(mech_system *sys, double alpha, double beta, mech_error *err);
+
+/// Assembly (initial positions and velocities made consistent): on by default.
+void mech_system_set_assembly(mech_system *sys, int on);
+
+/*
+** Checks the model, sizes the workspaces and, unless turned off, assembles: Newton
+** iterations make the Lagrange and penalty joint equations hold at t = 0 (drivers at
+** their initial values) moving the bodies as little as possible, then the velocities
+** are made consistent.  Errors name the entities at fault (a redundant or conflicting
+** joint, a joint still violated and by how much, a body without inertia that can turn).
+*/
+mech_status mech_system_finalize(mech_system *sys, mech_error *err);
+
+/// 1 when the system was finalized and not changed since.
+int mech_system_is_final(const mech_system *sys);
+
+typedef enum mech_kind {
+    MECH_KIND_NONE = 0,
+    MECH_KIND_BODY,
+    MECH_KIND_POINT,
+    MECH_KIND_FORCE,
+    MECH_KIND_JOINT,
+    MECH_KIND_DRIVER,
+    MECH_KIND_SYSTEM,
+} mech_kind;
+
+/// Finds an entity by name ("crank", "crank.tip", "system"); returns its kind (NONE if absent).
+mech_kind mech_system_find(const mech_system *sys, const char *name, int *id);
+
+/// Counts of entities of a kind (bodies include the ground).
+int mech_system_count(const mech_system *sys, mech_kind kind);
+
+/// Name of an entity.
+const char *mech_system_name(const mech_system *sys, mech_kind kind, int id);
+
+/// Number of position coordinates (3 per moving body) and of state values.
+int mech_system_ncoord(const mech_system *sys);
+int mech_system_nstate(const mech_system *sys);
+
+/// Degrees of freedom left by the Lagrange joints and drivers (coordinates - equations).
+int mech_system_dof(const mech_system *sys);
+
+/// Initial state after finalize: positions, velocities, then the energy accounts.
+mech_status mech_system_initial_state(mech_system *sys, double *y, mech_error *err);
+
+/*
+** Right-hand side y' = f(t, y) for the integrators (a mech_rhs_fn with ctx = system).
+** On failure the message is kept and read with mech_system_last_error.
+*/
+int mech_system_rhs(void *sys, double t, const double *y, double *ydot);
+
+/// The message of the last failure of mech_system_rhs or mech_system_evaluate.
+const mech_error *mech_system_last_error(const mech_system *sys);
+
+/*
+** Full evaluation at (t, y): positions, forces, accelerations, multipliers, reactions
+** and energies, kept for reading by mech_system_value until the next call.
+*/
+mech_status mech_system_evaluate(mech_system *sys, double t, const double *y, mech_error *err);
+
+/// Writes an entity's parameters on one line ("mass 0.17 kg, ..."); returns the length needed.
+size_t mech_entity_summary(const mech_system *sys, int kind, int id, char *buf, size_t size);
+
+/// The pose (x, y, angle) body b was given at creation, before assembly.
+void mech_body_initial_pose(const mech_system *sys, int b, double pose[3]);
+
+/// Type of joint j.
+mech_joint_type mech_joint_type_of(const mech_system *sys, int j);
+
+/// Writes a one-line description of state component i ("body 'rod' omega") into buf.
+void mech_system_describe_state(const mech_system *sys, int i, char *buf, size_t size);
+
+/*
+** Writes a description of the model (one line per entity with its parameters, each
+** starting with prefix) into buf; returns the length it needed (like snprintf).
+*/
+size_t mech_system_describe(const mech_system *sys, const char *prefix, char *buf, size_t size);
+
+#endif

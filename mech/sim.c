@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** The simulation loop: integrate, locate events, record channels on the report grid
+** from the dense output, poll for interruption, report progress.  Everything the loop
+** needs is allocated before it starts; it allocates only when the event table fills up
+** (capacity doubles).
+*/
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "run_impl.h"
+#include "system_impl.h"
+
+typedef struct sim {
+    mech_system *sys;
+    const mech_sim_options *opt;
+    mech_channel *ch; /* resolved built-in channels */
+    mech_channel *evch;
+    mech_run *run;
+    double *ybuf;
+    int failed;        /* a user callback failed while evaluating */
+    mech_error cb_err; /* its message */
+} sim;
+
+mech_sim_options mech_sim_default_options(void)
+{
+    mech_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.integ = mech_integ_default_options();
+    return o;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Evaluates the model at (t, y) and writes every recorded channel into out. */
+static int channel_values(sim *s, double t, const double *y, double *out)
+{
+    mech_system *sys = s->sys;
+    mech_error err;
+    if (mech_system_evaluate(sys, t, y, &err) != MECH_OK) {
+        s->cb_err = err;
+        s->failed = 1;
+        return -1;
+    }
+    const mech_sim_options *o = s->opt;
+    for (int i = 0; i < o->nchannels; i++) out[i] = mech_channel_value(sys, &s->ch[i]);
+    for (int i = 0; i < o->nuser_channels; i++) {
+        const mech_user_channel *u = &o->user_channels[i];
+        double v = NAN;
+        if (u->fn(u->ud, sys, t, &v) != 0) {
+            mech_error_set(&s->cb_err, MECH_ERR_CALLBACK,
+                           "channel '%s': its function failed at t = %.9g", u->name, t);
+            s->failed = 1;
+            return -1;
+        }
+        out[o->nchannels + i] = v;
+    }
+    return 0;
+}
+
+static int record_row(sim *s, double t, const double *y)
+{
+    mech_run *run = s->run;
+    if (run->rows >= run->cap) return 0;
+    double vals[64];
+    double *out = run->nch <= 64 ? vals : s->ybuf + s->sys->nstate; /* see buffer sizing */
+    if (channel_values(s, t, y, out) != 0) return -1;
+    for (int i = 0; i < run->nch; i++)
+        run->data[(size_t)i * (size_t)run->cap + (size_t)run->rows] = out[i];
+    run->t[run->rows++] = t;
+    return 0;
+}
+
+static int record_event(sim *s, int def, double t, const double *y)
+{
+    mech_run *run = s->run;
+    if (run->nev >= run->evcap && run_reserve_events(run, 2 * run->evcap) != 0) {
+        mech_error_set(&s->cb_err, MECH_ERR_NOMEM, "out of memory recording events");
+        s->failed = 1;
+        return -1;
+    }
+    double *out = run->evval + (size_t)run->nev * (size_t)(run->nch ? run->nch : 1);
+    if (channel_values(s, t, y, out) != 0) return -1;
+    run->evdef[run->nev] = def;
+    run->evt[run->nev] = t;
+    run->nev++;
+    return 0;
+}
+
+/* The integrator's context is the sim (for the event functions), so the right-hand side
+** goes through this. */
+static int sim_rhs(void *ctx, double t, const double *y, double *ydot)
+{
+    return mech_system_rhs(((sim *)ctx)->sys, t, y, ydot);
+}
+
+/* Event functions for the integrator: channel crossings and user functions. */
+static int event_functions(void *ctx, double t, const double *y, double *g)
+{
+    sim *s = ctx;
+    mech_system *sys = s->sys;
+    mech_error err;
+    if (mech_system_evaluate(sys, t, y, &err) != MECH_OK) {
+        s->cb_err = err;
+        s->failed = 1;
+        return -1;
+    }
+    for (int i = 0; i < s->opt->nevents; i++) {
+        const mech_event_def *e = &s->opt->events[i];
+        if (e->channel) {
+            g[i] = mech_channel_value(sys, &s->evch[i]) - e->level;
+        } else if (e->fn(e->fn_ud, sys, t, &g[i]) != 0) {
+            mech_error_set(&s->cb_err, MECH_ERR_CALLBACK,
+                           "event '%s': its function failed at t = %.9g", s->run->evnames[i], t);
+            s->failed = 1;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static mech_status check_options(mech_system *sys, const mech_sim_options *o, sim *s,
+                                 mech_error *err)
+{
+    if (!(isfinite(o->t_end) && o->t_end > 0))
+        return mech_error_set(err, MECH_ERR_ARG, "simulate: end time must be > 0 (got %g)",
+                              o->t_end);
+    if (!(isfinite(o->report) && o->report > 0))
+        return mech_error_set(err, MECH_ERR_ARG, "simulate: report step must be > 0 (got %g)",
+                              o->report);
+    if (o->t_end / o->report > 1e9)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "simulate: %g reports (end time / report step) is too many",
+                              o->t_end / o->report);
+    if (o->nchannels < 0 || o->nuser_channels < 0 || o->nevents < 0)
+        return mech_error_set(err, MECH_ERR_ARG, "simulate: negative count");
+    for (int i = 0; i < o->nchannels; i++) {
+        mech_status st = mech_channel_lookup(sys, o->channels[i], &s->ch[i], err);
+        if (st) return st;
+        for (int j = 0; j < i; j++)
+            if (strcmp(s->ch[j].name, s->ch[i].name) == 0)
+                return mech_error_set(err, MECH_ERR_ARG, "simulate: channel '%s' is listed twice",
+                                      s->ch[i].name);
+    }
+    for (int i = 0; i < o->nuser_channels; i++) {
+        const mech_user_channel *u = &o->user_channels[i];
+        if (u->name == NULL || u->name[0] == '\0' || strlen(u->name) >= RUN_NAME_MAX ||
+            u->fn == NULL)
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "simulate: user channel %d needs a name (1 to %d characters) "
+                                  "and a function",
+                                  i + 1, RUN_NAME_MAX - 1);
+        for (int j = 0; j < o->nchannels; j++)
+            if (strcmp(s->ch[j].name, u->name) == 0)
+                return mech_error_set(err, MECH_ERR_ARG, "simulate: channel '%s' is listed twice",
+                                      u->name);
+    }
+    for (int i = 0; i < o->nevents; i++) {
+        const mech_event_def *e = &o->events[i];
+        const char *name = e->name ? e->name : "?";
+        if ((e->channel == NULL) == (e->fn == NULL))
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "event '%s': give either a channel and a level, or a function",
+                                  name);
+        if (e->channel) {
+            mech_status st = mech_channel_lookup(sys, e->channel, &s->evch[i], err);
+            if (st) return st;
+            if (!isfinite(e->level))
+                return mech_error_set(err, MECH_ERR_ARG, "event '%s': level must be finite", name);
+        }
+        if (e->direction < -1 || e->direction > 1)
+            return mech_error_set(err, MECH_ERR_ARG, "event '%s': direction must be -1, 0 or 1",
+                                  name);
+        if (e->action == MECH_EVENT_CALL && e->on_event == NULL)
+            return mech_error_set(err, MECH_ERR_ARG, "event '%s': action 'call' needs a function",
+                                  name);
+        if (e->action < MECH_EVENT_RECORD || e->action > MECH_EVENT_CALL)
+            return mech_error_set(err, MECH_ERR_ARG, "event '%s': unknown action", name);
+    }
+    return MECH_OK;
+}
+
+/* The run's parameter text: the model, then the integration settings. */
+static int describe_run(mech_system *sys, const mech_sim_options *o, mech_run *run)
+{
+    size_t need = mech_system_describe(sys, "", NULL, 0);
+    char line[400];
+    const mech_integ_options *io = &o->integ;
+    if (io->method == MECH_RK4 || (io->method == MECH_DOPRI5 && io->fixed))
+        snprintf(line, sizeof line,
+                 "integrator %s, fixed step %.10g s; report every %.10g s; end %.10g s\n",
+                 mech_method_name(io->method), io->h, o->report, o->t_end);
+    else
+        snprintf(line, sizeof line,
+                 "integrator %s, rtol %.3g, atol %.3g, max step %.10g s; report every %.10g s; "
+                 "end %.10g s\n",
+                 mech_method_name(io->method), io->rtol, io->atol, io->hmax, o->report, o->t_end);
+    run->params = mech_malloc(need + strlen(line) + 1);
+    if (run->params == NULL) return -1;
+    mech_system_describe(sys, "", run->params, need + 1);
+    strcat(run->params, line);
+    return 0;
+}
+
+mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run **out,
+                          mech_error *err)
+{
+    *out = NULL;
+    mech_status st = mech_system_finalize(sys, err);
+    if (st) return st;
+
+    sim s;
+    memset(&s, 0, sizeof s);
+    s.sys = sys;
+    s.opt = o;
+    int nch = o->nchannels + o->nuser_channels;
+    s.ch = mech_calloc((size_t)(o->nchannels > 0 ? o->nchannels : 1), sizeof(mech_channel));
+    s.evch = mech_calloc((size_t)(o->nevents > 0 ? o->nevents : 1), sizeof(mech_channel));
+    /* state buffer, then room for one row of channel values */
+    s.ybuf = mech_calloc((size_t)(sys->nstate + nch + 1), sizeof(double));
+    mech_integ *integ = NULL;
+    mech_run *run = NULL;
+    if (!s.ch || !s.evch || !s.ybuf) {
+        st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
+        goto done;
+    }
+    if ((st = check_options(sys, o, &s, err))) goto done;
+
+    long rows_max = (long)floor(o->t_end / o->report * (1 + 1e-12)) + 1;
+    run = run_create(nch, rows_max, o->nevents, err);
+    if (run == NULL) {
+        st = MECH_ERR_NOMEM;
+        goto done;
+    }
+    s.run = run;
+    for (int i = 0; i < o->nchannels; i++) {
+        snprintf(run->names[i], RUN_NAME_MAX, "%s", s.ch[i].name);
+        snprintf(run->units[i], RUN_UNIT_MAX, "%s", s.ch[i].unit);
+    }
+    for (int i = 0; i < o->nuser_channels; i++) {
+        const mech_user_channel *u = &o->user_channels[i];
+        snprintf(run->names[o->nchannels + i], RUN_NAME_MAX, "%s", u->name);
+        snprintf(run->units[o->nchannels + i], RUN_UNIT_MAX, "%s", u->unit ? u->unit : "");
+    }
+    for (int i = 0; i < o->nevents; i++) {
+        if (o->events[i].name)
+            snprintf(run->evnames[i], MECH_NAME_MAX, "%s", o->events[i].name);
+        else
+            snprintf(run->evnames[i], MECH_NAME_MAX, "event%d", i + 1);
+    }
+    if (describe_run(sys, o, run) != 0) {
+        st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
+        goto done;
+    }
+    run->stats.method = o->integ.method;
+
+    if ((st = mech_integ_create(&integ, sys->nstate, &o->integ, sim_rhs, &s, err))) goto done;
+    if (o->nevents > 0) {
+        int dirs[256];
+        int *dir = o->nevents <= 256 ? dirs : mech_calloc((size_t)o->nevents, sizeof(int));
+        if (dir == NULL) {
+            st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
+            goto done;
+        }
+        for (int i = 0; i < o->nevents; i++) dir[i] = o->events[i].direction;
+        st = mech_integ_set_events(integ, o->nevents, event_functions, dir, err);
+        if (dir != dirs) mech_free(dir);
+        if (st) goto done;
+    }
+
+    double wall0 = now(), last_progress = wall0;
+    mech_error_clear(&sys->last_err);
+    mech_error ierr;
+    mech_error_clear(&ierr);
+    if ((st = mech_integ_init(integ, 0.0, sys->y0, &ierr)) != MECH_OK ||
+        record_row(&s, 0.0, sys->y0) != 0) {
+        if (st == MECH_OK) st = s.cb_err.code ? s.cb_err.code : MECH_ERR_CALLBACK;
+        const char *why = s.failed             ? s.cb_err.msg
+                          : sys->last_err.code ? sys->last_err.msg
+                                               : ierr.msg;
+        mech_error_set(err, st, "simulation failed at t = 0 (start): %s", why);
+        run->status = MECH_RUN_FAILED;
+        snprintf(run->message, sizeof run->message, "%s", err->msg);
+        goto finish;
+    }
+
+    long step = 0;
+    long k = 1; /* next report row */
+    for (;;) {
+        double t = mech_integ_time(integ);
+        if (t >= o->t_end) break;
+        if (o->interrupt && *o->interrupt) {
+            st = mech_error_set(err, MECH_ERR_INTERRUPTED,
+                                "simulation interrupted at t = %.9g s (step %ld)", t, step);
+            run->status = MECH_RUN_INTERRUPTED;
+            break;
+        }
+        mech_error_clear(&sys->last_err);
+        s.failed = 0;
+        st = mech_integ_step(integ, o->t_end, &ierr);
+        if (st) {
+            const char *why = s.failed             ? s.cb_err.msg
+                              : sys->last_err.code ? sys->last_err.msg
+                                                   : ierr.msg;
+            if (s.failed)
+                st = s.cb_err.code;
+            else if (sys->last_err.code)
+                st = sys->last_err.code;
+            mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", t, step + 1,
+                           why);
+            run->status = MECH_RUN_FAILED;
+            break;
+        }
+        step++;
+        double t1 = mech_integ_time(integ), t0 = mech_integ_prev_time(integ);
+
+        /* events of this step, earliest first */
+        const mech_integ_event *evs;
+        int nev = mech_integ_events(integ, &evs);
+        int stop = 0;
+        double t_limit = t1;
+        for (int e = 0; e < nev && !stop && !s.failed; e++) {
+            const mech_event_def *def = &o->events[evs[e].index];
+            double te = evs[e].t;
+            if (def->action == MECH_EVENT_CALL) {
+                if (mech_integ_dense(integ, te, s.ybuf) != MECH_OK ||
+                    mech_system_evaluate(sys, te, s.ybuf, &s.cb_err) != MECH_OK) {
+                    s.failed = 1;
+                    break;
+                }
+                int want_stop = 0;
+                if (def->on_event(def->on_event_ud, sys, te, &want_stop) != 0) {
+                    mech_error_set(&s.cb_err, MECH_ERR_CALLBACK,
+                                   "event '%s': its action failed at t = %.9g",
+                                   run->evnames[evs[e].index], te);
+                    s.failed = 1;
+                    break;
+                }
+                stop = want_stop;
+            } else {
+                stop = def->action == MECH_EVENT_STOP;
+            }
+            if (stop) {
+                if ((st = mech_integ_truncate(integ, te, &ierr)) != MECH_OK) {
+                    mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", te,
+                                   step, ierr.msg);
+                    run->status = MECH_RUN_FAILED;
+                    goto finish;
+                }
+                t_limit = te;
+                t1 = te;
+                record_event(&s, evs[e].index, te, mech_integ_state(integ));
+            } else if (mech_integ_dense(integ, te, s.ybuf) == MECH_OK) {
+                record_event(&s, evs[e].index, te, s.ybuf);
+            }
+            if (stop && !s.failed) {
+                snprintf(run->message, sizeof run->message, "stopped by event '%s' at t = %.9g s",
+                         run->evnames[evs[e].index], te);
+            }
+        }
+
+        /* report rows inside the step (or up to the stopping event) */
+        double slack = 1e-12 * fmax(1.0, fabs(t_limit));
+        while (!s.failed && k < run->cap) {
+            double tk = (double)k * o->report;
+            if (tk > t_limit + slack) break;
+            const double *y;
+            if (fabs(tk - t1) <= slack) {
+                y = mech_integ_state(integ);
+            } else {
+                mech_integ_dense(integ, fmin(fmax(tk, t0), t1), s.ybuf);
+                y = s.ybuf;
+            }
+            if (record_row(&s, tk, y) != 0) break;
+            k++;
+        }
+        if (s.failed) {
+            st = s.cb_err.code ? s.cb_err.code : MECH_ERR_CALLBACK;
+            mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", t1, step,
+                           s.cb_err.msg);
+            run->status = MECH_RUN_FAILED;
+            break;
+        }
+        if (stop) {
+            run->status = MECH_RUN_STOPPED;
+            break;
+        }
+        if (o->progress && (step & 15) == 0) {
+            double w = now();
+            if (w - last_progress >= 0.25) {
+                last_progress = w;
+                o->progress(o->progress_ud, t1, 0.0, o->t_end, w - wall0);
+            }
+        }
+    }
+    if (run->status == MECH_RUN_FAILED || run->status == MECH_RUN_INTERRUPTED)
+        snprintf(run->message, sizeof run->message, "%s", err->msg);
+    if (run->status == MECH_RUN_STOPPED) st = MECH_OK;
+
+finish:
+    run->stats.integ = mech_integ_get_stats(integ);
+    run->stats.wall_time = now() - wall0;
+    run->stats.t_end = mech_integ_time(integ);
+    if (o->progress) o->progress(o->progress_ud, run->stats.t_end, 0.0, o->t_end, -1.0);
+
+done:
+    mech_integ_free(integ);
+    mech_free(s.ch);
+    mech_free(s.evch);
+    mech_free(s.ybuf);
+    if (run && run->params == NULL) { /* could not start */
+        mech_run_free(run);
+        run = NULL;
+    }
+    *out = run;
+    return st;
+}

@@ -1,0 +1,1027 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** Systems and their entities: creation, validation, names, finalize.
+*/
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mech_system.h"
+#include "system_impl.h"
+
+#define DEFAULT_BAUMGARTE 5.0
+
+static const char *const joint_type_names[] = {"revolute", "prismatic", "fixed"};
+static const char *const force_type_names[] = {"spring", "rotational spring", "load"};
+static const char *const driver_type_names[] = {"body angle", "joint angle", "joint distance"};
+
+/* ---- defaults ------------------------------------------------------------------------ */
+
+mech_body_def mech_body_default(void)
+{
+    mech_body_def d;
+    memset(&d, 0, sizeof d);
+    return d;
+}
+
+mech_spring_def mech_spring_default(void)
+{
+    mech_spring_def d;
+    memset(&d, 0, sizeof d);
+    d.length0 = NAN;
+    return d;
+}
+
+mech_rot_spring_def mech_rot_spring_default(void)
+{
+    mech_rot_spring_def d;
+    memset(&d, 0, sizeof d);
+    d.angle0 = NAN;
+    return d;
+}
+
+mech_load_def mech_load_default(void)
+{
+    mech_load_def d;
+    memset(&d, 0, sizeof d);
+    return d;
+}
+
+mech_joint_def mech_joint_default(void)
+{
+    mech_joint_def d;
+    memset(&d, 0, sizeof d);
+    d.axis[0] = 1;
+    d.angle0 = NAN;
+    d.alpha = d.beta = NAN;
+    return d;
+}
+
+mech_driver_def mech_driver_default(void)
+{
+    mech_driver_def d;
+    memset(&d, 0, sizeof d);
+    d.value0 = NAN;
+    d.alpha = d.beta = NAN;
+    return d;
+}
+
+/* ---- helpers ------------------------------------------------------------------------- */
+
+/* Grows an entity array by one; returns 0 on allocation failure. */
+static int grow(void **items, int *cap, int count, size_t size)
+{
+    if (count < *cap) return 1;
+    int ncap = *cap ? 2 * *cap : 8;
+    void *p = mech_realloc(*items, (size_t)ncap * size);
+    if (p == NULL) return 0;
+    *items = p;
+    *cap = ncap;
+    return 1;
+}
+
+static int finite2(const double v[2])
+{
+    return isfinite(v[0]) && isfinite(v[1]);
+}
+
+/* The entity with this name among bodies, forces, joints and drivers. */
+mech_kind mech_system_find(const mech_system *sys, const char *name, int *id)
+{
+    if (name == NULL) return MECH_KIND_NONE;
+    int dummy;
+    if (id == NULL) id = &dummy;
+    if (strcmp(name, "system") == 0) {
+        *id = 0;
+        return MECH_KIND_SYSTEM;
+    }
+    for (int i = 0; i < sys->nbodies; i++)
+        if (strcmp(sys->bodies[i].name, name) == 0) return *id = i, MECH_KIND_BODY;
+    for (int i = 0; i < sys->npoints; i++)
+        if (strcmp(sys->points[i].full, name) == 0) return *id = i, MECH_KIND_POINT;
+    for (int i = 0; i < sys->nforces; i++)
+        if (strcmp(sys->forces[i].name, name) == 0) return *id = i, MECH_KIND_FORCE;
+    for (int i = 0; i < sys->njoints; i++)
+        if (strcmp(sys->joints[i].name, name) == 0) return *id = i, MECH_KIND_JOINT;
+    for (int i = 0; i < sys->ndrivers; i++)
+        if (strcmp(sys->drivers[i].name, name) == 0) return *id = i, MECH_KIND_DRIVER;
+    return MECH_KIND_NONE;
+}
+
+/*
+** Checks a requested name (or makes one from `base` and a counter when it is NULL or
+** empty) and copies it into out.  Names are unique among bodies, forces, joints and
+** drivers, and contain no '.', which separates entity and quantity in channel names.
+*/
+static mech_status take_name(mech_system *sys, const char *what, const char *requested,
+                             const char *base, char out[MECH_NAME_MAX], mech_error *err)
+{
+    if (requested == NULL || requested[0] == '\0') {
+        for (int n = 1;; n++) {
+            snprintf(out, MECH_NAME_MAX, "%s%d", base, n);
+            if (mech_system_find(sys, out, NULL) == MECH_KIND_NONE) return MECH_OK;
+        }
+    }
+    size_t len = strlen(requested);
+    if (len >= MECH_NAME_MAX)
+        return mech_error_set(err, MECH_ERR_ARG, "%s '%.20s...': name is longer than %d characters",
+                              what, requested, MECH_NAME_MAX - 1);
+    if (strchr(requested, '.'))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "%s '%s': name must not contain '.' (it separates entity and "
+                              "quantity in channel names)",
+                              what, requested);
+    if (mech_system_find(sys, requested, NULL) != MECH_KIND_NONE)
+        return mech_error_set(err, MECH_ERR_ARG, "%s '%s': the name is already used", what,
+                              requested);
+    memcpy(out, requested, len + 1);
+    return MECH_OK;
+}
+
+static mech_status check_body(const mech_system *sys, const char *what, const char *name,
+                              const char *role, int b, mech_error *err)
+{
+    if (b < 0 || b >= sys->nbodies)
+        return mech_error_set(err, MECH_ERR_NOTFOUND, "%s '%s': %s is not a body of this system",
+                              what, name, role);
+    return MECH_OK;
+}
+
+static void changed(mech_system *sys)
+{
+    sys->final = 0;
+}
+
+/* ---- system -------------------------------------------------------------------------- */
+
+mech_status mech_system_create(mech_system **out, const double gravity[2], mech_error *err)
+{
+    *out = NULL;
+    double g[2] = {0, 0};
+    if (gravity) {
+        if (!finite2(gravity))
+            return mech_error_set(err, MECH_ERR_ARG, "system: gravity must be finite");
+        g[0] = gravity[0];
+        g[1] = gravity[1];
+    }
+    mech_system *sys = mech_calloc(1, sizeof *sys);
+    if (sys == NULL) return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory");
+    sys->gravity[0] = g[0];
+    sys->gravity[1] = g[1];
+    sys->alpha = sys->beta = DEFAULT_BAUMGARTE;
+    sys->assemble = 1;
+    if (!grow((void **)&sys->bodies, &sys->cap_bodies, 0, sizeof(body))) {
+        mech_free(sys);
+        return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory");
+    }
+    body *ground = &sys->bodies[0];
+    memset(ground, 0, sizeof *ground);
+    strcpy(ground->name, "ground");
+    ground->dof = -1;
+    sys->nbodies = 1;
+    *out = sys;
+    return MECH_OK;
+}
+
+static void free_workspace(mech_system *sys)
+{
+    mech_free(sys->minv);
+    mech_free(sys->zcoord);
+    mech_free(sys->rows);
+    mech_free(sys->cr);
+    mech_free(sys->rhs);
+    mech_free(sys->Q);
+    mech_free(sys->qdd);
+    mech_free(sys->K);
+    mech_free(sys->sol);
+    mech_free(sys->piv);
+    mech_free(sys->y0);
+    mech_free(sys->ydot);
+    sys->ydot = NULL;
+    sys->minv = sys->Q = sys->qdd = sys->K = sys->sol = sys->rhs = sys->y0 = NULL;
+    sys->zcoord = sys->piv = NULL;
+    sys->rows = NULL;
+    sys->cr = NULL;
+}
+
+void mech_system_destroy(mech_system *sys)
+{
+    if (sys == NULL) return;
+    free_workspace(sys);
+    mech_free(sys->bodies);
+    mech_free(sys->points);
+    mech_free(sys->forces);
+    mech_free(sys->joints);
+    mech_free(sys->drivers);
+    mech_free(sys);
+}
+
+mech_status mech_system_set_baumgarte(mech_system *sys, double alpha, double beta, mech_error *err)
+{
+    if (!(isfinite(alpha) && alpha >= 0 && isfinite(beta) && beta >= 0))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "system: Baumgarte alpha and beta must be finite and >= 0 "
+                              "(got %g, %g)",
+                              alpha, beta);
+    sys->alpha = alpha;
+    sys->beta = beta;
+    changed(sys);
+    return MECH_OK;
+}
+
+void mech_system_set_assembly(mech_system *sys, int on)
+{
+    sys->assemble = on != 0;
+    changed(sys);
+}
+
+int mech_system_is_final(const mech_system *sys)
+{
+    return sys->final;
+}
+
+int mech_system_count(const mech_system *sys, mech_kind kind)
+{
+    switch (kind) {
+    case MECH_KIND_BODY: return sys->nbodies;
+    case MECH_KIND_POINT: return sys->npoints;
+    case MECH_KIND_FORCE: return sys->nforces;
+    case MECH_KIND_JOINT: return sys->njoints;
+    case MECH_KIND_DRIVER: return sys->ndrivers;
+    case MECH_KIND_SYSTEM: return 1;
+    default: return 0;
+    }
+}
+
+const char *mech_system_name(const mech_system *sys, mech_kind kind, int id)
+{
+    if (id < 0 || id >= mech_system_count(sys, kind)) return NULL;
+    switch (kind) {
+    case MECH_KIND_BODY: return sys->bodies[id].name;
+    case MECH_KIND_POINT: return sys->points[id].full;
+    case MECH_KIND_FORCE: return sys->forces[id].name;
+    case MECH_KIND_JOINT: return sys->joints[id].name;
+    case MECH_KIND_DRIVER: return sys->drivers[id].name;
+    case MECH_KIND_SYSTEM: return "system";
+    default: return NULL;
+    }
+}
+
+int mech_system_ncoord(const mech_system *sys)
+{
+    return 3 * (sys->nbodies - 1);
+}
+
+int mech_system_nstate(const mech_system *sys)
+{
+    return sys->final ? sys->nstate : 0;
+}
+
+int mech_system_dof(const mech_system *sys)
+{
+    int eq = sys->ndrivers;
+    for (int i = 0; i < sys->njoints; i++)
+        if (sys->joints[i].enforce == MECH_LAGRANGE) eq += joint_equations(sys->joints[i].type);
+    return mech_system_ncoord(sys) - eq;
+}
+
+const mech_error *mech_system_last_error(const mech_system *sys)
+{
+    return &sys->last_err;
+}
+
+/* ---- bodies and points ---------------------------------------------------------------- */
+
+mech_status mech_body_add(mech_system *sys, const mech_body_def *d, int *id, mech_error *err)
+{
+    char name[MECH_NAME_MAX];
+    mech_status st = take_name(sys, "body", d->name, "body", name, err);
+    if (st) return st;
+    if (!(isfinite(d->mass) && d->mass > 0))
+        return mech_error_set(err, MECH_ERR_ARG, "body '%s': mass must be > 0 (got %g)", name,
+                              d->mass);
+    if (!(isfinite(d->inertia) && d->inertia >= 0))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "body '%s': inertia must be >= 0 (got %g); 0 only for a body "
+                              "a joint keeps from rotating",
+                              name, d->inertia);
+    if (!finite2(d->pos) || !isfinite(d->angle) || !finite2(d->vel) || !isfinite(d->omega))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "body '%s': position, angle and velocities must be finite", name);
+    if (!grow((void **)&sys->bodies, &sys->cap_bodies, sys->nbodies, sizeof(body)))
+        return mech_error_set(err, MECH_ERR_NOMEM, "body '%s': out of memory", name);
+    body *b = &sys->bodies[sys->nbodies];
+    memset(b, 0, sizeof *b);
+    memcpy(b->name, name, sizeof name);
+    b->mass = d->mass;
+    b->inertia = d->inertia;
+    b->q0[0] = d->pos[0];
+    b->q0[1] = d->pos[1];
+    b->q0[2] = d->angle;
+    b->v0[0] = d->vel[0];
+    b->v0[1] = d->vel[1];
+    b->v0[2] = d->omega;
+    b->dof = 3 * (sys->nbodies - 1);
+    if (id) *id = sys->nbodies;
+    sys->nbodies++;
+    changed(sys);
+    return MECH_OK;
+}
+
+mech_status mech_body_set_rectangle(mech_system *sys, int b, double hx, double hy, mech_error *err)
+{
+    mech_status st = check_body(sys, "outline", "rectangle", "body", b, err);
+    if (st) return st;
+    if (!(isfinite(hx) && hx > 0 && isfinite(hy) && hy > 0))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "body '%s': rectangle half sizes must be > 0 (got %g, %g)",
+                              sys->bodies[b].name, hx, hy);
+    body *bd = &sys->bodies[b];
+    bd->outline = 1;
+    bd->outline_data[0] = hx;
+    bd->outline_data[1] = hy;
+    return MECH_OK;
+}
+
+mech_status mech_body_set_segment(mech_system *sys, int b, const double p[2], const double q[2],
+                                  mech_error *err)
+{
+    mech_status st = check_body(sys, "outline", "segment", "body", b, err);
+    if (st) return st;
+    if (!finite2(p) || !finite2(q) || (p[0] == q[0] && p[1] == q[1]))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "body '%s': segment ends must be finite and distinct",
+                              sys->bodies[b].name);
+    body *bd = &sys->bodies[b];
+    bd->outline = 2;
+    memcpy(bd->outline_data, p, 2 * sizeof(double));
+    memcpy(bd->outline_data + 2, q, 2 * sizeof(double));
+    return MECH_OK;
+}
+
+mech_status mech_point_add(mech_system *sys, int b, const char *name, const double local[2],
+                           int *id, mech_error *err)
+{
+    mech_status st = check_body(sys, "point", name ? name : "?", "its body", b, err);
+    if (st) return st;
+    if (name == NULL || name[0] == '\0' || strchr(name, '.') || strlen(name) >= MECH_NAME_MAX)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "point of body '%s': name must be 1 to %d characters without '.'",
+                              sys->bodies[b].name, MECH_NAME_MAX - 1);
+    if (!finite2(local))
+        return mech_error_set(err, MECH_ERR_ARG, "point '%s.%s': coordinates must be finite",
+                              sys->bodies[b].name, name);
+    char full[2 * MECH_NAME_MAX + 1];
+    snprintf(full, sizeof full, "%s.%s", sys->bodies[b].name, name);
+    for (int i = 0; i < sys->npoints; i++)
+        if (strcmp(sys->points[i].full, full) == 0)
+            return mech_error_set(err, MECH_ERR_ARG, "point '%s': the name is already used", full);
+    if (!grow((void **)&sys->points, &sys->cap_points, sys->npoints, sizeof(point)))
+        return mech_error_set(err, MECH_ERR_NOMEM, "point '%s': out of memory", full);
+    point *p = &sys->points[sys->npoints];
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    memcpy(p->full, full, sizeof full);
+    p->body = b;
+    p->s[0] = local[0];
+    p->s[1] = local[1];
+    if (id) *id = sys->npoints;
+    sys->npoints++;
+    return MECH_OK;
+}
+
+/* ---- force elements ------------------------------------------------------------------ */
+
+static force *new_force(mech_system *sys, const char *name, mech_error *err)
+{
+    if (!grow((void **)&sys->forces, &sys->cap_forces, sys->nforces, sizeof(force))) {
+        mech_error_set(err, MECH_ERR_NOMEM, "force '%s': out of memory", name);
+        return NULL;
+    }
+    force *f = &sys->forces[sys->nforces];
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", name);
+    return f;
+}
+
+/* Initial configuration as the user gave it: pose of body b. */
+static void initial_pose(const mech_system *sys, int b, double pose[3])
+{
+    memcpy(pose, sys->bodies[b].q0, sizeof(double) * 3);
+}
+
+static void initial_point(const mech_system *sys, int b, const double s[2], double p[2])
+{
+    double pose[3];
+    initial_pose(sys, b, pose);
+    double c = cos(pose[2]), sn = sin(pose[2]);
+    p[0] = pose[0] + c * s[0] - sn * s[1];
+    p[1] = pose[1] + sn * s[0] + c * s[1];
+}
+
+mech_status mech_spring_add(mech_system *sys, const mech_spring_def *d, int *id, mech_error *err)
+{
+    char name[MECH_NAME_MAX];
+    mech_status st = take_name(sys, "spring", d->name, "spring", name, err);
+    if (st || (st = check_body(sys, "spring", name, "body_a", d->body_a, err)) ||
+        (st = check_body(sys, "spring", name, "body_b", d->body_b, err)))
+        return st;
+    if (d->body_a == d->body_b)
+        return mech_error_set(err, MECH_ERR_ARG, "spring '%s': joins body '%s' to itself", name,
+                              sys->bodies[d->body_a].name);
+    if (!finite2(d->pa) || !finite2(d->pb))
+        return mech_error_set(err, MECH_ERR_ARG, "spring '%s': attachment points must be finite",
+                              name);
+    if (d->law == NULL) {
+        if (!(isfinite(d->k) && d->k >= 0))
+            return mech_error_set(err, MECH_ERR_ARG, "spring '%s': stiffness must be >= 0 (got %g)",
+                                  name, d->k);
+        if (!(isfinite(d->c) && d->c >= 0))
+            return mech_error_set(err, MECH_ERR_ARG, "spring '%s': damping must be >= 0 (got %g)",
+                                  name, d->c);
+    }
+    double rest = d->length0;
+    if (isnan(rest)) {
+        double p[2], q[2];
+        initial_point(sys, d->body_a, d->pa, p);
+        initial_point(sys, d->body_b, d->pb, q);
+        rest = hypot(q[0] - p[0], q[1] - p[1]);
+    } else if (!(isfinite(rest) && rest >= 0)) {
+        return mech_error_set(err, MECH_ERR_ARG, "spring '%s': rest length must be >= 0 (got %g)",
+                              name, rest);
+    }
+    force *f = new_force(sys, name, err);
+    if (f == NULL) return MECH_ERR_NOMEM;
+    f->type = MECH_SPRING;
+    f->a = d->body_a;
+    f->b = d->body_b;
+    memcpy(f->pa, d->pa, sizeof f->pa);
+    memcpy(f->pb, d->pb, sizeof f->pb);
+    f->k = d->k;
+    f->c = d->c;
+    f->rest = rest;
+    f->law = d->law;
+    f->ud = d->ud;
+    if (id) *id = sys->nforces;
+    sys->nforces++;
+    changed(sys);
+    return MECH_OK;
+}
+
+mech_status mech_rot_spring_add(mech_system *sys, const mech_rot_spring_def *d, int *id,
+                                mech_error *err)
+{
+    char name[MECH_NAME_MAX];
+    mech_status st = take_name(sys, "rotational spring", d->name, "rotspring", name, err);
+    if (st || (st = check_body(sys, "rotational spring", name, "body_a", d->body_a, err)) ||
+        (st = check_body(sys, "rotational spring", name, "body_b", d->body_b, err)))
+        return st;
+    if (d->body_a == d->body_b)
+        return mech_error_set(err, MECH_ERR_ARG, "rotational spring '%s': joins a body to itself",
+                              name);
+    if (!(isfinite(d->k) && d->k >= 0) || !(isfinite(d->c) && d->c >= 0))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "rotational spring '%s': stiffness and damping must be >= 0 "
+                              "(got %g, %g)",
+                              name, d->k, d->c);
+    double rest = d->angle0;
+    if (isnan(rest))
+        rest = sys->bodies[d->body_b].q0[2] - sys->bodies[d->body_a].q0[2];
+    else if (!isfinite(rest))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "rotational spring '%s': rest angle must be finite", name);
+    force *f = new_force(sys, name, err);
+    if (f == NULL) return MECH_ERR_NOMEM;
+    f->type = MECH_ROT_SPRING;
+    f->a = d->body_a;
+    f->b = d->body_b;
+    f->k = d->k;
+    f->c = d->c;
+    f->rest = rest;
+    if (id) *id = sys->nforces;
+    sys->nforces++;
+    changed(sys);
+    return MECH_OK;
+}
+
+mech_status mech_load_add(mech_system *sys, const mech_load_def *d, int *id, mech_error *err)
+{
+    char name[MECH_NAME_MAX];
+    mech_status st = take_name(sys, d->torque ? "torque" : "force", d->name,
+                               d->torque ? "torque" : "force", name, err);
+    if (st || (st = check_body(sys, "load", name, "body", d->body, err))) return st;
+    if (d->body == MECH_GROUND)
+        return mech_error_set(err, MECH_ERR_ARG, "load '%s': cannot act on the ground", name);
+    if (d->profile == MECH_CALLBACK) {
+        if (d->fn == NULL)
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "load '%s': callback profile without a function", name);
+    } else if (d->profile == MECH_CONSTANT || d->profile == MECH_HARMONIC) {
+        if (!finite2(d->value) || !finite2(d->amplitude) || !isfinite(d->freq) ||
+            !isfinite(d->phase) || !finite2(d->point))
+            return mech_error_set(err, MECH_ERR_ARG, "load '%s': values must be finite", name);
+    } else {
+        return mech_error_set(err, MECH_ERR_ARG, "load '%s': unknown profile", name);
+    }
+    force *f = new_force(sys, name, err);
+    if (f == NULL) return MECH_ERR_NOMEM;
+    f->type = MECH_LOAD;
+    f->a = d->body;
+    f->load = *d;
+    f->load.name = NULL;
+    memcpy(f->pa, d->point, sizeof f->pa);
+    if (id) *id = sys->nforces;
+    sys->nforces++;
+    changed(sys);
+    return MECH_OK;
+}
+
+/* ---- joints and drivers ---------------------------------------------------------------- */
+
+mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, mech_error *err)
+{
+    if (d->type < MECH_REVOLUTE || d->type > MECH_FIXED)
+        return mech_error_set(err, MECH_ERR_ARG, "joint: unknown type %d", (int)d->type);
+    const char *tname = joint_type_names[d->type];
+    char name[MECH_NAME_MAX];
+    mech_status st = take_name(sys, tname, d->name, tname, name, err);
+    if (st || (st = check_body(sys, tname, name, "body_a", d->body_a, err)) ||
+        (st = check_body(sys, tname, name, "body_b", d->body_b, err)))
+        return st;
+    if (d->body_a == d->body_b)
+        return mech_error_set(err, MECH_ERR_ARG, "%s '%s': joins body '%s' to itself", tname, name,
+                              sys->bodies[d->body_a].name);
+    if (!finite2(d->pa) || !finite2(d->pb))
+        return mech_error_set(err, MECH_ERR_ARG, "%s '%s': anchor points must be finite", tname,
+                              name);
+    double axis[2] = {d->axis[0], d->axis[1]};
+    if (d->type == MECH_PRISMATIC) {
+        double len = hypot(axis[0], axis[1]);
+        if (!(isfinite(len) && len > 0))
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "%s '%s': axis must be a non-zero finite vector (got %g, %g)",
+                                  tname, name, axis[0], axis[1]);
+        axis[0] /= len;
+        axis[1] /= len;
+    }
+    int neq = joint_equations(d->type);
+    if (d->enforce != MECH_LAGRANGE && d->enforce != MECH_PENALTY)
+        return mech_error_set(err, MECH_ERR_ARG, "%s '%s': unknown enforcement", tname, name);
+    if (d->enforce == MECH_PENALTY) {
+        for (int i = 0; i < neq; i++) {
+            if (!(isfinite(d->k[i]) && d->k[i] > 0))
+                return mech_error_set(err, MECH_ERR_ARG,
+                                      "%s '%s': penalty stiffness %d must be > 0 (got %g)", tname,
+                                      name, i + 1, d->k[i]);
+            if (!(isfinite(d->c[i]) && d->c[i] >= 0))
+                return mech_error_set(err, MECH_ERR_ARG,
+                                      "%s '%s': penalty damping %d must be >= 0 (got %g)", tname,
+                                      name, i + 1, d->c[i]);
+        }
+    }
+    double alpha = isnan(d->alpha) ? NAN : d->alpha, beta = isnan(d->beta) ? NAN : d->beta;
+    if ((!isnan(alpha) && !(isfinite(alpha) && alpha >= 0)) ||
+        (!isnan(beta) && !(isfinite(beta) && beta >= 0)))
+        return mech_error_set(err, MECH_ERR_ARG, "%s '%s': Baumgarte coefficients must be >= 0",
+                              tname, name);
+    double angle0 = d->angle0;
+    if (isnan(angle0))
+        angle0 = sys->bodies[d->body_b].q0[2] - sys->bodies[d->body_a].q0[2];
+    else if (!isfinite(angle0))
+        return mech_error_set(err, MECH_ERR_ARG, "%s '%s': angle must be finite", tname, name);
+
+    if (!grow((void **)&sys->joints, &sys->cap_joints, sys->njoints, sizeof(joint)))
+        return mech_error_set(err, MECH_ERR_NOMEM, "%s '%s': out of memory", tname, name);
+    joint *j = &sys->joints[sys->njoints];
+    memset(j, 0, sizeof *j);
+    memcpy(j->name, name, sizeof name);
+    j->type = d->type;
+    j->a = d->body_a;
+    j->b = d->body_b;
+    memcpy(j->pa, d->pa, sizeof j->pa);
+    memcpy(j->pb, d->pb, sizeof j->pb);
+    j->axis[0] = axis[0];
+    j->axis[1] = axis[1];
+    j->angle0 = angle0;
+    j->enforce = d->enforce;
+    memcpy(j->k, d->k, sizeof j->k);
+    memcpy(j->c, d->c, sizeof j->c);
+    j->alpha = alpha;
+    j->beta = beta;
+    j->neq = neq;
+    j->row = -1;
+    if (id) *id = sys->njoints;
+    sys->njoints++;
+    changed(sys);
+    return MECH_OK;
+}
+
+mech_status mech_driver_add(mech_system *sys, const mech_driver_def *d, int *id, mech_error *err)
+{
+    char name[MECH_NAME_MAX];
+    mech_status st = take_name(sys, "driver", d->name, "driver", name, err);
+    if (st) return st;
+    switch (d->type) {
+    case MECH_DRIVE_BODY_ANGLE:
+        if (d->target <= MECH_GROUND || d->target >= sys->nbodies)
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "driver '%s': target must be a moving body of this system", name);
+        break;
+    case MECH_DRIVE_JOINT_ANGLE:
+    case MECH_DRIVE_JOINT_DISTANCE: {
+        mech_joint_type want = d->type == MECH_DRIVE_JOINT_ANGLE ? MECH_REVOLUTE : MECH_PRISMATIC;
+        if (d->target < 0 || d->target >= sys->njoints)
+            return mech_error_set(err, MECH_ERR_ARG, "driver '%s': target must be a joint", name);
+        if (sys->joints[d->target].type != want)
+            return mech_error_set(
+                err, MECH_ERR_ARG, "driver '%s': a %s driver needs a %s joint, '%s' is a %s joint",
+                name, driver_type_names[d->type], joint_type_names[want],
+                sys->joints[d->target].name, joint_type_names[sys->joints[d->target].type]);
+        break;
+    }
+    default: return mech_error_set(err, MECH_ERR_ARG, "driver '%s': unknown type", name);
+    }
+    if (d->fn == NULL && !isfinite(d->speed))
+        return mech_error_set(err, MECH_ERR_ARG, "driver '%s': speed must be finite (got %g)", name,
+                              d->speed);
+    if (!isnan(d->value0) && !isfinite(d->value0))
+        return mech_error_set(err, MECH_ERR_ARG, "driver '%s': initial value must be finite", name);
+    if ((!isnan(d->alpha) && !(isfinite(d->alpha) && d->alpha >= 0)) ||
+        (!isnan(d->beta) && !(isfinite(d->beta) && d->beta >= 0)))
+        return mech_error_set(err, MECH_ERR_ARG, "driver '%s': Baumgarte coefficients must be >= 0",
+                              name);
+    if (!grow((void **)&sys->drivers, &sys->cap_drivers, sys->ndrivers, sizeof(driver)))
+        return mech_error_set(err, MECH_ERR_NOMEM, "driver '%s': out of memory", name);
+    driver *dr = &sys->drivers[sys->ndrivers];
+    memset(dr, 0, sizeof *dr);
+    memcpy(dr->name, name, sizeof name);
+    dr->type = d->type;
+    dr->target = d->target;
+    dr->speed = d->speed;
+    dr->fn = d->fn;
+    dr->ud = d->ud;
+    dr->alpha = d->alpha;
+    dr->beta = d->beta;
+    dr->value0 = d->value0;
+    if (isnan(dr->value0)) {
+        /* the coordinate's value in the configuration as given */
+        int n = 3 * (sys->nbodies - 1);
+        double *q = mech_malloc(sizeof(double) * (size_t)(n ? n : 1));
+        if (q == NULL)
+            return mech_error_set(err, MECH_ERR_NOMEM, "driver '%s': out of memory", name);
+        for (int b = 1; b < sys->nbodies; b++)
+            memcpy(q + 3 * (b - 1), sys->bodies[b].q0, 3 * sizeof(double));
+        dr->value0 = driver_coordinate(sys, dr, q);
+        mech_free(q);
+    }
+    if (id) *id = sys->ndrivers;
+    sys->ndrivers++;
+    changed(sys);
+    return MECH_OK;
+}
+
+/* ---- finalize -------------------------------------------------------------------------- */
+
+static double coalesce(double v, double fallback)
+{
+    return isnan(v) ? fallback : v;
+}
+
+mech_status mech_system_finalize(mech_system *sys, mech_error *err)
+{
+    if (sys->final) return MECH_OK;
+    free_workspace(sys);
+    int n = mech_system_ncoord(sys);
+    sys->ncoord = n;
+
+    /* Lagrange rows: joints first, then drivers */
+    int nrows = 0;
+    for (int i = 0; i < sys->njoints; i++) {
+        joint *j = &sys->joints[i];
+        j->row = j->enforce == MECH_LAGRANGE ? nrows : -1;
+        if (j->enforce == MECH_LAGRANGE) nrows += j->neq;
+    }
+    for (int i = 0; i < sys->ndrivers; i++) sys->drivers[i].row = nrows++;
+    sys->nrows = nrows;
+
+    int nz = 0;
+    for (int b = 1; b < sys->nbodies; b++)
+        if (sys->bodies[b].inertia == 0) nz++;
+    sys->nz = nz;
+
+    sys->nquad = sys->ndrivers + 2;
+    sys->nstate = 2 * n + sys->nquad;
+    for (int i = 0; i < sys->ndrivers; i++) sys->drivers[i].work = 2 * n + i;
+    sys->iapplied = 2 * n + sys->ndrivers;
+    sys->idissip = sys->iapplied + 1;
+
+    int ns = nrows + nz;
+    size_t nn = (size_t)(n ? n : 1), nr = (size_t)(nrows ? nrows : 1), nk = (size_t)(ns ? ns : 1);
+    sys->minv = mech_calloc(nn, sizeof(double));
+    sys->zcoord = mech_calloc((size_t)(nz ? nz : 1), sizeof(int));
+    sys->rows = mech_calloc(nr, sizeof(rowinfo));
+    sys->cr = mech_calloc(nr, sizeof(crow));
+    sys->rhs = mech_calloc(nr, sizeof(double));
+    sys->Q = mech_calloc(nn, sizeof(double));
+    sys->qdd = mech_calloc(nn, sizeof(double));
+    sys->K = mech_calloc(nk * nk, sizeof(double));
+    sys->sol = mech_calloc(nk, sizeof(double));
+    sys->piv = mech_calloc(nk, sizeof(int));
+    sys->y0 = mech_calloc((size_t)sys->nstate, sizeof(double));
+    sys->ydot = mech_calloc((size_t)sys->nstate, sizeof(double));
+    if (!sys->minv || !sys->zcoord || !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->qdd ||
+        !sys->K || !sys->sol || !sys->piv || !sys->y0 || !sys->ydot) {
+        free_workspace(sys);
+        return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory sizing the workspaces");
+    }
+
+    int z = 0;
+    for (int b = 1; b < sys->nbodies; b++) {
+        const body *bd = &sys->bodies[b];
+        sys->minv[bd->dof] = sys->minv[bd->dof + 1] = 1.0 / bd->mass;
+        if (bd->inertia > 0)
+            sys->minv[bd->dof + 2] = 1.0 / bd->inertia;
+        else
+            sys->zcoord[z++] = bd->dof + 2;
+    }
+
+    for (int i = 0; i < sys->njoints; i++) {
+        const joint *j = &sys->joints[i];
+        for (int e = 0; j->row >= 0 && e < j->neq; e++) {
+            rowinfo *r = &sys->rows[j->row + e];
+            r->kind = MECH_KIND_JOINT;
+            r->id = i;
+            r->eq = e;
+            r->dof_a = sys->bodies[j->a].dof;
+            r->dof_b = sys->bodies[j->b].dof;
+            r->alpha = coalesce(j->alpha, sys->alpha);
+            r->beta = coalesce(j->beta, sys->beta);
+        }
+    }
+    for (int i = 0; i < sys->ndrivers; i++) {
+        const driver *d = &sys->drivers[i];
+        rowinfo *r = &sys->rows[d->row];
+        int a, b;
+        driver_bodies(sys, d, &a, &b);
+        r->kind = MECH_KIND_DRIVER;
+        r->id = i;
+        r->eq = 0;
+        r->dof_a = sys->bodies[a].dof;
+        r->dof_b = sys->bodies[b].dof;
+        r->alpha = coalesce(d->alpha, sys->alpha);
+        r->beta = coalesce(d->beta, sys->beta);
+    }
+
+    /* a body without inertia must have its rotation tied by some Lagrange equation */
+    for (int b = 1; b < sys->nbodies; b++) {
+        const body *bd = &sys->bodies[b];
+        if (bd->inertia > 0) continue;
+        int tied = 0;
+        for (int r = 0; r < nrows && !tied; r++)
+            tied = sys->rows[r].dof_a == bd->dof || sys->rows[r].dof_b == bd->dof;
+        if (!tied) {
+            free_workspace(sys);
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "body '%s': inertia is 0 but no Lagrange joint keeps it from "
+                                  "rotating; give it an inertia or guide it with a prismatic or "
+                                  "fixed joint",
+                                  bd->name);
+        }
+    }
+
+    for (int b = 1; b < sys->nbodies; b++) {
+        const body *bd = &sys->bodies[b];
+        memcpy(sys->y0 + bd->dof, bd->q0, 3 * sizeof(double));
+        memcpy(sys->y0 + n + bd->dof, bd->v0, 3 * sizeof(double));
+    }
+    if (sys->assemble) {
+        mech_status st = assemble_initial(sys, err);
+        if (st) {
+            free_workspace(sys);
+            return st;
+        }
+    }
+    sys->final = 1;
+
+    /* the solve must work at the initial state: catches rotation ties that do not hold */
+    mech_status st = mech_system_evaluate(sys, 0.0, sys->y0, err);
+    if (st) {
+        sys->final = 0;
+        free_workspace(sys);
+        return st;
+    }
+    sys->energy0 = sys->kinetic + sys->potential;
+    return MECH_OK;
+}
+
+mech_status mech_system_initial_state(mech_system *sys, double *y, mech_error *err)
+{
+    if (!sys->final) {
+        mech_status st = mech_system_finalize(sys, err);
+        if (st) return st;
+    }
+    memcpy(y, sys->y0, sizeof(double) * (size_t)sys->nstate);
+    return MECH_OK;
+}
+
+/* ---- descriptions ------------------------------------------------------------------------ */
+
+void mech_system_describe_state(const mech_system *sys, int i, char *buf, size_t size)
+{
+    static const char *const coord[] = {"x", "y", "phi"};
+    static const char *const vel[] = {"vx", "vy", "omega"};
+    int n = mech_system_ncoord(sys);
+    if (i >= 0 && i < 2 * n) {
+        int c = i % n;
+        snprintf(buf, size, "body '%s' %s", sys->bodies[c / 3 + 1].name,
+                 i < n ? coord[c % 3] : vel[c % 3]);
+    } else if (sys->final && i >= 2 * n && i < 2 * n + sys->ndrivers) {
+        snprintf(buf, size, "driver '%s' work", sys->drivers[i - 2 * n].name);
+    } else if (sys->final && i == sys->iapplied) {
+        snprintf(buf, size, "work of the applied loads");
+    } else if (sys->final && i == sys->idissip) {
+        snprintf(buf, size, "energy dissipated by dampers");
+    } else {
+        snprintf(buf, size, "state component %d", i);
+    }
+}
+
+/* Appends printf output to a buffer, tracking the length it would need. */
+typedef struct sbuf {
+    char *p;
+    size_t size, len;
+} sbuf;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void
+sb_printf(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *dst = b->len < b->size ? b->p + b->len : NULL;
+    size_t room = b->len < b->size ? b->size - b->len : 0;
+    int n = vsnprintf(dst, room, fmt, ap);
+    va_end(ap);
+    if (n > 0) b->len += (size_t)n;
+}
+
+/* Writes an entity's parameters (without its kind and name) to b. */
+static void entity_line(sbuf *b, const mech_system *sys, int kind, int id)
+{
+    switch (kind) {
+    case MECH_KIND_BODY: {
+        const body *bd = &sys->bodies[id];
+        if (id == MECH_GROUND) {
+            sb_printf(b, "fixed frame");
+            break;
+        }
+        sb_printf(b,
+                  "mass %.10g kg, inertia %.10g kg m^2, at (%.10g, %.10g) m, angle %.10g rad, "
+                  "velocity (%.10g, %.10g) m/s, omega %.10g rad/s",
+                  bd->mass, bd->inertia, bd->q0[0], bd->q0[1], bd->q0[2], bd->v0[0], bd->v0[1],
+                  bd->v0[2]);
+        if (bd->outline == 1)
+            sb_printf(b, ", rectangle %.10g x %.10g m", 2 * bd->outline_data[0],
+                      2 * bd->outline_data[1]);
+        if (bd->outline == 2)
+            sb_printf(b, ", segment (%.10g, %.10g) - (%.10g, %.10g)", bd->outline_data[0],
+                      bd->outline_data[1], bd->outline_data[2], bd->outline_data[3]);
+        break;
+    }
+    case MECH_KIND_POINT: {
+        const point *p = &sys->points[id];
+        sb_printf(b, "(%.10g, %.10g) m in body coordinates", p->s[0], p->s[1]);
+        break;
+    }
+    case MECH_KIND_FORCE: {
+        const force *f = &sys->forces[id];
+        const char *an = sys->bodies[f->a].name, *bn = sys->bodies[f->b].name;
+        switch (f->type) {
+        case MECH_SPRING:
+            sb_printf(b, "%s (%.10g, %.10g) - %s (%.10g, %.10g)", an, f->pa[0], f->pa[1], bn,
+                      f->pb[0], f->pb[1]);
+            if (f->law)
+                sb_printf(b, ", force law by function");
+            else
+                sb_printf(b, ", k %.10g N/m, c %.10g N s/m, rest length %.10g m", f->k, f->c,
+                          f->rest);
+            break;
+        case MECH_ROT_SPRING:
+            sb_printf(b, "%s - %s, k %.10g N m/rad, c %.10g N m s/rad, rest angle %.10g rad", an,
+                      bn, f->k, f->c, f->rest);
+            break;
+        case MECH_LOAD: {
+            const mech_load_def *l = &f->load;
+            sb_printf(b, "%s on %s", l->torque ? "torque" : "force", an);
+            if (!l->torque)
+                sb_printf(b, " at (%.10g, %.10g)%s", l->point[0], l->point[1],
+                          l->body_frame ? ", body frame" : "");
+            if (l->profile == MECH_CALLBACK)
+                sb_printf(b, ", by function");
+            else if (l->torque)
+                sb_printf(b, ", %.10g + %.10g sin(%.10g t + %.10g) N m", l->value[0],
+                          l->amplitude[0], l->freq, l->phase);
+            else
+                sb_printf(b, ", (%.10g, %.10g) + (%.10g, %.10g) sin(%.10g t + %.10g) N",
+                          l->value[0], l->value[1], l->amplitude[0], l->amplitude[1], l->freq,
+                          l->phase);
+            break;
+        }
+        }
+        break;
+    }
+    case MECH_KIND_JOINT: {
+        const joint *j = &sys->joints[id];
+        sb_printf(b, "%s, %s (%.10g, %.10g) - %s (%.10g, %.10g)", joint_type_names[j->type],
+                  sys->bodies[j->a].name, j->pa[0], j->pa[1], sys->bodies[j->b].name, j->pb[0],
+                  j->pb[1]);
+        if (j->type == MECH_PRISMATIC)
+            sb_printf(b, ", axis (%.10g, %.10g)", j->axis[0], j->axis[1]);
+        if (j->type != MECH_REVOLUTE) sb_printf(b, ", angle %.10g rad", j->angle0);
+        if (j->enforce == MECH_PENALTY) {
+            sb_printf(b, ", penalty k");
+            for (int e = 0; e < j->neq; e++) sb_printf(b, " %.10g", j->k[e]);
+            sb_printf(b, ", c");
+            for (int e = 0; e < j->neq; e++) sb_printf(b, " %.10g", j->c[e]);
+        } else {
+            sb_printf(b, ", Lagrange (Baumgarte %.10g, %.10g)", coalesce(j->alpha, sys->alpha),
+                      coalesce(j->beta, sys->beta));
+        }
+        break;
+    }
+    case MECH_KIND_DRIVER: {
+        const driver *d = &sys->drivers[id];
+        const char *target = d->type == MECH_DRIVE_BODY_ANGLE ? sys->bodies[d->target].name
+                                                              : sys->joints[d->target].name;
+        sb_printf(b, "%s of %s, from %.10g", driver_type_names[d->type], target, d->value0);
+        if (d->fn)
+            sb_printf(b, ", by function");
+        else
+            sb_printf(b, " at constant speed %.10g", d->speed);
+        break;
+    }
+    default: break;
+    }
+}
+
+size_t mech_entity_summary(const mech_system *sys, int kind, int id, char *buf, size_t size)
+{
+    sbuf b = {buf, size, 0};
+    if (size) buf[0] = '\0';
+    if (id >= 0 && id < mech_system_count(sys, kind)) entity_line(&b, sys, kind, id);
+    return b.len;
+}
+
+size_t mech_system_describe(const mech_system *sys, const char *prefix, char *buf, size_t size)
+{
+    sbuf b = {buf, size, 0};
+    if (size) buf[0] = '\0';
+    const char *pf = prefix ? prefix : "";
+    sb_printf(&b, "%sgravity (%.10g, %.10g) m/s^2; Baumgarte alpha %.10g, beta %.10g 1/s\n", pf,
+              sys->gravity[0], sys->gravity[1], sys->alpha, sys->beta);
+    static const struct {
+        int kind;
+        const char *label;
+    } order[] = {{MECH_KIND_BODY, "body"},
+                 {MECH_KIND_POINT, "point"},
+                 {MECH_KIND_FORCE, "force"},
+                 {MECH_KIND_JOINT, "joint"},
+                 {MECH_KIND_DRIVER, "driver"}};
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        int n = mech_system_count(sys, order[k].kind);
+        for (int i = order[k].kind == MECH_KIND_BODY ? 1 : 0; i < n; i++) {
+            sb_printf(&b, "%s%s %s: ", pf, order[k].label, mech_system_name(sys, order[k].kind, i));
+            entity_line(&b, sys, order[k].kind, i);
+            sb_printf(&b, "\n");
+        }
+    }
+    return b.len;
+}
+
+void mech_body_initial_pose(const mech_system *sys, int b, double pose[3])
+{
+    if (b < 0 || b >= sys->nbodies) {
+        pose[0] = pose[1] = pose[2] = 0;
+        return;
+    }
+    memcpy(pose, sys->bodies[b].q0, 3 * sizeof(double));
+}
+
+mech_joint_type mech_joint_type_of(const mech_system *sys, int j)
+{
+    return j >= 0 && j < sys->njoints ? sys->joints[j].type : MECH_REVOLUTE;
+}
+
+const char *mech_force_type_name(mech_force_type t)
+{
+    return t >= MECH_SPRING && t <= MECH_LOAD ? force_type_names[t] : "?";
+}
+
+const char *mech_joint_type_name(mech_joint_type t)
+{
+    return t >= MECH_REVOLUTE && t <= MECH_FIXED ? joint_type_names[t] : "?";
+}

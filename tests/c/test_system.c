@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** libmech from C alone: build the benchmark slider-crank, simulate, read the results;
+** nothing is allocated while it steps; failures keep their data.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mech.h"
+#include "tap.h"
+
+static mech_system *slider_crank(double speed)
+{
+    mech_error err;
+    mech_system *sys;
+    double g[2] = {0, -9.81};
+    mech_system_create(&sys, g, &err);
+    mech_body_def b = mech_body_default();
+    int crank, rod, slider;
+    b.name = "crank", b.mass = 0.17, b.inertia = 1e-4, b.pos[0] = 0.025;
+    mech_body_add(sys, &b, &crank, &err);
+    b.name = "rod", b.mass = 0.25, b.inertia = 4e-4, b.pos[0] = 0.11;
+    mech_body_add(sys, &b, &rod, &err);
+    b.name = "slider", b.mass = 0.14, b.inertia = 0, b.pos[0] = 0.17;
+    mech_body_add(sys, &b, &slider, &err);
+    mech_joint_def j = mech_joint_default();
+    j.type = MECH_REVOLUTE;
+    j.body_a = MECH_GROUND, j.body_b = crank, j.pb[0] = -0.025;
+    mech_joint_add(sys, &j, NULL, &err);
+    j.body_a = crank, j.body_b = rod, j.pa[0] = 0.025, j.pb[0] = -0.06;
+    mech_joint_add(sys, &j, NULL, &err);
+    j.body_a = rod, j.body_b = slider, j.pa[0] = 0.06, j.pb[0] = 0;
+    mech_joint_add(sys, &j, NULL, &err);
+    j = mech_joint_default();
+    j.type = MECH_PRISMATIC;
+    j.body_a = MECH_GROUND, j.body_b = slider, j.pa[0] = 0.17;
+    mech_joint_add(sys, &j, NULL, &err);
+    mech_driver_def d = mech_driver_default();
+    d.type = MECH_DRIVE_BODY_ANGLE, d.target = crank, d.speed = speed, d.name = "motor";
+    mech_driver_add(sys, &d, NULL, &err);
+    return sys;
+}
+
+static long allocations_for(double t_end, mech_method method)
+{
+    mech_system *sys = slider_crank(523.6);
+    mech_error err;
+    mech_system_finalize(sys, &err);
+    static const char *const ch[] = {"slider.x", "slider.ax", "motor.torque", "system.energy"};
+    mech_sim_options o = mech_sim_default_options();
+    o.integ.method = method;
+    o.integ.h = 1e-5;
+    o.t_end = t_end;
+    o.report = 1e-4;
+    o.channels = ch;
+    o.nchannels = 4;
+    long before = mech_alloc_count();
+    mech_run *run;
+    mech_status st = mech_simulate(sys, &o, &run, &err);
+    long used = mech_alloc_count() - before;
+    if (st) diag("simulate failed: %s", err.msg);
+    mech_run_free(run);
+    mech_system_destroy(sys);
+    return used;
+}
+
+static int failing_law(void *ud, double t, double x, double xdot, double *f)
+{
+    (void)ud, (void)x, (void)xdot;
+    *f = 0;
+    return t > 0.05 ? -1 : 0;
+}
+
+int main(void)
+{
+    mech_error err;
+    mech_system *sys = slider_crank(523.6);
+    ok(mech_system_finalize(sys, &err) == MECH_OK, "the slider-crank assembles");
+    ok(mech_system_dof(sys) == 0, "it is kinematically driven (0 dof)");
+    ok(mech_system_nstate(sys) == 2 * 9 + 3, "state: 9 positions, 9 velocities, 3 energy accounts");
+
+    static const char *const ch[] = {"slider.x", "slider.vx", "slider.ax"};
+    mech_sim_options o = mech_sim_default_options();
+    o.integ.method = MECH_RK4;
+    o.integ.h = 1e-6;
+    o.t_end = 0.012;
+    o.report = 1e-4;
+    o.channels = ch;
+    o.nchannels = 3;
+    mech_run *run;
+    ok(mech_simulate(sys, &o, &run, &err) == MECH_OK, "one revolution with RK4");
+    ok(mech_run_rows(run) == 121, "121 rows (0 .. 0.012 s every 1e-4 s)");
+    const double *x = mech_run_column(run, 0), *ax = mech_run_column(run, 2);
+    const double *t = mech_run_time(run);
+    /* closed form at t: theta = w t; x = r cos + sqrt(l^2 - r^2 sin^2) */
+    double worst = 0;
+    for (long i = 0; i < mech_run_rows(run); i++) {
+        double th = 523.6 * t[i], r = 0.05, l = 0.12;
+        double xe = r * cos(th) + sqrt(l * l - r * r * sin(th) * sin(th));
+        worst = fmax(worst, fabs(x[i] - xe));
+    }
+    if (!ok(worst < 1e-9, "slider position follows the closed form")) diag("worst %g", worst);
+    is_num(ax[0], -523.6 * 523.6 * (0.05 + 0.05 * 0.05 / 0.12), 1e-3,
+           "slider acceleration at the start is -w^2 (r + r^2/l)");
+    mech_run_stats st = mech_run_get_stats(run);
+    ok(st.integ.steps == 12000, "12000 RK4 steps of 1e-6 s");
+    mech_run_free(run);
+
+    long a1 = allocations_for(0.005, MECH_RK4), a2 = allocations_for(0.010, MECH_RK4);
+    if (!ok(a1 == a2, "RK4: allocations do not grow with the number of steps"))
+        diag("%ld vs %ld allocations", a1, a2);
+    a1 = allocations_for(0.005, MECH_DOPRI5), a2 = allocations_for(0.010, MECH_DOPRI5);
+    if (!ok(a1 == a2, "DOPRI5: allocations do not grow with the number of steps"))
+        diag("%ld vs %ld allocations", a1, a2);
+
+    /* a failing callback: the run keeps what was recorded */
+    mech_spring_def sp = mech_spring_default();
+    sp.name = "weak", sp.body_a = MECH_GROUND, sp.body_b = 1, sp.law = failing_law;
+    mech_spring_add(sys, &sp, NULL, &err);
+    o.integ.method = MECH_DOPRI5;
+    o.t_end = 0.1;
+    mech_status s = mech_simulate(sys, &o, &run, &err);
+    ok(s == MECH_ERR_CALLBACK, "a failing callback fails the run");
+    ok(strstr(err.msg, "spring 'weak': its force function failed at t = 0.05") != NULL,
+       "the message names the element and the time");
+    ok(run != NULL && mech_run_get_status(run) == MECH_RUN_FAILED,
+       "the run is kept, marked failed");
+    /* rows end at the last accepted step before 0.05 s: the failing step was near it */
+    long kept = run ? mech_run_rows(run) : 0;
+    double last = kept ? mech_run_time(run)[kept - 1] : 0;
+    if (!ok(kept > 400 && last <= 0.05, "with the rows before the failure (0 .. 0.05 s)"))
+        diag("rows kept: %ld, last at %g", kept, last);
+    mech_run_free(run);
+
+    mech_system_destroy(sys);
+    return done_testing();
+}
