@@ -214,6 +214,10 @@ void host_openlibs(lua_State *L, int ignore_env)
 
     luaL_requiref(L, "mech", luaopen_mech, 1);
     lua_pop(L, 1);
+
+    /* help(x): the text lives in the stdlib module mechhelp, loaded on first use */
+    static const char help[] = "help = function(...) return require('mechhelp')(...) end";
+    if (luaL_loadbuffer(L, help, sizeof help - 1, "=help") == LUA_OK) lua_call(L, 0, 0);
 }
 
 /* }================================================================== */

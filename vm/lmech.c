@@ -49,9 +49,27 @@ static int mech_mkdir(lua_State *L)
     return 1;
 }
 
+/* Unit helpers: the result in SI units. */
+static int mech_rpm(lua_State *L)
+{
+    lua_pushnumber(L, luaL_checknumber(L, 1) * (2 * 3.14159265358979323846 / 60));
+    return 1;
+}
+
+static int mech_deg(lua_State *L)
+{
+    lua_pushnumber(L, luaL_checknumber(L, 1) * (3.14159265358979323846 / 180));
+    return 1;
+}
+
+static int mech_mm(lua_State *L)
+{
+    lua_pushnumber(L, luaL_checknumber(L, 1) * 1e-3);
+    return 1;
+}
+
 static const luaL_Reg mech_functions[] = {
-    {"mkdir", mech_mkdir},
-    {NULL, NULL},
+    {"mkdir", mech_mkdir}, {"rpm", mech_rpm}, {"deg", mech_deg}, {"mm", mech_mm}, {NULL, NULL},
 };
 
 int luaopen_mech(lua_State *L)
@@ -61,5 +79,9 @@ int luaopen_mech(lua_State *L)
     lua_setfield(L, -2, "version");
     lua_pushinteger(L, mech_version_number());
     lua_setfield(L, -2, "version_number");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "quiet");
+    lmech_open_system(L);
+    lmech_open_run(L);
     return 1;
 }

@@ -1,0 +1,163 @@
+-- SPDX-License-Identifier: MIT
+-- mechhelp: the text behind help(x) in mechlua.  help(sys), help(run), help(sys.body),
+-- help(mech.planar), help("sys:simulate") or help() for the list of topics.
+-- The full reference is the man page mechlua(3).
+
+local topics = {}
+
+topics["mech"] = [[
+mech: the mechanics library (also the global `mech`)
+  mech.planar{ gravity = {gx, gy} }  a planar system              help(mech.planar)
+  mech.rpm(n), mech.deg(d), mech.mm(x)  unit helpers: rad/s, rad, m
+  mech.mkdir(path)                   create a folder and its parents
+  mech.version                       "major.minor.patch"
+  mech.quiet = true                  no progress line during long simulations
+Objects: help(sys), help(body), help(run), help(run.t) once you have them.]]
+
+topics["mech.planar"] = [[
+mech.planar{ gravity = {gx, gy}, baumgarte = {alpha, beta}, assemble = true }
+  A planar system with a ground body (sys.ground).  gravity in m/s^2 (default none);
+  baumgarte: default stabilisation of Lagrange joints, 1/s (default {5, 5});
+  assemble = false keeps the positions as given (no Newton assembly).
+  Then add bodies, joints, drivers and forces, and call sys:simulate.  help(sys)]]
+
+topics["mech.system"] = [[
+system methods (all take one table of named fields):
+  sys:body{ name, mass, inertia, at = {x, y}, angle, velocity = {vx, vy}, omega,
+            rectangle = {length, height}, segment = {{x1, y1}, {x2, y2}} }
+  sys:point{ body, name, at | body_at }           body:point{ name, at | body_at }
+  sys:revolute{ a, b, at = {x, y} | a_at, b_at, method = "lagrange"|"penalty", k, c, baumgarte }
+  sys:prismatic{ a, b, axis = {ux, uy}, at | a_at, b_at, angle, method, k, c }
+  sys:fixed{ a, b, at | a_at, b_at, angle, method, k, c }
+  sys:drive{ body | joint, speed = w | motion = function(t) return value, speed, accel end, start }
+  sys:spring{ a, b, at = {{x1, y1}, {x2, y2}} | a_at, b_at, k, c, length | law = function(l, ldot, t) }
+  sys:rotational_spring{ a, b, k, c, angle }
+  sys:force{ body, at | body_at, value = {fx, fy}, amplitude = {ax, ay}, omega, phase, frame, fn }
+  sys:torque{ body, value, amplitude, omega, phase, fn }
+  sys:simulate{ t, report, method, h, rtol, atol, max_step, record, events, quiet, on_error, params }
+  sys:assemble()  sys:entity(name)  sys:value("entity.quantity")  sys:describe()
+fields: sys.ground, sys.dof, sys.last_run
+`at` is a world point in the configuration as given; a_at, b_at, body_at are body
+coordinates.  help("sys:simulate") for the simulation options.]]
+
+topics["sys:body"] = [[
+sys:body{ name = "crank", mass = kg, inertia = kg m^2, at = {x, y} m, angle = rad,
+          velocity = {vx, vy} m/s, omega = rad/s, rectangle = {length, height} m,
+          segment = {{x1, y1}, {x2, y2}} }
+  mass > 0; inertia >= 0 (0 only when a Lagrange prismatic or fixed joint stops the body
+  from turning).  Returns the body; body:point{ name, at } adds a named point.]]
+
+topics["sys:revolute"] = [[
+sys:revolute{ a, b, at = {x, y} | a_at = {x, y}, b_at = {x, y}, name,
+              method = "lagrange" | "penalty", k = N/m or {kx, ky}, c = N s/m,
+              baumgarte = {alpha, beta} }
+  A pin between bodies a and b (sys.ground for the ground).  Penalty joints are the
+  spring-dampers of spec 000 Eq. 4: F = k (P_a - P_b) + c (P_a' - P_b').
+  Channels: fx, fy, f (force on b), violation.]]
+
+topics["sys:prismatic"] = [[
+sys:prismatic{ a, b, axis = {ux, uy}, at | a_at, b_at, angle, name, method, k = {kn, ktheta}, c }
+  b slides along the axis (world direction at the start, fixed to a) and keeps its angle
+  relative to a.  Channels: fx, fy, f, fn (normal force), m (moment), violation, twist.]]
+
+topics["sys:fixed"] = [[
+sys:fixed{ a, b, at | a_at, b_at, angle, name, method, k = {kx, ky, ktheta}, c }
+  Welds b to a.  Channels: fx, fy, f, m, violation, twist.]]
+
+topics["sys:drive"] = [[
+sys:drive{ body | joint, speed = rad/s (or m/s), start = value at t = 0, name,
+           motion = function(t) return value, speed, acceleration end, baumgarte }
+  Prescribes the angle of a body, the angle of a revolute joint or the distance along a
+  prismatic joint.  A motion function may return only the value: its derivatives are
+  then taken by central differences.  Channels: torque (force), angle (distance),
+  target, power, work.]]
+
+topics["sys:spring"] = [[
+sys:spring{ a, b, at = {{x1, y1}, {x2, y2}} | a_at, b_at, k = N/m, c = N s/m,
+            length = rest length (default: the initial distance), name,
+            law = function(length, rate, t) return tension end }
+  Channels: f (tension), length, rate, energy.]]
+
+topics["sys:rotational_spring"] = [[
+sys:rotational_spring{ a, b, k = N m/rad, c = N m s/rad, angle = rest value of phi_b - phi_a }
+  Channels: torque (on b), angle, rate, energy.]]
+
+topics["sys:force"] = [[
+sys:force{ body, at | body_at, value = {fx, fy}, amplitude = {ax, ay}, omega = rad/s,
+           phase = rad, frame = "global" | "body", name,
+           fn = function(t, x, y, phi, vx, vy, omega) return fx, fy, torque end }
+  F = value + amplitude sin(omega t + phase), or computed by fn (the slow path: one Lua
+  call per right-hand side).  Channels: fx, fy, torque, power.]]
+
+topics["sys:torque"] = [[
+sys:torque{ body, value = N m, amplitude, omega, phase, name,
+            fn = function(t, x, y, phi, vx, vy, omega) return torque end }]]
+
+topics["sys:simulate"] = [[
+run = sys:simulate{ t = end time [s], report = s between rows,
+    method = "dopri5" (default) | "rk4" (needs h) | "bdf" (stiff),
+    h = step [s], rtol = 1e-6, atol = 1e-9, max_step = s,
+    record = { "slider.x", "j1.fx", ..., name = function(t, sys) return value end },
+    events = { { channel = "crank.phi", value = 6.283, direction = 1,
+                 action = "record" | "stop" | function(t, sys) return "stop" end },
+               { fn = function(t, sys) return g end, name = "..." } },
+    quiet = true, on_error = "error" | "return", params = { clearance = 0.5e-3 } }
+  Runs from t = 0 (the assembled initial state).  On a failure (non-finite values, step
+  size underflow, a callback error, Ctrl-C) it raises an error naming the time, the step
+  and the entity; the rows so far are in sys.last_run (on_error = "return" returns the
+  run and the message instead).  help(run) for the results.]]
+
+topics["mech.entity"] = [[
+an entity (body, point, force, joint or driver):
+  e.name, e.kind, e.system, e.channels (the quantities it can record)
+  body:point{ name, at | body_at }
+Record its channels as "name.quantity", e.g. "crank.omega", "pin.fx".]]
+
+topics["mech.run"] = [[
+a run (results of sys:simulate):
+  run.t, run["slider.x"], run:column(name)   columns (help(run.t))
+  #run, run.channels, run.status ("complete", "stopped", "failed", "interrupted"),
+  run.ok, run.message, run.stats (steps, rejected, rhs_evals, events, wall_time, ...),
+  run.events (list of { name, t, values = { [channel] = value } }), run.parameters
+  run:csv(path, { columns = {...}, params = {...} })   written whole or not at all]]
+
+topics["mech.column"] = [[
+a column of a run: col[i] (i from 1), #col, col.name, col.unit,
+  col:min(), col:max(), col:mean(), col:at(t) (linear interpolation), col:table()]]
+
+local order = { "mech", "mech.planar", "mech.system", "sys:body", "sys:revolute", "sys:prismatic",
+  "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
+  "sys:simulate", "mech.entity", "mech.run", "mech.column" }
+
+-- The topic of a value: a name, a function of the mech module or a system method, or
+-- the type of an object.
+local function topic_of(x)
+  if x == nil then return nil end
+  if type(x) == "string" then return x end
+  if x == mech then return "mech" end
+  if type(x) == "function" then
+    for k, v in pairs(mech) do
+      if v == x then return "mech." .. k end
+    end
+    local mt = debug.getregistry()["mech.system"]
+    for k, v in pairs(mt and mt.__methods or {}) do
+      if v == x then return "sys:" .. k end
+    end
+    return nil
+  end
+  local mt = getmetatable(x)
+  return type(mt) == "table" and mt.__name or type(x)
+end
+
+return function(x)
+  local topic = topic_of(x)
+  local text = topic and topics[topic]
+  if not text then
+    local lines = { x == nil and "help(x) explains x; topics:"
+      or string.format("no help for %s; topics:", tostring(topic)) }
+    for _, t in ipairs(order) do lines[#lines + 1] = "  " .. t end
+    lines[#lines + 1] = "The reference is the man page: man mechlua (3)."
+    text = table.concat(lines, "\n")
+  end
+  print(text)
+end

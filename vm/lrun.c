@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** Runs and columns.  A run userdata owns a mech_run (the recorded results); a column is
+** a view of one recorded channel (or of time) that keeps its run alive, so that plots
+** and analysis read the C arrays without copying them into Lua tables.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "lmech.h"
+#include "lutil.h"
+
+typedef struct lrun {
+    mech_run *run;
+} lrun;
+
+typedef struct lcolumn {
+    int index; /* channel index, -1 for time */
+} lcolumn;
+
+static const char *const status_names[] = {"complete", "stopped", "failed", "interrupted"};
+
+mech_run *lmech_check_run(lua_State *L, int arg)
+{
+    lrun *r = luaL_checkudata(L, arg, LMECH_RUN);
+    if (r->run == NULL) luaL_argerror(L, arg, "run was freed");
+    return r->run;
+}
+
+void lmech_push_run(lua_State *L, mech_run *run, const char *header)
+{
+    lrun *r = lua_newuserdatauv(L, sizeof *r, 1);
+    r->run = run;
+    luaL_setmetatable(L, LMECH_RUN);
+    lua_pushstring(L, header ? header : "");
+    lua_setiuservalue(L, -2, 1);
+}
+
+static int run_gc(lua_State *L)
+{
+    lrun *r = luaL_checkudata(L, 1, LMECH_RUN);
+    mech_run_free(r->run);
+    r->run = NULL;
+    return 0;
+}
+
+/* Pushes a column of the run at index runidx. */
+static void push_column(lua_State *L, int runidx, int index)
+{
+    runidx = lua_absindex(L, runidx);
+    lcolumn *c = lua_newuserdatauv(L, sizeof *c, 1);
+    c->index = index;
+    lua_pushvalue(L, runidx);
+    lua_setiuservalue(L, -2, 1);
+    luaL_setmetatable(L, LMECH_COLUMN);
+}
+
+static mech_run *column_run(lua_State *L, int idx, lcolumn **col)
+{
+    lcolumn *c = luaL_checkudata(L, idx, LMECH_COLUMN);
+    lua_getiuservalue(L, idx, 1);
+    lrun *r = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    if (r == NULL || r->run == NULL) luaL_argerror(L, idx, "its run was freed");
+    if (col) *col = c;
+    return r->run;
+}
+
+const double *lmech_to_column(lua_State *L, int idx, long *n, const char **name, const char **unit)
+{
+    lcolumn *c = luaL_testudata(L, idx, LMECH_COLUMN);
+    if (c == NULL) return NULL;
+    lua_getiuservalue(L, idx, 1);
+    lrun *r = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    if (r == NULL || r->run == NULL) return NULL;
+    if (n) *n = mech_run_rows(r->run);
+    if (name) *name = c->index < 0 ? "t" : mech_run_channel_name(r->run, c->index);
+    if (unit) *unit = c->index < 0 ? "s" : mech_run_channel_unit(r->run, c->index);
+    return c->index < 0 ? mech_run_time(r->run) : mech_run_column(r->run, c->index);
+}
+
+static const double *column_data(lua_State *L, int idx, long *n, const char **name,
+                                 const char **unit)
+{
+    column_run(L, idx, NULL);
+    return lmech_to_column(L, idx, n, name, unit);
+}
+
+/* ---- run ---------------------------------------------------------------------------- */
+
+static int run_column(lua_State *L)
+{
+    mech_run *run = lmech_check_run(L, 1);
+    const char *name = luaL_checkstring(L, 2);
+    if (strcmp(name, "t") == 0) {
+        push_column(L, 1, -1);
+        return 1;
+    }
+    int i = mech_run_channel_index(run, name);
+    if (i < 0) {
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (int k = 0; k < mech_run_nchannels(run); k++) {
+            if (k) luaL_addstring(&b, ", ");
+            luaL_addstring(&b, mech_run_channel_name(run, k));
+        }
+        luaL_pushresult(&b);
+        return luaL_error(L, "run:column: channel '%s' was not recorded (recorded: t, %s)", name,
+                          lua_tostring(L, -1));
+    }
+    push_column(L, 1, i);
+    return 1;
+}
+
+static int run_csv(lua_State *L)
+{
+    const char *fn = "run:csv";
+    static const char *const known[] = {"columns", "params", NULL};
+    mech_run *run = lmech_check_run(L, 1);
+    const char *path = luaL_checkstring(L, 2);
+    int opts = 0;
+    if (!lua_isnoneornil(L, 3)) {
+        opts = lu_checktable(L, 3, fn, "of options { columns = {...}, params = {...} }");
+        lu_checkfields(L, opts, fn, known, 0);
+    }
+    lua_settop(L, 3);
+    lua_getiuservalue(L, 1, 1); /* 4: the header made by simulate */
+    int ncol = 0;
+    const char **cols = NULL;
+    if (opts) {
+        if (lua_getfield(L, opts, "params") != LUA_TNIL) {
+            if (!lua_istable(L, -1)) return lu_error(L, fn, "field 'params' must be a table");
+            lu_push_params(L, lua_gettop(L));
+            lua_remove(L, -2); /* the params table */
+            lua_concat(L, 2);  /* header .. params */
+        } else {
+            lua_pop(L, 1);
+        }
+        if (lua_getfield(L, opts, "columns") != LUA_TNIL) {
+            if (!lua_istable(L, -1))
+                return lu_error(L, fn, "field 'columns' must be a list of names");
+            int ct = lua_gettop(L);
+            ncol = (int)lua_rawlen(L, ct);
+            cols = lua_newuserdatauv(L, sizeof(char *) * (size_t)(ncol + 1), 0);
+            for (int i = 0; i < ncol; i++) {
+                if (lua_rawgeti(L, ct, i + 1) != LUA_TSTRING)
+                    return lu_error(L, fn, "columns[%d] must be a channel name", i + 1);
+                cols[i] = lua_tostring(L, -1);
+                lua_pop(L, 1); /* anchored in the table */
+            }
+        }
+    }
+    mech_error err;
+    if (mech_run_write_csv(run, path, lua_tostring(L, 4), cols, cols ? ncol : 0, &err) != MECH_OK)
+        return lu_mech_error(L, fn, &err);
+    lua_pushstring(L, path);
+    return 1;
+}
+
+static void push_stats(lua_State *L, mech_run *run)
+{
+    mech_run_stats s = mech_run_get_stats(run);
+    lua_createtable(L, 0, 9);
+    lua_pushstring(L, mech_method_name(s.method));
+    lua_setfield(L, -2, "method");
+    lua_pushinteger(L, s.integ.steps);
+    lua_setfield(L, -2, "steps");
+    lua_pushinteger(L, s.integ.rejected);
+    lua_setfield(L, -2, "rejected");
+    lua_pushinteger(L, s.integ.rhs_evals);
+    lua_setfield(L, -2, "rhs_evals");
+    lua_pushinteger(L, s.integ.jac_evals);
+    lua_setfield(L, -2, "jac_evals");
+    lua_pushinteger(L, s.integ.events);
+    lua_setfield(L, -2, "events");
+    lua_pushnumber(L, s.integ.h_last);
+    lua_setfield(L, -2, "h_last");
+    lua_pushnumber(L, s.wall_time);
+    lua_setfield(L, -2, "wall_time");
+    lua_pushnumber(L, s.t_end);
+    lua_setfield(L, -2, "t_end");
+}
+
+static void push_events(lua_State *L, mech_run *run)
+{
+    long n = mech_run_nevents(run);
+    int nch = mech_run_nchannels(run);
+    lua_createtable(L, (int)n, 0);
+    for (long k = 0; k < n; k++) {
+        int def;
+        double t;
+        const double *v;
+        mech_run_event(run, k, &def, &t, &v);
+        lua_createtable(L, 0, 3);
+        lua_pushstring(L, mech_run_event_name(run, def));
+        lua_setfield(L, -2, "name");
+        lua_pushnumber(L, t);
+        lua_setfield(L, -2, "t");
+        lua_createtable(L, 0, nch);
+        for (int i = 0; i < nch; i++) {
+            lua_pushnumber(L, v[i]);
+            lua_setfield(L, -2, mech_run_channel_name(run, i));
+        }
+        lua_setfield(L, -2, "values");
+        lua_rawseti(L, -2, k + 1);
+    }
+}
+
+static int run_index(lua_State *L)
+{
+    mech_run *run = lmech_check_run(L, 1);
+    const char *key = luaL_checkstring(L, 2);
+    if (strcmp(key, "t") == 0) {
+        push_column(L, 1, -1);
+    } else if (strcmp(key, "csv") == 0) {
+        lua_pushcfunction(L, run_csv);
+    } else if (strcmp(key, "column") == 0) {
+        lua_pushcfunction(L, run_column);
+    } else if (strcmp(key, "channels") == 0) {
+        int n = mech_run_nchannels(run);
+        lua_createtable(L, n, 0);
+        for (int i = 0; i < n; i++) {
+            lua_pushstring(L, mech_run_channel_name(run, i));
+            lua_rawseti(L, -2, i + 1);
+        }
+    } else if (strcmp(key, "rows") == 0) {
+        lua_pushinteger(L, mech_run_rows(run));
+    } else if (strcmp(key, "status") == 0) {
+        lua_pushstring(L, status_names[mech_run_get_status(run)]);
+    } else if (strcmp(key, "ok") == 0) {
+        mech_run_status s = mech_run_get_status(run);
+        lua_pushboolean(L, s == MECH_RUN_COMPLETE || s == MECH_RUN_STOPPED);
+    } else if (strcmp(key, "message") == 0) {
+        lua_pushstring(L, mech_run_message(run));
+    } else if (strcmp(key, "stats") == 0) {
+        push_stats(L, run);
+    } else if (strcmp(key, "events") == 0) {
+        push_events(L, run);
+    } else if (strcmp(key, "parameters") == 0) {
+        lua_pushstring(L, mech_run_parameters(run));
+    } else {
+        int i = mech_run_channel_index(run, key);
+        if (i < 0) return 0;
+        push_column(L, 1, i);
+    }
+    return 1;
+}
+
+static int run_len(lua_State *L)
+{
+    lua_pushinteger(L, mech_run_rows(lmech_check_run(L, 1)));
+    return 1;
+}
+
+static int run_tostring(lua_State *L)
+{
+    lrun *r = luaL_checkudata(L, 1, LMECH_RUN);
+    if (r->run == NULL) {
+        lua_pushliteral(L, "run (freed)");
+        return 1;
+    }
+    mech_run *run = r->run;
+    mech_run_stats s = mech_run_get_stats(run);
+    long rows = mech_run_rows(run);
+    const double *t = mech_run_time(run);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    lua_pushfstring(L, "run (%s): %s, t = 0 .. %f s, %d rows x %d channels",
+                    mech_method_name(s.method), status_names[mech_run_get_status(run)],
+                    rows ? t[rows - 1] : 0.0, (int)rows, mech_run_nchannels(run));
+    luaL_addvalue(&b);
+    int n = mech_run_nchannels(run);
+    for (int i = 0; i < n && i < 4; i++) {
+        luaL_addstring(&b, i ? ", " : " (");
+        luaL_addstring(&b, mech_run_channel_name(run, i));
+    }
+    if (n > 4) luaL_addstring(&b, ", ...");
+    if (n > 0) luaL_addstring(&b, ")");
+    char buf[200];
+    snprintf(buf, sizeof buf, "; %ld steps, %ld rejected, %ld right-hand sides, %ld events, %.3g s",
+             s.integ.steps, s.integ.rejected, s.integ.rhs_evals, s.integ.events, s.wall_time);
+    luaL_addstring(&b, buf);
+    luaL_pushresult(&b);
+    return 1;
+}
+
+/* ---- column ---------------------------------------------------------------------------- */
+
+static int col_index(lua_State *L);
+
+static int col_len(lua_State *L)
+{
+    long n;
+    column_data(L, 1, &n, NULL, NULL);
+    lua_pushinteger(L, n);
+    return 1;
+}
+
+static int col_min(lua_State *L)
+{
+    long n;
+    const double *d = column_data(L, 1, &n, NULL, NULL);
+    double m = n ? d[0] : NAN;
+    for (long i = 1; i < n; i++) m = fmin(m, d[i]);
+    lua_pushnumber(L, m);
+    return 1;
+}
+
+static int col_max(lua_State *L)
+{
+    long n;
+    const double *d = column_data(L, 1, &n, NULL, NULL);
+    double m = n ? d[0] : NAN;
+    for (long i = 1; i < n; i++) m = fmax(m, d[i]);
+    lua_pushnumber(L, m);
+    return 1;
+}
+
+static int col_mean(lua_State *L)
+{
+    long n;
+    const double *d = column_data(L, 1, &n, NULL, NULL);
+    double s = 0;
+    for (long i = 0; i < n; i++) s += d[i];
+    lua_pushnumber(L, n ? s / (double)n : NAN);
+    return 1;
+}
+
+static int col_table(lua_State *L)
+{
+    long n;
+    const double *d = column_data(L, 1, &n, NULL, NULL);
+    lua_createtable(L, (int)n, 0);
+    for (long i = 0; i < n; i++) {
+        lua_pushnumber(L, d[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+/* col:at(t): linear interpolation on the run's time grid */
+static int col_at(lua_State *L)
+{
+    long n;
+    const double *d = column_data(L, 1, &n, NULL, NULL);
+    double t = luaL_checknumber(L, 2);
+    mech_run *run = column_run(L, 1, NULL);
+    const double *tt = mech_run_time(run);
+    if (n == 0 || t < tt[0] || t > tt[n - 1])
+        return luaL_error(L, "column:at: t = %f is outside the recorded time %f .. %f", t,
+                          n ? tt[0] : 0.0, n ? tt[n - 1] : 0.0);
+    long lo = 0, hi = n - 1;
+    while (hi - lo > 1) {
+        long mid = (lo + hi) / 2;
+        if (tt[mid] <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double w = tt[hi] > tt[lo] ? (t - tt[lo]) / (tt[hi] - tt[lo]) : 0;
+    lua_pushnumber(L, d[lo] + w * (d[hi] - d[lo]));
+    return 1;
+}
+
+static int col_tostring(lua_State *L)
+{
+    long n;
+    const char *name, *unit;
+    const double *d = column_data(L, 1, &n, &name, &unit);
+    double lo = n ? d[0] : NAN, hi = lo;
+    for (long i = 1; i < n; i++) lo = fmin(lo, d[i]), hi = fmax(hi, d[i]);
+    char buf[200];
+    snprintf(buf, sizeof buf, "column '%s' [%s]: %ld values from %.6g to %.6g", name, unit, n, lo,
+             hi);
+    lua_pushstring(L, buf);
+    return 1;
+}
+
+static const luaL_Reg col_methods[] = {{"min", col_min},     {"max", col_max}, {"mean", col_mean},
+                                       {"table", col_table}, {"at", col_at},   {NULL, NULL}};
+
+static int col_index(lua_State *L)
+{
+    long n;
+    const char *name, *unit;
+    const double *d = column_data(L, 1, &n, &name, &unit);
+    if (lua_isinteger(L, 2)) {
+        lua_Integer i = lua_tointeger(L, 2);
+        if (i >= 1 && i <= n)
+            lua_pushnumber(L, d[i - 1]);
+        else
+            lua_pushnil(L);
+        return 1;
+    }
+    const char *key = luaL_checkstring(L, 2);
+    if (strcmp(key, "name") == 0) {
+        lua_pushstring(L, name);
+        return 1;
+    }
+    if (strcmp(key, "unit") == 0) {
+        lua_pushstring(L, unit);
+        return 1;
+    }
+    for (const luaL_Reg *r = col_methods; r->name; r++) {
+        if (strcmp(r->name, key) == 0) {
+            lua_pushcfunction(L, r->func);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void lmech_open_run(lua_State *L)
+{
+    luaL_newmetatable(L, LMECH_RUN);
+    lua_pushcfunction(L, run_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, run_len);
+    lua_setfield(L, -2, "__len");
+    lua_pushcfunction(L, run_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, run_gc);
+    lua_setfield(L, -2, "__close");
+    lua_pushcfunction(L, run_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pop(L, 1);
+
+    luaL_newmetatable(L, LMECH_COLUMN);
+    lua_pushcfunction(L, col_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, col_len);
+    lua_setfield(L, -2, "__len");
+    lua_pushcfunction(L, col_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pop(L, 1);
+}

@@ -1,0 +1,1213 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** mech.planar: systems, their entities, and simulate.
+**
+** A system userdata owns its mech_system.  Its user value is a table holding the Lua
+** functions of callbacks (laws, drivers, loads, channels, events) at integer keys, the
+** last run, and a channel cache; it is also reachable from the registry while the
+** system lives so that the C callbacks can find their functions.  Entities (bodies,
+** points, forces, joints, drivers) are small userdata {kind, id} whose user value is the
+** system, which they keep alive.
+**
+** Callbacks run inside protected calls: a Lua error in a callback becomes a failure of
+** the simulation (with the Lua message appended), never a longjmp through libmech.
+*/
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "host.h"
+#include "lmech.h"
+#include "lutil.h"
+
+/* Registry table (weak values) from a system's address to its user value table, so
+** that C callbacks can find their Lua functions without keeping the system alive. */
+#define UV_REGISTRY "mech.system.uv"
+
+typedef struct lsys {
+    mech_system *sys;
+    lua_State *L;   /* the state running the current call into libmech */
+    int running;    /* a simulation is running: the model must not change */
+    int ncallbacks; /* integer keys used in the user value table */
+    char cb_error[1024];
+} lsys;
+
+typedef struct lentity {
+    int kind;
+    int id;
+} lentity;
+
+/* Context of one Lua callback: the function is uservalue[ref]. */
+typedef struct lcb {
+    lsys *owner;
+    int ref;
+    char what[96]; /* "spring 's1' law", for messages */
+} lcb;
+
+static const char *const kind_names[] = {"none",  "body",   "point", "force",
+                                         "joint", "driver", "system"};
+
+/* ---- access -------------------------------------------------------------------------- */
+
+static lsys *check_sys(lua_State *L, int arg)
+{
+    lsys *ls = luaL_checkudata(L, arg, LMECH_SYSTEM);
+    if (ls->sys == NULL) luaL_argerror(L, arg, "system was closed");
+    return ls;
+}
+
+static lsys *check_mutable(lua_State *L, int arg, const char *fname)
+{
+    lsys *ls = check_sys(L, arg);
+    if (ls->running) lu_error(L, fname, "the system cannot change while it is simulated");
+    return ls;
+}
+
+/* Pushes the user value table of a system. */
+static void push_uv(lua_State *L, lsys *ls)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, UV_REGISTRY);
+    lua_rawgetp(L, -1, ls);
+    lua_remove(L, -2);
+}
+
+static void push_entity(lua_State *L, int sysidx, int kind, int id)
+{
+    sysidx = lua_absindex(L, sysidx);
+    lentity *e = lua_newuserdatauv(L, sizeof *e, 1);
+    e->kind = kind;
+    e->id = id;
+    lua_pushvalue(L, sysidx);
+    lua_setiuservalue(L, -2, 1);
+    luaL_setmetatable(L, LMECH_ENTITY);
+}
+
+/* Entity at arg and its system (pushed on the stack). */
+static lentity *check_entity(lua_State *L, int arg, lsys **ls)
+{
+    lentity *e = luaL_checkudata(L, arg, LMECH_ENTITY);
+    lua_getiuservalue(L, arg, 1);
+    lsys *s = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    if (s == NULL || s->sys == NULL) luaL_argerror(L, arg, "its system was closed");
+    if (ls) *ls = s;
+    return e;
+}
+
+/* Positional value pos of table t must be an entity of kind `kind` of system ls; returns
+** its id.  `role` names it in messages. */
+static int table_entity(lua_State *L, int t, int pos, lsys *ls, int kind, const char *fname,
+                        const char *role)
+{
+    lua_rawgeti(L, t, pos);
+    lentity *e = luaL_testudata(L, -1, LMECH_ENTITY);
+    if (e == NULL)
+        lu_error(L, fname, "%s (value #%d) must be a %s of this system (got %s)", role, pos,
+                 kind_names[kind], luaL_typename(L, -1));
+    lua_getiuservalue(L, -1, 1);
+    lsys *owner = lua_touserdata(L, -1);
+    lua_pop(L, 2);
+    if (owner != ls) lu_error(L, fname, "%s (value #%d) belongs to another system", role, pos);
+    if (e->kind != kind)
+        lu_error(L, fname, "%s (value #%d) must be a %s, not a %s", role, pos, kind_names[kind],
+                 kind_names[e->kind]);
+    return e->id;
+}
+
+/* ---- callbacks ------------------------------------------------------------------------- */
+
+/* Stores the function on top of the stack in the user value table; returns a context. */
+static lcb *new_callback(lua_State *L, lsys *ls, const char *what)
+{
+    push_uv(L, ls);
+    lua_insert(L, -2);
+    int ref = ++ls->ncallbacks;
+    lua_rawseti(L, -2, 2 * ref); /* the function */
+    lcb *cb = lua_newuserdatauv(L, sizeof *cb, 0);
+    cb->owner = ls;
+    cb->ref = ref;
+    snprintf(cb->what, sizeof cb->what, "%s", what);
+    lua_rawseti(L, -2, 2 * ref + 1); /* its context, kept alive with the system */
+    lua_pop(L, 1);
+    return cb;
+}
+
+/* Pushes the callback's function; returns the state to call it in, or NULL. */
+static lua_State *push_callback(lcb *cb)
+{
+    lua_State *L = cb->owner->L;
+    if (L == NULL || !lua_checkstack(L, 16)) return NULL;
+    push_uv(L, cb->owner);
+    lua_rawgeti(L, -1, 2 * cb->ref);
+    lua_remove(L, -2);
+    return L;
+}
+
+/* Keeps "<what>: <message on top>" as the callback error; restores the stack. */
+static int callback_failed(lcb *cb, lua_State *L, int top)
+{
+    const char *msg = lua_tostring(L, -1);
+    snprintf(cb->owner->cb_error, sizeof cb->owner->cb_error, "%s: %s", cb->what,
+             msg ? msg : "(error object is not a string)");
+    lua_settop(L, top);
+    return -1;
+}
+
+/* Calls the pushed function with nargs arguments; the results replace it. */
+static int call_callback(lcb *cb, lua_State *L, int top, int nargs, int nres)
+{
+    if (lua_pcall(L, nargs, nres, 0) != LUA_OK) return callback_failed(cb, L, top);
+    return 0;
+}
+
+/* The nres results on top must be numbers; results from `need` on may be missing (nil),
+** and are then set to `missing`. */
+static int numbers_result(lcb *cb, lua_State *L, int top, int nres, int need, double missing,
+                          double *out)
+{
+    for (int i = 0; i < nres; i++) {
+        int idx = top + 1 + i;
+        if (lua_isnil(L, idx) && i >= need) {
+            out[i] = missing;
+            continue;
+        }
+        if (!lua_isnumber(L, idx)) {
+            lua_pushfstring(L, "result #%d must be a number (got %s)", i + 1,
+                            luaL_typename(L, idx));
+            return callback_failed(cb, L, top);
+        }
+        out[i] = lua_tonumber(L, idx);
+    }
+    lua_settop(L, top);
+    return 0;
+}
+
+static int law_trampoline(void *ud, double t, double x, double xdot, double *f)
+{
+    lcb *cb = ud;
+    lua_State *L = push_callback(cb);
+    if (L == NULL) return -1;
+    int top = lua_gettop(L) - 1;
+    lua_pushnumber(L, x);
+    lua_pushnumber(L, xdot);
+    lua_pushnumber(L, t);
+    if (call_callback(cb, L, top, 3, 1)) return -1;
+    return numbers_result(cb, L, top, 1, 1, 0, f);
+}
+
+/* Motion function: returns value[, speed[, acceleration]]; missing derivatives come from
+** central differences (h = 1e-4 s: errors ~1e-9 relative for smooth motions). */
+static int motion_trampoline(void *ud, double t, double out[3])
+{
+    lcb *cb = ud;
+    double v[3];
+    lua_State *L = push_callback(cb);
+    if (L == NULL) return -1;
+    int top = lua_gettop(L) - 1;
+    lua_pushnumber(L, t);
+    if (call_callback(cb, L, top, 1, 3)) return -1;
+    if (numbers_result(cb, L, top, 3, 1, NAN, v)) return -1; /* NaN: take differences */
+    out[0] = v[0];
+    if (isnan(v[1]) || isnan(v[2])) {
+        const double h = 1e-4 * fmax(1.0, fabs(t));
+        double side[2];
+        for (int s = 0; s < 2; s++) {
+            if ((L = push_callback(cb)) == NULL) return -1;
+            lua_pushnumber(L, t + (s ? h : -h));
+            if (call_callback(cb, L, top, 1, 1)) return -1;
+            if (numbers_result(cb, L, top, 1, 1, 0, &side[s])) return -1;
+        }
+        if (isnan(v[1])) v[1] = (side[1] - side[0]) / (2 * h);
+        if (isnan(v[2])) v[2] = (side[1] - 2 * v[0] + side[0]) / (h * h);
+    }
+    out[1] = v[1];
+    out[2] = v[2];
+    return 0;
+}
+
+static int load_trampoline(void *ud, double t, const mech_body_state *b, double out[3])
+{
+    lcb *cb = ud;
+    lua_State *L = push_callback(cb);
+    if (L == NULL) return -1;
+    int top = lua_gettop(L) - 1;
+    lua_pushnumber(L, t);
+    lua_pushnumber(L, b->x);
+    lua_pushnumber(L, b->y);
+    lua_pushnumber(L, b->phi);
+    lua_pushnumber(L, b->vx);
+    lua_pushnumber(L, b->vy);
+    lua_pushnumber(L, b->omega);
+    if (call_callback(cb, L, top, 7, 3)) return -1;
+    return numbers_result(cb, L, top, 3, 1, 0, out);
+}
+
+/* A torque load's function returns the torque only. */
+static int torque_trampoline(void *ud, double t, const mech_body_state *b, double out[3])
+{
+    double v[3];
+    if (load_trampoline(ud, t, b, v)) return -1;
+    out[0] = out[1] = 0;
+    out[2] = v[0];
+    return 0;
+}
+
+/* Channel and event functions get (t, system). */
+static int system_fn_trampoline(void *ud, const mech_system *sys, double t, double *value)
+{
+    (void)sys;
+    lcb *cb = ud;
+    lua_State *L = push_callback(cb);
+    if (L == NULL) return -1;
+    int top = lua_gettop(L) - 1;
+    lua_pushnumber(L, t);
+    push_uv(L, cb->owner);
+    lua_getfield(L, -1, "self");
+    lua_remove(L, -2);
+    if (call_callback(cb, L, top, 2, 1)) return -1;
+    return numbers_result(cb, L, top, 1, 1, 0, value);
+}
+
+/* An event action: function(t, system) returning "stop" (or true) to end the run. */
+static int event_action_trampoline(void *ud, const mech_system *sys, double t, int *stop)
+{
+    (void)sys;
+    lcb *cb = ud;
+    lua_State *L = push_callback(cb);
+    if (L == NULL) return -1;
+    int top = lua_gettop(L) - 1;
+    lua_pushnumber(L, t);
+    push_uv(L, cb->owner);
+    lua_getfield(L, -1, "self");
+    lua_remove(L, -2);
+    if (call_callback(cb, L, top, 2, 1)) return -1;
+    const char *s = lua_tostring(L, -1);
+    *stop =
+        (lua_type(L, -1) == LUA_TBOOLEAN && lua_toboolean(L, -1)) || (s && strcmp(s, "stop") == 0);
+    lua_settop(L, top);
+    return 0;
+}
+
+/* ---- mech.planar and system methods ---------------------------------------------------------- */
+
+static int sys_gc(lua_State *L)
+{
+    lsys *ls = luaL_checkudata(L, 1, LMECH_SYSTEM);
+    if (ls->sys) {
+        mech_system_destroy(ls->sys);
+        ls->sys = NULL;
+    }
+    return 0;
+}
+
+static int l_planar(lua_State *L)
+{
+    const char *fn = "mech.planar";
+    static const char *const known[] = {"gravity", "baumgarte", "assemble", NULL};
+    double g[2] = {0, 0};
+    int assemble = 1;
+    double bg[2] = {NAN, NAN};
+    if (!lua_isnoneornil(L, 1)) {
+        int t = lu_checktable(L, 1, fn, "{ gravity = {gx, gy} }");
+        lu_checkfields(L, t, fn, known, 0);
+        lu_vec2(L, t, fn, "gravity", g);
+        lu_vec2(L, t, fn, "baumgarte", bg);
+        assemble = lu_bool(L, t, fn, "assemble", 1);
+    }
+    lsys *ls = lua_newuserdatauv(L, sizeof *ls, 1);
+    memset(ls, 0, sizeof *ls);
+    luaL_setmetatable(L, LMECH_SYSTEM);
+    lua_newtable(L);
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "self"); /* callbacks reach the system object through this */
+    lua_getfield(L, LUA_REGISTRYINDEX, UV_REGISTRY);
+    lua_pushvalue(L, -2);
+    lua_rawsetp(L, -2, ls);
+    lua_pop(L, 1);
+    lua_setiuservalue(L, -2, 1);
+    mech_error err;
+    if (mech_system_create(&ls->sys, g, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    if (!isnan(bg[0]) && mech_system_set_baumgarte(ls->sys, bg[0], bg[1], &err) != MECH_OK)
+        return lu_mech_error(L, fn, &err);
+    mech_system_set_assembly(ls->sys, assemble);
+    return 1;
+}
+
+/* Reads {alpha, beta} from field baumgarte into a, b (NaN when absent). */
+static void baumgarte_field(lua_State *L, int t, const char *fn, double *a, double *b)
+{
+    double v[2] = {NAN, NAN};
+    lu_vec2(L, t, fn, "baumgarte", v);
+    *a = v[0];
+    *b = v[1];
+}
+
+/* World point `at` in the initial configuration -> coordinates of body b. */
+static void to_body(const mech_system *sys, int b, const double at[2], double out[2]);
+
+static int sys_body(lua_State *L)
+{
+    const char *fn = "sys:body";
+    static const char *const known[] = {"name",     "mass",  "inertia",   "at",      "angle",
+                                        "velocity", "omega", "rectangle", "segment", NULL};
+    lsys *ls = check_mutable(L, 1, fn);
+    int t = lu_checktable(L, 2, fn, "{ name = ..., mass = ..., ... }");
+    lu_checkfields(L, t, fn, known, 0);
+    mech_body_def d = mech_body_default();
+    d.name = lu_string(L, t, fn, "name", NULL);
+    d.mass = lu_number(L, t, fn, "mass", 0, 1);
+    d.inertia = lu_number(L, t, fn, "inertia", 0, 0);
+    lu_vec2(L, t, fn, "at", d.pos);
+    d.angle = lu_number(L, t, fn, "angle", 0, 0);
+    lu_vec2(L, t, fn, "velocity", d.vel);
+    d.omega = lu_number(L, t, fn, "omega", 0, 0);
+    mech_error err;
+    int id;
+    if (mech_body_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    double rect[2];
+    if (lu_vec2(L, t, fn, "rectangle", rect) &&
+        mech_body_set_rectangle(ls->sys, id, rect[0] / 2, rect[1] / 2, &err) != MECH_OK)
+        return lu_mech_error(L, fn, &err);
+    if (lua_getfield(L, t, "segment") != LUA_TNIL) {
+        double p[2][2];
+        if (!lua_istable(L, -1) || lua_rawlen(L, -1) != 2)
+            return lu_error(L, fn,
+                            "field 'segment' must be {{x1, y1}, {x2, y2}} in body coordinates");
+        for (int i = 0; i < 2; i++) {
+            lua_rawgeti(L, -1, i + 1);
+            lua_newtable(L);
+            lua_insert(L, -2);
+            lua_setfield(L, -2, "p");
+            lu_vec2(L, lua_gettop(L), fn, "p", p[i]);
+            lua_pop(L, 1);
+        }
+        if (mech_body_set_segment(ls->sys, id, p[0], p[1], &err) != MECH_OK)
+            return lu_mech_error(L, fn, &err);
+    }
+    lua_pop(L, 1);
+    push_entity(L, 1, MECH_KIND_BODY, id);
+    return 1;
+}
+
+/* Reads a point given as `at` (world) or `body_at` (body coordinates) of body b. */
+static void one_point(lua_State *L, lsys *ls, int t, const char *fn, int b, double out[2])
+{
+    double at[2];
+    int has_at = lu_vec2(L, t, fn, "at", at), has_local = lu_vec2(L, t, fn, "body_at", out);
+    if (has_at && has_local) lu_error(L, fn, "give either 'at' or 'body_at', not both");
+    if (has_at) to_body(ls->sys, b, at, out);
+    if (!has_at && !has_local) out[0] = out[1] = 0;
+}
+
+static void to_body(const mech_system *sys, int b, const double at[2], double out[2])
+{
+    /* the body's pose as given (before assembly): read back through the description API
+    ** is not possible, so the binding keeps it: ask libmech for the initial pose */
+    double pose[3];
+    mech_body_initial_pose(sys, b, pose);
+    double dx = at[0] - pose[0], dy = at[1] - pose[1];
+    double c = cos(pose[2]), s = sin(pose[2]);
+    out[0] = c * dx + s * dy;
+    out[1] = -s * dx + c * dy;
+}
+
+static int point_common(lua_State *L, lsys *ls, int sysidx, int t, int b, const char *fn)
+{
+    const char *name = lu_string(L, t, fn, "name", NULL);
+    if (name == NULL) return lu_error(L, fn, "field 'name' is required (a string)");
+    double s[2];
+    one_point(L, ls, t, fn, b, s);
+    mech_error err;
+    int id;
+    if (mech_point_add(ls->sys, b, name, s, &id, &err) != MECH_OK)
+        return lu_mech_error(L, fn, &err);
+    push_entity(L, sysidx, MECH_KIND_POINT, id);
+    return 1;
+}
+
+static int sys_point(lua_State *L)
+{
+    const char *fn = "sys:point";
+    static const char *const known[] = {"name", "at", "body_at", NULL};
+    lsys *ls = check_mutable(L, 1, fn);
+    int t = lu_checktable(L, 2, fn, "{ body, name = ..., at = {x, y} }");
+    lu_checkfields(L, t, fn, known, 1);
+    int b = table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
+    return point_common(L, ls, 1, t, b, fn);
+}
+
+/* Anchors of a two-body element: `at` (one world point, or two for springs) or a_at and
+** b_at in body coordinates. */
+static void two_points(lua_State *L, lsys *ls, int t, const char *fn, int a, int b, int two_ends,
+                       double pa[2], double pb[2])
+{
+    int has_a = lu_vec2(L, t, fn, "a_at", pa), has_b = lu_vec2(L, t, fn, "b_at", pb);
+    int type = lua_getfield(L, t, "at");
+    lua_pop(L, 1);
+    if (type == LUA_TNIL) {
+        if (!has_a) pa[0] = pa[1] = 0;
+        if (!has_b) pb[0] = pb[1] = 0;
+        if (!has_a && !has_b && !two_ends)
+            lu_error(L, fn,
+                     "give the anchor: 'at' = {x, y} (world), or 'a_at' and 'b_at' (body "
+                     "coordinates)");
+        return;
+    }
+    if (has_a || has_b) lu_error(L, fn, "give either 'at' or 'a_at'/'b_at', not both");
+    double w[2][2];
+    if (two_ends) {
+        lua_getfield(L, t, "at");
+        if (!lua_istable(L, -1) || lua_rawlen(L, -1) != 2 || lua_rawgeti(L, -1, 1) != LUA_TTABLE)
+            lu_error(L, fn, "field 'at' must be {{x1, y1}, {x2, y2}}: the two ends (world)");
+        lua_pop(L, 1);
+        for (int i = 0; i < 2; i++) {
+            lua_newtable(L);
+            lua_rawgeti(L, -2, i + 1);
+            lua_setfield(L, -2, "at");
+            lu_vec2(L, lua_gettop(L), fn, "at", w[i]);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    } else {
+        lu_vec2(L, t, fn, "at", w[0]);
+        w[1][0] = w[0][0];
+        w[1][1] = w[0][1];
+    }
+    to_body(ls->sys, a, w[0], pa);
+    to_body(ls->sys, b, w[1], pb);
+}
+
+static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
+{
+    static const char *const known[] = {"name",   "at", "a_at", "b_at",      "axis", "angle",
+                                        "method", "k",  "c",    "baumgarte", NULL};
+    static const char *const methods[] = {"lagrange", "penalty", NULL};
+    lsys *ls = check_mutable(L, 1, fn);
+    int t = lu_checktable(L, 2, fn, "{ body_a, body_b, at = {x, y}, ... }");
+    lu_checkfields(L, t, fn, known, 2);
+    mech_joint_def d = mech_joint_default();
+    d.type = type;
+    d.name = lu_string(L, t, fn, "name", NULL);
+    d.body_a = table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the first body");
+    d.body_b = table_entity(L, t, 2, ls, MECH_KIND_BODY, fn, "the second body");
+    if (type == MECH_PRISMATIC) {
+        /* default anchor: body b's centre */
+        int has = lua_getfield(L, t, "at") != LUA_TNIL || lua_getfield(L, t, "a_at") != LUA_TNIL;
+        lua_settop(L, t);
+        if (!has) {
+            double pose[3];
+            mech_body_initial_pose(ls->sys, d.body_b, pose);
+            double at[2] = {pose[0], pose[1]};
+            to_body(ls->sys, d.body_a, at, d.pa);
+            d.pb[0] = d.pb[1] = 0;
+        } else {
+            two_points(L, ls, t, fn, d.body_a, d.body_b, 0, d.pa, d.pb);
+        }
+        if (!lu_vec2(L, t, fn, "axis", d.axis)) d.axis[0] = 1, d.axis[1] = 0;
+        /* the axis is given in the world frame at the start: turn it into body a's frame */
+        double pose[3];
+        mech_body_initial_pose(ls->sys, d.body_a, pose);
+        double c = cos(pose[2]), s = sin(pose[2]), ax = d.axis[0], ay = d.axis[1];
+        d.axis[0] = c * ax + s * ay;
+        d.axis[1] = -s * ax + c * ay;
+    } else {
+        two_points(L, ls, t, fn, d.body_a, d.body_b, 0, d.pa, d.pb);
+    }
+    double angle;
+    if (lu_optnumber(L, t, fn, "angle", &angle)) d.angle0 = angle;
+    d.enforce = lu_option(L, t, fn, "method", methods, MECH_LAGRANGE);
+    int neq = type == MECH_FIXED ? 3 : 2;
+    int has_k = lu_numbers(L, t, fn, "k", d.k, neq);
+    lu_numbers(L, t, fn, "c", d.c, neq);
+    if (d.enforce == MECH_PENALTY && !has_k)
+        lu_error(L, fn, "a penalty joint needs 'k', its stiffness (one number or %d)", neq);
+    if (d.enforce == MECH_LAGRANGE && has_k)
+        lu_error(L, fn, "'k' is for penalty joints: add method = \"penalty\"");
+    baumgarte_field(L, t, fn, &d.alpha, &d.beta);
+    mech_error err;
+    int id;
+    if (mech_joint_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    push_entity(L, 1, MECH_KIND_JOINT, id);
+    return 1;
+}
+
+static int sys_revolute(lua_State *L)
+{
+    return add_joint(L, MECH_REVOLUTE, "sys:revolute");
+}
+
+static int sys_prismatic(lua_State *L)
+{
+    return add_joint(L, MECH_PRISMATIC, "sys:prismatic");
+}
+
+static int sys_fixed(lua_State *L)
+{
+    return add_joint(L, MECH_FIXED, "sys:fixed");
+}
+
+static int sys_drive(lua_State *L)
+{
+    const char *fn = "sys:drive";
+    static const char *const known[] = {"name", "speed", "start", "motion", "baumgarte", NULL};
+    lsys *ls = check_mutable(L, 1, fn);
+    int t = lu_checktable(L, 2, fn, "{ body or joint, speed = ... }");
+    lu_checkfields(L, t, fn, known, 1);
+    mech_driver_def d = mech_driver_default();
+    d.name = lu_string(L, t, fn, "name", NULL);
+    lua_rawgeti(L, t, 1);
+    lentity *e = luaL_testudata(L, -1, LMECH_ENTITY);
+    lua_pop(L, 1);
+    if (e == NULL || (e->kind != MECH_KIND_BODY && e->kind != MECH_KIND_JOINT))
+        return lu_error(L, fn, "value #1 must be the body or joint to drive");
+    int kind = e->kind;
+    d.target = table_entity(L, t, 1, ls, kind, fn, "the driven body or joint");
+    if (kind == MECH_KIND_BODY) {
+        d.type = MECH_DRIVE_BODY_ANGLE;
+    } else {
+        mech_joint_type jt = mech_joint_type_of(ls->sys, d.target);
+        if (jt == MECH_FIXED) return lu_error(L, fn, "a fixed joint cannot be driven");
+        d.type = jt == MECH_REVOLUTE ? MECH_DRIVE_JOINT_ANGLE : MECH_DRIVE_JOINT_DISTANCE;
+    }
+    double start;
+    if (lu_optnumber(L, t, fn, "start", &start)) d.value0 = start;
+    int has_speed = lu_optnumber(L, t, fn, "speed", &d.speed);
+    baumgarte_field(L, t, fn, &d.alpha, &d.beta);
+    if (lu_function(L, t, fn, "motion")) {
+        if (has_speed) lu_error(L, fn, "give either 'speed' or 'motion', not both");
+        char what[96];
+        snprintf(what, sizeof what, "driver '%s' motion function", d.name ? d.name : "?");
+        lcb *cb = new_callback(L, ls, what);
+        d.fn = motion_trampoline;
+        d.ud = cb;
+    } else if (!has_speed) {
+        return lu_error(L, fn, "give 'speed' (constant) or 'motion' (a function of time)");
+    }
+    mech_error err;
+    int id;
+    ls->L = L;
+    if (mech_driver_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    if (d.fn) { /* name the callback now that the driver has its final name */
+        lcb *cb = d.ud;
+        snprintf(cb->what, sizeof cb->what, "driver '%s' motion function",
+                 mech_system_name(ls->sys, MECH_KIND_DRIVER, id));
+    }
+    push_entity(L, 1, MECH_KIND_DRIVER, id);
+    return 1;
+}
+
+static int sys_spring(lua_State *L)
+{
+    const char *fn = "sys:spring";
+    static const char *const known[] = {"name", "at",     "a_at", "b_at", "k",
+                                        "c",    "length", "law",  NULL};
+    lsys *ls = check_mutable(L, 1, fn);
+    int t = lu_checktable(L, 2, fn, "{ body_a, body_b, k = ..., ... }");
+    lu_checkfields(L, t, fn, known, 2);
+    mech_spring_def d = mech_spring_default();
+    d.name = lu_string(L, t, fn, "name", NULL);
+    d.body_a = table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the first body");
+    d.body_b = table_entity(L, t, 2, ls, MECH_KIND_BODY, fn, "the second body");
+    two_points(L, ls, t, fn, d.body_a, d.body_b, 1, d.pa, d.pb);
+    lu_optnumber(L, t, fn, "length", &d.length0);
+    lcb *cb = NULL;
+    if (lu_function(L, t, fn, "law")) {
+        if (lua_getfield(L, t, "k") != LUA_TNIL || lua_getfield(L, t, "c") != LUA_TNIL)
+            lu_error(L, fn, "give either 'k'/'c' or 'law', not both");
+        lua_settop(L, t + 1);
+        cb = new_callback(L, ls, "spring law");
+        d.law = law_trampoline;
+        d.ud = cb;
+    } else {
+        d.k = lu_number(L, t, fn, "k", 0, 1);
+        d.c = lu_number(L, t, fn, "c", 0, 0);
+    }
+    mech_error err;
+    int id;
+    if (mech_spring_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    if (cb)
+        snprintf(cb->what, sizeof cb->what, "spring '%s' law",
+                 mech_system_name(ls->sys, MECH_KIND_FORCE, id));
+    push_entity(L, 1, MECH_KIND_FORCE, id);
+    return 1;
+}
+
+static int sys_rotational_spring(lua_State *L)
+{
+    const char *fn = "sys:rotational_spring";
+    static const char *const known[] = {"name", "k", "c", "angle", NULL};
+    lsys *ls = check_mutable(L, 1, fn);
+    int t = lu_checktable(L, 2, fn, "{ body_a, body_b, k = ..., ... }");
+    lu_checkfields(L, t, fn, known, 2);
+    mech_rot_spring_def d = mech_rot_spring_default();
+    d.name = lu_string(L, t, fn, "name", NULL);
+    d.body_a = table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the first body");
+    d.body_b = table_entity(L, t, 2, ls, MECH_KIND_BODY, fn, "the second body");
+    d.k = lu_number(L, t, fn, "k", 0, 1);
+    d.c = lu_number(L, t, fn, "c", 0, 0);
+    lu_optnumber(L, t, fn, "angle", &d.angle0);
+    mech_error err;
+    int id;
+    if (mech_rot_spring_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    push_entity(L, 1, MECH_KIND_FORCE, id);
+    return 1;
+}
+
+static int add_load(lua_State *L, int torque)
+{
+    const char *fn = torque ? "sys:torque" : "sys:force";
+    static const char *const known_f[] = {"name",  "at",    "body_at", "value", "amplitude",
+                                          "omega", "phase", "frame",   "fn",    NULL};
+    static const char *const known_t[] = {"name",  "value", "amplitude", "omega",
+                                          "phase", "fn",    NULL};
+    static const char *const frames[] = {"global", "body", NULL};
+    lsys *ls = check_mutable(L, 1, fn);
+    int t = lu_checktable(L, 2, fn, "{ body, value = ..., ... }");
+    lu_checkfields(L, t, fn, torque ? known_t : known_f, 1);
+    mech_load_def d = mech_load_default();
+    d.name = lu_string(L, t, fn, "name", NULL);
+    d.body = table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
+    d.torque = torque;
+    if (!torque) {
+        one_point(L, ls, t, fn, d.body, d.point);
+        d.body_frame = lu_option(L, t, fn, "frame", frames, 0);
+        lu_vec2(L, t, fn, "value", d.value);
+        lu_vec2(L, t, fn, "amplitude", d.amplitude);
+    } else {
+        d.value[0] = lu_number(L, t, fn, "value", 0, 0);
+        d.amplitude[0] = lu_number(L, t, fn, "amplitude", 0, 0);
+    }
+    int has_omega = lu_optnumber(L, t, fn, "omega", &d.freq);
+    d.phase = lu_number(L, t, fn, "phase", 0, 0);
+    lcb *cb = NULL;
+    if (lu_function(L, t, fn, "fn")) {
+        cb = new_callback(L, ls, torque ? "torque function" : "force function");
+        d.profile = MECH_CALLBACK;
+        d.fn = torque ? torque_trampoline : load_trampoline;
+        d.ud = cb;
+    } else {
+        int has_amp = d.amplitude[0] != 0 || d.amplitude[1] != 0;
+        if (has_amp && !has_omega)
+            lu_error(L, fn, "a harmonic load needs 'omega', its angular frequency [rad/s]");
+        d.profile = has_amp ? MECH_HARMONIC : MECH_CONSTANT;
+    }
+    mech_error err;
+    int id;
+    if (mech_load_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    if (cb)
+        snprintf(cb->what, sizeof cb->what, "%s '%s' function", torque ? "torque" : "force",
+                 mech_system_name(ls->sys, MECH_KIND_FORCE, id));
+    push_entity(L, 1, MECH_KIND_FORCE, id);
+    return 1;
+}
+
+static int sys_force(lua_State *L)
+{
+    return add_load(L, 0);
+}
+
+static int sys_torque(lua_State *L)
+{
+    return add_load(L, 1);
+}
+
+static int sys_entity(lua_State *L)
+{
+    lsys *ls = check_sys(L, 1);
+    const char *name = luaL_checkstring(L, 2);
+    int id;
+    mech_kind kind = mech_system_find(ls->sys, name, &id);
+    if (kind == MECH_KIND_NONE || kind == MECH_KIND_SYSTEM) return luaL_pushfail(L), 1;
+    push_entity(L, 1, kind, id);
+    return 1;
+}
+
+/* Finalizes (assembles) with the Lua state set for callbacks. */
+static void finalize(lua_State *L, lsys *ls, const char *fn)
+{
+    mech_error err;
+    ls->L = L;
+    ls->cb_error[0] = '\0';
+    if (mech_system_finalize(ls->sys, &err) != MECH_OK) {
+        if (ls->cb_error[0]) lu_error(L, fn, "%s: %s", err.msg, ls->cb_error);
+        lu_mech_error(L, fn, &err);
+    }
+}
+
+static int sys_assemble(lua_State *L)
+{
+    lsys *ls = check_mutable(L, 1, "sys:assemble");
+    finalize(L, ls, "sys:assemble");
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* sys:value(channel): the channel's value at the current evaluation (inside callbacks,
+** or after assemble: the initial state). */
+static int sys_value(lua_State *L)
+{
+    const char *fn = "sys:value";
+    lsys *ls = check_sys(L, 1);
+    const char *name = luaL_checkstring(L, 2);
+    if (!mech_system_is_final(ls->sys)) finalize(L, ls, fn);
+    push_uv(L, ls);
+    if (lua_getfield(L, -1, "channels") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, -3, "channels");
+    }
+    mech_channel *ch;
+    if (lua_getfield(L, -1, name) == LUA_TUSERDATA) {
+        ch = lua_touserdata(L, -1);
+    } else {
+        lua_pop(L, 1);
+        ch = lua_newuserdatauv(L, sizeof *ch, 0);
+        mech_error err;
+        if (mech_channel_lookup(ls->sys, name, ch, &err) != MECH_OK)
+            return lu_mech_error(L, fn, &err);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, -3, name);
+    }
+    lua_pushnumber(L, mech_channel_value(ls->sys, ch));
+    return 1;
+}
+
+static int sys_describe(lua_State *L)
+{
+    lsys *ls = check_sys(L, 1);
+    size_t n = mech_system_describe(ls->sys, "", NULL, 0);
+    char *buf = lua_newuserdatauv(L, n + 1, 0);
+    mech_system_describe(ls->sys, "", buf, n + 1);
+    lua_pushlstring(L, buf, n);
+    return 1;
+}
+
+static int sys_tostring(lua_State *L)
+{
+    lsys *ls = luaL_checkudata(L, 1, LMECH_SYSTEM);
+    if (ls->sys == NULL) {
+        lua_pushliteral(L, "mech.planar (closed)");
+        return 1;
+    }
+    const mech_system *s = ls->sys;
+    int nb = mech_system_count(s, MECH_KIND_BODY) - 1;
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    lua_pushfstring(L, "mech.planar: %d bod%s", nb, nb == 1 ? "y" : "ies");
+    luaL_addvalue(&b);
+    for (int i = 1; i <= nb && i <= 6; i++) {
+        luaL_addstring(&b, i == 1 ? " (" : ", ");
+        luaL_addstring(&b, mech_system_name(s, MECH_KIND_BODY, i));
+        if (i == nb || i == 6) luaL_addstring(&b, i < nb ? ", ...)" : ")");
+    }
+    lua_pushfstring(
+        L, ", %d joint%s, %d driver%s, %d force element%s, %d point%s; %d degree%s of freedom",
+        mech_system_count(s, MECH_KIND_JOINT),
+        mech_system_count(s, MECH_KIND_JOINT) == 1 ? "" : "s",
+        mech_system_count(s, MECH_KIND_DRIVER),
+        mech_system_count(s, MECH_KIND_DRIVER) == 1 ? "" : "s",
+        mech_system_count(s, MECH_KIND_FORCE),
+        mech_system_count(s, MECH_KIND_FORCE) == 1 ? "" : "s",
+        mech_system_count(s, MECH_KIND_POINT),
+        mech_system_count(s, MECH_KIND_POINT) == 1 ? "" : "s", mech_system_dof(s),
+        mech_system_dof(s) == 1 ? "" : "s");
+    luaL_addvalue(&b);
+    luaL_pushresult(&b);
+    return 1;
+}
+
+/* ---- simulate ----------------------------------------------------------------------------- */
+
+typedef struct progress {
+    int enabled, shown;
+} progress;
+
+static void show_progress(void *ud, double t, double t0, double t_end, double elapsed)
+{
+    progress *p = ud;
+    if (elapsed < 0) {
+        if (p->shown) fputs("\r\033[K", stderr), fflush(stderr);
+        return;
+    }
+    if (!p->enabled || elapsed < 1.0) return;
+    double frac = (t - t0) / (t_end - t0);
+    double left = frac > 0 ? elapsed * (1 - frac) / frac : 0;
+    fprintf(stderr, "\rsimulating: %3.0f%%  t = %.6g of %.6g s  %.0f s left   ", 100 * frac, t,
+            t_end, left);
+    fflush(stderr);
+    p->shown = 1;
+}
+
+/* Builds the CSV header: program, script, user parameters. */
+static void push_header(lua_State *L, int t)
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    lua_pushfstring(L, "mechlua %s", mech_version());
+    luaL_addvalue(&b);
+    lua_getglobal(L, "arg");
+    if (lua_istable(L, -1) && lua_rawgeti(L, -1, 0) == LUA_TSTRING) {
+        lua_pushfstring(L, ", script %s", lua_tostring(L, -1));
+        lua_remove(L, -2);
+        lua_remove(L, -2);
+        luaL_addvalue(&b);
+    } else {
+        lua_pop(L, lua_istable(L, -1) ? 2 : 1);
+    }
+    luaL_addchar(&b, '\n');
+    if (lua_getfield(L, t, "params") != LUA_TNIL) {
+        if (!lua_istable(L, -1)) lu_error(L, "sys:simulate", "field 'params' must be a table");
+        lu_push_params(L, lua_gettop(L));
+        lua_remove(L, -2);
+        luaL_addvalue(&b);
+        lua_pushnil(L);
+    }
+    lua_pop(L, 1);
+    luaL_pushresult(&b);
+}
+
+static int sys_simulate(lua_State *L)
+{
+    const char *fn = "sys:simulate";
+    static const char *const known[] = {"t",        "report",   "method", "h",      "rtol",
+                                        "atol",     "max_step", "record", "events", "quiet",
+                                        "on_error", "params",   NULL};
+    static const char *const methods[] = {"rk4", "dopri5", "bdf", NULL};
+    static const char *const on_error[] = {"error", "return", NULL};
+    static const char *const actions[] = {"record", "stop", NULL};
+    static const char *const ev_known[] = {"name",      "channel", "value", "fn",
+                                           "direction", "action",  NULL};
+    lsys *ls = check_mutable(L, 1, fn);
+    int t = lu_checktable(L, 2, fn, "{ t = end time, report = ..., ... }");
+    lu_checkfields(L, t, fn, known, 0);
+    lua_settop(L, 2);
+
+    mech_sim_options o = mech_sim_default_options();
+    o.t_end = lu_number(L, t, fn, "t", 0, 1);
+    o.integ.method = lu_option(L, t, fn, "method", methods, MECH_DOPRI5);
+    double h = 0;
+    int has_h = lu_optnumber(L, t, fn, "h", &h);
+    if (o.integ.method == MECH_RK4 && !has_h)
+        return lu_error(L, fn, "method \"rk4\" needs 'h', the fixed step [s]");
+    o.integ.h = h;
+    o.report = lu_number(L, t, fn, "report", has_h ? h : o.t_end / 1000, 0);
+    o.integ.rtol = lu_number(L, t, fn, "rtol", o.integ.rtol, 0);
+    o.integ.atol = lu_number(L, t, fn, "atol", o.integ.atol, 0);
+    o.integ.hmax = lu_number(L, t, fn, "max_step", 0, 0);
+    int quiet = lu_bool(L, t, fn, "quiet", 0);
+    int return_on_error = lu_option(L, t, fn, "on_error", on_error, 0);
+
+    /* the rest of the stack: 3 = record names, 4 = user channel defs, 5 = events */
+    lua_newtable(L); /* 3 */
+    lua_newtable(L); /* 4 */
+    int nnames = 0, nuser = 0;
+    if (lua_getfield(L, t, "record") != LUA_TNIL) {
+        if (!lua_istable(L, -1))
+            return lu_error(L, fn, "field 'record' must be a list of channel names");
+        int rec = lua_gettop(L);
+        lua_Integer n = (lua_Integer)lua_rawlen(L, rec);
+        for (lua_Integer i = 1; i <= n; i++) {
+            if (lua_rawgeti(L, rec, i) != LUA_TSTRING)
+                return lu_error(L, fn, "record[%lld] must be a channel name like \"slider.x\"",
+                                (long long)i);
+            lua_rawseti(L, 3, ++nnames);
+        }
+        lua_pushnil(L);
+        while (lua_next(L, rec)) {
+            if (lua_isinteger(L, -2) && lua_tointeger(L, -2) >= 1 && lua_tointeger(L, -2) <= n) {
+                lua_pop(L, 1);
+                continue;
+            }
+            if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TFUNCTION)
+                return lu_error(L, fn, "record: named entries must be name = function(t, sys)");
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, 4);
+            nuser++;
+        }
+    }
+    lua_pop(L, 1);
+    const char **names = lua_newuserdatauv(L, sizeof(char *) * (size_t)(nnames + 1), 0);
+    for (int i = 0; i < nnames; i++) {
+        lua_rawgeti(L, 3, i + 1);
+        names[i] = lua_tostring(L, -1); /* anchored in table 3 */
+        lua_pop(L, 1);
+    }
+    mech_user_channel *uch = lua_newuserdatauv(L, sizeof *uch * (size_t)(nuser + 1), 0);
+    {
+        /* sorted names: the column order does not depend on hashing */
+        lua_newtable(L);
+        int k = 0;
+        lua_pushnil(L);
+        while (lua_next(L, 4)) {
+            lua_pop(L, 1);
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, -3, ++k);
+        }
+        lua_getglobal(L, "table");
+        lua_getfield(L, -1, "sort");
+        lua_remove(L, -2);
+        lua_pushvalue(L, -2);
+        lua_call(L, 1, 0);
+        for (int i = 0; i < nuser; i++) {
+            lua_rawgeti(L, -1, i + 1);
+            uch[i].name = lua_tostring(L, -1);
+            lua_rawget(L, 4);
+            char what[96];
+            snprintf(what, sizeof what, "channel '%s' function", uch[i].name);
+            lcb *cb = new_callback(L, ls, what);
+            uch[i].fn = system_fn_trampoline;
+            uch[i].ud = cb;
+            uch[i].unit = "";
+        }
+        lua_setfield(L, 4, "__order"); /* keeps the name strings alive */
+    }
+    o.channels = names;
+    o.nchannels = nnames;
+    o.user_channels = uch;
+    o.nuser_channels = nuser;
+
+    int nev = 0;
+    mech_event_def *evs = NULL;
+    if (lua_getfield(L, t, "events") != LUA_TNIL) {
+        if (!lua_istable(L, -1)) return lu_error(L, fn, "field 'events' must be a list of tables");
+        int et = lua_gettop(L);
+        nev = (int)lua_rawlen(L, et);
+        evs = lua_newuserdatauv(L, sizeof *evs * (size_t)(nev + 1), 0);
+        memset(evs, 0, sizeof *evs * (size_t)(nev + 1));
+        for (int i = 0; i < nev; i++) {
+            char efn[64];
+            snprintf(efn, sizeof efn, "sys:simulate: events[%d]", i + 1);
+            lua_rawgeti(L, et, i + 1);
+            int e = lu_checktable(L, -1, efn, "{ channel = ..., value = ... } or { fn = ... }");
+            lu_checkfields(L, e, efn, ev_known, 0);
+            mech_event_def *d = &evs[i];
+            d->name = lu_string(L, e, efn, "name", NULL);
+            d->channel = lu_string(L, e, efn, "channel", NULL);
+            d->level = lu_number(L, e, efn, "value", 0, 0);
+            d->direction = (int)lu_number(L, e, efn, "direction", 0, 0);
+            if (lu_function(L, e, efn, "fn")) {
+                if (d->channel) lu_error(L, efn, "give either 'channel' or 'fn', not both");
+                char what[96];
+                snprintf(what, sizeof what, "event '%s' function", d->name ? d->name : "?");
+                lcb *cb = new_callback(L, ls, what);
+                d->fn = system_fn_trampoline;
+                d->fn_ud = cb;
+            } else if (d->channel == NULL) {
+                lu_error(L, efn, "give 'channel' (and 'value') or 'fn'");
+            }
+            int atype = lua_getfield(L, e, "action");
+            lua_pop(L, 1);
+            if (atype == LUA_TFUNCTION && lu_function(L, e, efn, "action")) {
+                char what[96];
+                snprintf(what, sizeof what, "event '%s' action", d->name ? d->name : "?");
+                lcb *cb = new_callback(L, ls, what);
+                d->action = MECH_EVENT_CALL;
+                d->on_event = event_action_trampoline;
+                d->on_event_ud = cb;
+            } else {
+                d->action = lu_option(L, e, efn, "action", actions, MECH_EVENT_RECORD);
+            }
+            lua_pop(L, 1);
+        }
+    }
+    o.events = evs;
+    o.nevents = nev;
+
+    progress prog = {0, 0};
+    lua_getfield(L, lua_upvalueindex(1), "quiet");
+    prog.enabled = !quiet && !lua_toboolean(L, -1) && isatty(STDERR_FILENO);
+    lua_pop(L, 1);
+    o.progress = show_progress;
+    o.progress_ud = &prog;
+    o.interrupt = host_interrupt_flag();
+
+    push_header(L, t);
+    int header = lua_gettop(L);
+
+    mech_error err;
+    mech_run *run = NULL;
+    ls->L = L;
+    ls->cb_error[0] = '\0';
+    ls->running = 1;
+    mech_status st = mech_simulate(ls->sys, &o, &run, &err);
+    ls->running = 0;
+    if (run == NULL) {
+        if (ls->cb_error[0]) return lu_error(L, fn, "%s: %s", err.msg, ls->cb_error);
+        return lu_mech_error(L, fn, &err);
+    }
+    lmech_push_run(L, run, lua_tostring(L, header));
+    push_uv(L, ls);
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "last_run");
+    lua_pop(L, 1);
+    if (st != MECH_OK) {
+        char msg[MECH_ERROR_MSG_SIZE + 1100];
+        if (ls->cb_error[0])
+            snprintf(msg, sizeof msg, "%s: %s", err.msg, ls->cb_error);
+        else
+            snprintf(msg, sizeof msg, "%s", err.msg);
+        if (return_on_error) {
+            lua_pushstring(L, msg);
+            return 2;
+        }
+        return lu_error(L, fn, "%s (the results so far are in sys.last_run)", msg);
+    }
+    return 1;
+}
+
+static int sys_index(lua_State *L)
+{
+    lsys *ls = check_sys(L, 1);
+    const char *key = luaL_checkstring(L, 2);
+    if (strcmp(key, "ground") == 0) {
+        push_entity(L, 1, MECH_KIND_BODY, MECH_GROUND);
+        return 1;
+    }
+    if (strcmp(key, "dof") == 0) {
+        lua_pushinteger(L, mech_system_dof(ls->sys));
+        return 1;
+    }
+    if (strcmp(key, "last_run") == 0) {
+        push_uv(L, ls);
+        lua_getfield(L, -1, "last_run");
+        return 1;
+    }
+    luaL_getmetatable(L, LMECH_SYSTEM);
+    lua_getfield(L, -1, "__methods");
+    lua_getfield(L, -1, key);
+    return 1;
+}
+
+/* ---- entities -------------------------------------------------------------------------------- */
+
+static int ent_point(lua_State *L)
+{
+    const char *fn = "body:point";
+    static const char *const known[] = {"name", "at", "body_at", NULL};
+    lsys *ls;
+    lentity *e = check_entity(L, 1, &ls);
+    if (e->kind != MECH_KIND_BODY) return lu_error(L, fn, "only bodies have points");
+    if (ls->running) return lu_error(L, fn, "the system cannot change while it is simulated");
+    int t = lu_checktable(L, 2, fn, "{ name = ..., at = {x, y} }");
+    lu_checkfields(L, t, fn, known, 0);
+    lua_getiuservalue(L, 1, 1);
+    int sysidx = lua_gettop(L);
+    return point_common(L, ls, sysidx, t, e->id, fn);
+}
+
+static int ent_tostring(lua_State *L)
+{
+    lsys *ls;
+    lentity *e = check_entity(L, 1, &ls);
+    const char *name = mech_system_name(ls->sys, e->kind, e->id);
+    char desc[600];
+    mech_entity_summary(ls->sys, e->kind, e->id, desc, sizeof desc);
+    lua_pushfstring(L, "%s '%s': %s", kind_names[e->kind], name, desc);
+    return 1;
+}
+
+static int ent_eq(lua_State *L)
+{
+    lentity *a = luaL_testudata(L, 1, LMECH_ENTITY), *b = luaL_testudata(L, 2, LMECH_ENTITY);
+    if (!a || !b || a->kind != b->kind || a->id != b->id) {
+        lua_pushboolean(L, 0);
+        return 1;
+    }
+    lua_getiuservalue(L, 1, 1);
+    lua_getiuservalue(L, 2, 1);
+    lua_pushboolean(L, lua_rawequal(L, -1, -2));
+    return 1;
+}
+
+static int ent_index(lua_State *L)
+{
+    lsys *ls;
+    lentity *e = check_entity(L, 1, &ls);
+    const char *key = luaL_checkstring(L, 2);
+    if (strcmp(key, "name") == 0) {
+        lua_pushstring(L, mech_system_name(ls->sys, e->kind, e->id));
+        return 1;
+    }
+    if (strcmp(key, "kind") == 0) {
+        lua_pushstring(L, kind_names[e->kind]);
+        return 1;
+    }
+    if (strcmp(key, "system") == 0) {
+        lua_getiuservalue(L, 1, 1);
+        return 1;
+    }
+    if (strcmp(key, "channels") == 0) { /* what can be recorded */
+        char list[400];
+        mech_channel_list(ls->sys, e->kind, e->id, list, sizeof list);
+        lua_pushstring(L, list);
+        return 1;
+    }
+    if (strcmp(key, "point") == 0 && e->kind == MECH_KIND_BODY) {
+        lua_pushcfunction(L, ent_point);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- registration ---------------------------------------------------------------------------- */
+
+static const luaL_Reg sys_methods[] = {
+    {"body", sys_body},         {"point", sys_point},
+    {"revolute", sys_revolute}, {"prismatic", sys_prismatic},
+    {"fixed", sys_fixed},       {"drive", sys_drive},
+    {"spring", sys_spring},     {"rotational_spring", sys_rotational_spring},
+    {"force", sys_force},       {"torque", sys_torque},
+    {"entity", sys_entity},     {"assemble", sys_assemble},
+    {"value", sys_value},       {"describe", sys_describe},
+    {"simulate", sys_simulate}, {NULL, NULL},
+};
+
+void lmech_open_system(lua_State *L)
+{
+    int mech = lua_gettop(L);
+    luaL_newmetatable(L, LMECH_SYSTEM);
+    lua_newtable(L);
+    for (const luaL_Reg *r = sys_methods; r->name; r++) {
+        lua_pushvalue(L, mech); /* upvalue: the mech table (for mech.quiet) */
+        lua_pushcclosure(L, r->func, 1);
+        lua_setfield(L, -2, r->name);
+    }
+    lua_setfield(L, -2, "__methods");
+    lua_pushcfunction(L, sys_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, sys_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, sys_gc);
+    lua_setfield(L, -2, "__close");
+    lua_pushcfunction(L, sys_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pop(L, 1);
+
+    luaL_newmetatable(L, LMECH_ENTITY);
+    lua_pushcfunction(L, ent_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, ent_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushcfunction(L, ent_eq);
+    lua_setfield(L, -2, "__eq");
+    lua_pop(L, 1);
+
+    lua_newtable(L);
+    lua_newtable(L);
+    lua_pushliteral(L, "v");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, LUA_REGISTRYINDEX, UV_REGISTRY);
+
+    lua_pushcfunction(L, l_planar);
+    lua_setfield(L, mech, "planar");
+}

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "lutil.h"
+
+int lu_error(lua_State *L, const char *fname, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return luaL_error(L, "%s: %s", fname, msg);
+}
+
+int lu_mech_error(lua_State *L, const char *fname, const mech_error *err)
+{
+    return luaL_error(L, "%s: %s", fname, err->msg);
+}
+
+int lu_checktable(lua_State *L, int arg, const char *fname, const char *what)
+{
+    if (lua_type(L, arg) != LUA_TTABLE)
+        lu_error(L, fname, "expected a table %s (got %s)", what, luaL_typename(L, arg));
+    return lua_absindex(L, arg);
+}
+
+void lu_checkfields(lua_State *L, int idx, const char *fname, const char *const known[], int npos)
+{
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        if (lua_isinteger(L, -1)) {
+            lua_Integer k = lua_tointeger(L, -1);
+            if (k >= 1 && k <= npos) continue;
+            lu_error(L, fname, "unexpected positional value #%lld (at most %d)", (long long)k,
+                     npos);
+        }
+        if (lua_type(L, -1) != LUA_TSTRING)
+            lu_error(L, fname, "unexpected %s key in the argument table", luaL_typename(L, -1));
+        const char *k = lua_tostring(L, -1);
+        int found = 0;
+        for (int i = 0; known[i] && !found; i++) found = strcmp(known[i], k) == 0;
+        if (!found) {
+            luaL_Buffer b;
+            luaL_buffinit(L, &b);
+            for (int i = 0; known[i]; i++) {
+                if (i) luaL_addstring(&b, ", ");
+                luaL_addstring(&b, known[i]);
+            }
+            luaL_pushresult(&b);
+            lu_error(L, fname, "unknown field '%s' (known fields: %s)", k, lua_tostring(L, -1));
+        }
+    }
+}
+
+double lu_number(lua_State *L, int idx, const char *fname, const char *key, double def,
+                 int required)
+{
+    int t = lua_getfield(L, idx, key);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        if (required) lu_error(L, fname, "field '%s' is required (a number)", key);
+        return def;
+    }
+    if (t != LUA_TNUMBER)
+        lu_error(L, fname, "field '%s' must be a number (got %s)", key, luaL_typename(L, -1));
+    double v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    if (!isfinite(v)) lu_error(L, fname, "field '%s' must be finite (got %g)", key, v);
+    return v;
+}
+
+int lu_optnumber(lua_State *L, int idx, const char *fname, const char *key, double *out)
+{
+    if (lua_getfield(L, idx, key) == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_pop(L, 1);
+    *out = lu_number(L, idx, fname, key, 0, 1);
+    return 1;
+}
+
+int lu_vec2(lua_State *L, int idx, const char *fname, const char *key, double out[2])
+{
+    int t = lua_getfield(L, idx, key);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    if (t != LUA_TTABLE || lua_rawlen(L, -1) != 2)
+        lu_error(L, fname, "field '%s' must be a table of two numbers {x, y}", key);
+    for (int i = 0; i < 2; i++) {
+        if (lua_rawgeti(L, -1, i + 1) != LUA_TNUMBER)
+            lu_error(L, fname, "field '%s' must be a table of two numbers {x, y}", key);
+        out[i] = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+        if (!isfinite(out[i])) lu_error(L, fname, "field '%s' must be finite", key);
+    }
+    lua_pop(L, 1);
+    return 1;
+}
+
+int lu_numbers(lua_State *L, int idx, const char *fname, const char *key, double out[3], int n)
+{
+    int t = lua_getfield(L, idx, key);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    if (t == LUA_TNUMBER) {
+        double v = lua_tonumber(L, -1);
+        for (int i = 0; i < n; i++) out[i] = v;
+    } else if (t == LUA_TTABLE && (int)lua_rawlen(L, -1) == n) {
+        for (int i = 0; i < n; i++) {
+            if (lua_rawgeti(L, -1, i + 1) != LUA_TNUMBER)
+                lu_error(L, fname, "field '%s' must be a number or %d numbers", key, n);
+            out[i] = lua_tonumber(L, -1);
+            lua_pop(L, 1);
+        }
+    } else {
+        lu_error(L, fname, "field '%s' must be a number or a table of %d numbers", key, n);
+    }
+    lua_pop(L, 1);
+    for (int i = 0; i < n; i++)
+        if (!isfinite(out[i])) lu_error(L, fname, "field '%s' must be finite", key);
+    return 1;
+}
+
+const char *lu_string(lua_State *L, int idx, const char *fname, const char *key, const char *def)
+{
+    int t = lua_getfield(L, idx, key);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return def;
+    }
+    if (t != LUA_TSTRING)
+        lu_error(L, fname, "field '%s' must be a string (got %s)", key, luaL_typename(L, -1));
+    const char *s = lua_tostring(L, -1);
+    lua_pop(L, 1); /* the string stays alive in the table */
+    return s;
+}
+
+int lu_option(lua_State *L, int idx, const char *fname, const char *key, const char *const opts[],
+              int def)
+{
+    const char *s = lu_string(L, idx, fname, key, NULL);
+    if (s == NULL) return def;
+    for (int i = 0; opts[i]; i++)
+        if (strcmp(opts[i], s) == 0) return i;
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (int i = 0; opts[i]; i++) {
+        if (i) luaL_addstring(&b, ", ");
+        luaL_addchar(&b, '"');
+        luaL_addstring(&b, opts[i]);
+        luaL_addchar(&b, '"');
+    }
+    luaL_pushresult(&b);
+    return lu_error(L, fname, "field '%s' must be one of %s (got \"%s\")", key, lua_tostring(L, -1),
+                    s);
+}
+
+int lu_bool(lua_State *L, int idx, const char *fname, const char *key, int def)
+{
+    int t = lua_getfield(L, idx, key);
+    int v = def;
+    if (t == LUA_TBOOLEAN)
+        v = lua_toboolean(L, -1);
+    else if (t != LUA_TNIL)
+        lu_error(L, fname, "field '%s' must be true or false (got %s)", key, luaL_typename(L, -1));
+    lua_pop(L, 1);
+    return v;
+}
+
+int lu_function(lua_State *L, int idx, const char *fname, const char *key)
+{
+    int t = lua_getfield(L, idx, key);
+    if (t == LUA_TFUNCTION) return 1;
+    if (t != LUA_TNIL)
+        lu_error(L, fname, "field '%s' must be a function (got %s)", key, luaL_typename(L, -1));
+    lua_pop(L, 1);
+    return 0;
+}
+
+void lu_push_params(lua_State *L, int idx)
+{
+    idx = lua_absindex(L, idx);
+    lua_newtable(L);
+    int keys = lua_gettop(L), nk = 0;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, keys, ++nk);
+        }
+    }
+    /* insertion sort: parameter lists are short */
+    for (int i = 2; i <= nk; i++) {
+        for (int j = i; j > 1; j--) {
+            lua_rawgeti(L, keys, j - 1);
+            lua_rawgeti(L, keys, j);
+            int swap = strcmp(lua_tostring(L, -1), lua_tostring(L, -2)) < 0;
+            if (swap) {
+                lua_rawseti(L, keys, j - 1);
+                lua_rawseti(L, keys, j);
+            } else {
+                lua_pop(L, 2);
+                break;
+            }
+        }
+    }
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (int i = 1; i <= nk; i++) {
+        lua_rawgeti(L, keys, i);
+        lua_pushvalue(L, -1);
+        lua_gettable(L, idx);
+        const char *v = luaL_tolstring(L, -1, NULL);
+        lua_pushfstring(L, "parameter %s = %s\n", lua_tostring(L, -3), v);
+        lua_replace(L, -4);
+        lua_pop(L, 2);
+        luaL_addvalue(&b);
+    }
+    luaL_pushresult(&b);
+    lua_remove(L, keys);
+}

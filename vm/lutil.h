@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** Helpers for the Lua bindings of libmech: reading named fields of argument tables with
+** error messages that name the function, the field and what was expected, and turning
+** libmech error reports into Lua errors.
+*/
+#ifndef MECHLUA_LUTIL_H
+#define MECHLUA_LUTIL_H
+
+#include <lua.h>
+
+#include "mech.h"
+
+/*
+** Raises "fname: message" (with the caller's position) .  Never returns.
+*/
+int lu_error(lua_State *L, const char *fname, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/// Raises "fname: <err->msg>".
+int lu_mech_error(lua_State *L, const char *fname, const mech_error *err);
+
+/// Checks that argument arg is a table; returns its absolute index.
+int lu_checktable(lua_State *L, int arg, const char *fname, const char *what);
+
+/*
+** Rejects keys of the table at idx that are not in `known` (NULL-terminated) and not
+** integers 1..npos: catches misspelled field names.
+*/
+void lu_checkfields(lua_State *L, int idx, const char *fname, const char *const known[], int npos);
+
+/// Number field: returns def when absent (or raises when required); must be finite.
+double lu_number(lua_State *L, int idx, const char *fname, const char *key, double def,
+                 int required);
+
+/// Optional number field: 1 and *out set when present.
+int lu_optnumber(lua_State *L, int idx, const char *fname, const char *key, double *out);
+
+/// Vector field {x, y}: 1 and out set when present; raises on a malformed value.
+int lu_vec2(lua_State *L, int idx, const char *fname, const char *key, double out[2]);
+
+/// 1 to 3 numbers, given as a number or a table (penalty stiffness per equation).
+int lu_numbers(lua_State *L, int idx, const char *fname, const char *key, double out[3], int n);
+
+/// String field or def.
+const char *lu_string(lua_State *L, int idx, const char *fname, const char *key, const char *def);
+
+/// Option field: index of the value in opts, def when absent.
+int lu_option(lua_State *L, int idx, const char *fname, const char *key, const char *const opts[],
+              int def);
+
+/// Boolean field or def.
+int lu_bool(lua_State *L, int idx, const char *fname, const char *key, int def);
+
+/// 1 when t[key] is a function (left on the stack), else 0 (nothing pushed; raises if
+/// the field is present but is not a function).
+int lu_function(lua_State *L, int idx, const char *fname, const char *key);
+
+/*
+** Pushes the table at idx as text, one "parameter key = value" line per string key in
+** sorted order (so that headers are the same from run to run).
+*/
+void lu_push_params(lua_State *L, int idx);
+
+/*
+** Pushes the table at idx as text, one "parameter key = value" line per string key in
+** sorted order (so that headers are the same from run to run).
+*/
+void lu_push_params(lua_State *L, int idx);
+
+#endif
