@@ -10,7 +10,7 @@ PROVE_ARGS ?=
 SAN_ENV = ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:halt_on_error=1 \
           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all setup build build-asan check demo install clean format
+.PHONY: all setup build build-asan check demo bench install clean format
 
 all: build
 
@@ -33,6 +33,10 @@ check: build build-asan
 
 demo: build
 	@$(BUILD)/bin/mechlua scripts/demo.lua
+
+bench: build
+	cmake --build $(BUILD) -j $(JOBS) --target benchmarks
+	@tests/bench/run $(BUILD)
 
 install: build
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))

@@ -29,10 +29,24 @@ void body_pose(const mech_system *sys, int b, const double *q, const double *v, 
     }
 }
 
-/* s_g = A(phi) s */
-static void rotate(double phi, const double s[2], double out[2])
+void body_trig(const mech_system *sys, int b, const double *q, double *c, double *s)
 {
-    double c = cos(phi), sn = sin(phi);
+    int dof = sys->bodies[b].dof;
+    if (dof < 0) {
+        *c = 1;
+        *s = 0;
+    } else if (q == sys->cs_q) {
+        *c = sys->cs[2 * b];
+        *s = sys->cs[2 * b + 1];
+    } else {
+        *c = cos(q[dof + 2]);
+        *s = sin(q[dof + 2]);
+    }
+}
+
+/* out = A s for a rotation with cos c and sin sn */
+static void rotate_cs(double c, double sn, const double s[2], double out[2])
+{
     out[0] = c * s[0] - sn * s[1];
     out[1] = sn * s[0] + c * s[1];
 }
@@ -45,9 +59,10 @@ static double dot(const double a[2], const double b[2])
 void body_point(const mech_system *sys, int b, const double s[2], const double *q, const double *v,
                 double p[2], double pv[2])
 {
-    double pose[3], vel[3], sg[2];
+    double pose[3], vel[3], sg[2], c, sn;
     body_pose(sys, b, q, v, pose, vel);
-    rotate(pose[2], s, sg);
+    body_trig(sys, b, q, &c, &sn);
+    rotate_cs(c, sn, s, sg);
     p[0] = pose[0] + sg[0];
     p[1] = pose[1] + sg[1];
     if (pv) {
@@ -77,13 +92,16 @@ static void make_frame(const mech_system *sys, int a, int b, const double pa[2],
     f->rb[0] = poseb[0], f->rb[1] = poseb[1], f->phb = poseb[2];
     f->va[0] = vela[0], f->va[1] = vela[1], f->wa = vela[2];
     f->vb[0] = velb[0], f->vb[1] = velb[1], f->wb = velb[2];
-    rotate(f->pha, pa, f->sa);
-    rotate(f->phb, pb, f->sb);
+    double ca, sa, cb, sb;
+    body_trig(sys, a, q, &ca, &sa);
+    body_trig(sys, b, q, &cb, &sb);
+    rotate_cs(ca, sa, pa, f->sa);
+    rotate_cs(cb, sb, pb, f->sb);
     for (int k = 0; k < 2; k++) f->d[k] = f->rb[k] + f->sb[k] - f->ra[k] - f->sa[k];
     /* rate: v_b + R90 s_b w_b - v_a - R90 s_a w_a */
     f->dd[0] = f->vb[0] - f->sb[1] * f->wb - f->va[0] + f->sa[1] * f->wa;
     f->dd[1] = f->vb[1] + f->sb[0] * f->wb - f->va[1] - f->sa[0] * f->wa;
-    rotate(f->pha, axis, f->u);
+    rotate_cs(ca, sa, axis, f->u);
     f->n[0] = -f->u[1];
     f->n[1] = f->u[0];
 }

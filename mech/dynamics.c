@@ -221,7 +221,23 @@ static int diagnose(mech_system *sys, double t, const double *y, const double *y
     return 0;
 }
 
+static int evaluate(mech_system *sys, double t, const double *y, double *ydot, int full);
+
+/* The angles' cos and sin are computed once per evaluation, for every body. */
 int dynamics(mech_system *sys, double t, const double *y, double *ydot, int full)
+{
+    for (int b = 1; b < sys->nbodies; b++) {
+        double phi = y[sys->bodies[b].dof + 2];
+        sys->cs[2 * b] = cos(phi);
+        sys->cs[2 * b + 1] = sin(phi);
+    }
+    sys->cs_q = y; /* q is the start of y */
+    int rc = evaluate(sys, t, y, ydot, full);
+    sys->cs_q = NULL;
+    return rc;
+}
+
+static int evaluate(mech_system *sys, double t, const double *y, double *ydot, int full)
 {
     const int n = sys->ncoord, nr = sys->nrows, nz = sys->nz, ns = nr + nz;
     const double *q = y, *v = y + n;
@@ -294,6 +310,20 @@ int dynamics(mech_system *sys, double t, const double *y, double *ydot, int full
     } else {
         double *K = sys->K, *sol = sys->sol;
         const double *minv = sys->minv;
+        memset(K, 0, sizeof(double) * (size_t)(ns * ns));
+        for (int p = 0; p < sys->npairs; p++) {
+            const kpair *kp = &sys->pairs[p];
+            const rowinfo *ri = &sys->rows[kp->r];
+            const crow *cr = &sys->cr[kp->r], *cc = &sys->cr[kp->c];
+            double sum = 0;
+            for (int m = 0; m < kp->nm; m++) {
+                const double *jr = kp->s[m] ? cr->jb : cr->ja, *jc = kp->u[m] ? cc->jb : cc->ja;
+                int d = kp->s[m] ? ri->dof_b : ri->dof_a;
+                sum += jr[0] * jc[0] * minv[d] + jr[1] * jc[1] * minv[d + 1] +
+                       jr[2] * jc[2] * minv[d + 2];
+            }
+            K[kp->r * ns + kp->c] = K[kp->c * ns + kp->r] = sum;
+        }
         for (int r = 0; r < nr; r++) {
             const rowinfo *ri = &sys->rows[r];
             const crow *cr = &sys->cr[r];
@@ -304,31 +334,13 @@ int dynamics(mech_system *sys, double t, const double *y, double *ydot, int full
                 if (dr[s] >= 0)
                     for (int k = 0; k < 3; k++) b += jr[s][k] * minv[dr[s] + k] * Q[dr[s] + k];
             sol[r] = b;
-            for (int c = r; c < nr; c++) {
-                const rowinfo *ci = &sys->rows[c];
-                const crow *cc = &sys->cr[c];
-                const int dc[2] = {ci->dof_a, ci->dof_b};
-                const double *jc[2] = {cc->ja, cc->jb};
-                double sum = 0;
-                for (int s = 0; s < 2; s++) {
-                    if (dr[s] < 0) continue;
-                    for (int u = 0; u < 2; u++)
-                        if (dc[u] == dr[s])
-                            for (int k = 0; k < 3; k++)
-                                sum += jr[s][k] * jc[u][k] * minv[dr[s] + k];
-                }
-                K[r * ns + c] = K[c * ns + r] = sum;
-            }
             for (int z = 0; z < nz; z++) {
                 int zc = sys->zcoord[z], zb = zc - 2;
                 double coef = (ri->dof_a == zb ? cr->ja[2] : 0) + (ri->dof_b == zb ? cr->jb[2] : 0);
                 K[r * ns + nr + z] = K[(nr + z) * ns + r] = -coef;
             }
         }
-        for (int z = 0; z < nz; z++) {
-            for (int w = 0; w < nz; w++) K[(nr + z) * ns + nr + w] = 0;
-            sol[nr + z] = -Q[sys->zcoord[z]];
-        }
+        for (int z = 0; z < nz; z++) sol[nr + z] = -Q[sys->zcoord[z]];
         int bad = lu_factor(K, ns, sys->piv, SINGULAR_TOL);
         if (bad >= 0) {
             char what[160];

@@ -7,7 +7,10 @@
 int lu_factor(double *a, int n, int *piv, double tol)
 {
     double scale = 0;
-    for (int i = 0; i < n * n; i++) scale = fmax(scale, fabs(a[i]));
+    for (int i = 0; i < n * n; i++) {
+        double v = fabs(a[i]);
+        if (v > scale) scale = v; /* not fmax: a libm call in this hot loop */
+    }
     if (scale == 0) return n > 0 ? 0 : -1;
     double limit = tol * scale;
     for (int k = 0; k < n; k++) {

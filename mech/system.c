@@ -195,11 +195,17 @@ static void free_workspace(mech_system *sys)
     mech_free(sys->Q);
     mech_free(sys->qdd);
     mech_free(sys->K);
+    mech_free(sys->pairs);
+    sys->pairs = NULL;
+    sys->npairs = 0;
     mech_free(sys->sol);
     mech_free(sys->piv);
     mech_free(sys->y0);
     mech_free(sys->ydot);
     sys->ydot = NULL;
+    mech_free(sys->cs);
+    sys->cs = NULL;
+    sys->cs_q = NULL;
     sys->minv = sys->Q = sys->qdd = sys->K = sys->sol = sys->rhs = sys->y0 = NULL;
     sys->zcoord = sys->piv = NULL;
     sys->rows = NULL;
@@ -731,8 +737,9 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     sys->piv = mech_calloc(nk, sizeof(int));
     sys->y0 = mech_calloc((size_t)sys->nstate, sizeof(double));
     sys->ydot = mech_calloc((size_t)sys->nstate, sizeof(double));
+    sys->cs = mech_calloc((size_t)(2 * sys->nbodies), sizeof(double));
     if (!sys->minv || !sys->zcoord || !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->qdd ||
-        !sys->K || !sys->sol || !sys->piv || !sys->y0 || !sys->ydot) {
+        !sys->K || !sys->sol || !sys->piv || !sys->y0 || !sys->ydot || !sys->cs) {
         free_workspace(sys);
         return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory sizing the workspaces");
     }
@@ -773,6 +780,37 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         r->alpha = coalesce(d->alpha, sys->alpha);
         r->beta = coalesce(d->beta, sys->beta);
     }
+
+    /* the structure of S = A M^-1 A^T: row pairs that share a moving body */
+    int npairs = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        npairs = 0;
+        for (int r = 0; r < nrows; r++) {
+            for (int c = r; c < nrows; c++) {
+                const int dr[2] = {sys->rows[r].dof_a, sys->rows[r].dof_b};
+                const int dc[2] = {sys->rows[c].dof_a, sys->rows[c].dof_b};
+                kpair kp = {r, c, 0, {0, 0}, {0, 0}};
+                for (int s2 = 0; s2 < 2; s2++)
+                    for (int u = 0; u < 2; u++)
+                        if (dr[s2] >= 0 && dr[s2] == dc[u] && kp.nm < 2) {
+                            kp.s[kp.nm] = (signed char)s2;
+                            kp.u[kp.nm] = (signed char)u;
+                            kp.nm++;
+                        }
+                if (kp.nm == 0) continue;
+                if (pass == 1) sys->pairs[npairs] = kp;
+                npairs++;
+            }
+        }
+        if (pass == 0) {
+            sys->pairs = mech_calloc((size_t)(npairs ? npairs : 1), sizeof(kpair));
+            if (sys->pairs == NULL) {
+                free_workspace(sys);
+                return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory");
+            }
+        }
+    }
+    sys->npairs = npairs;
 
     /* a body without inertia must have its rotation tied by some Lagrange equation */
     for (int b = 1; b < sys->nbodies; b++) {

@@ -75,6 +75,13 @@ typedef struct crow {
     double ja[3], jb[3];
 } crow;
 
+/* Two Lagrange rows that share a body: an entry of S = A M^-1 A^T that may be non-zero.
+** s[m], u[m] say which body (0 = a, 1 = b) of row r and of row c is the shared one. */
+typedef struct kpair {
+    int r, c, nm;
+    signed char s[2], u[2];
+} kpair;
+
 /* A Lagrange row: which entity owns it. */
 typedef struct rowinfo {
     int kind; /* MECH_KIND_JOINT or MECH_KIND_DRIVER */
@@ -115,10 +122,14 @@ struct mech_system {
     double *Q;     /* ncoord generalized forces */
     double *qdd;   /* ncoord accelerations */
     double *K;     /* (nrows + nz)^2 reduced matrix */
-    double *sol;   /* nrows + nz */
-    int *piv;      /* nrows + nz */
-    double *y0;    /* nstate: the assembled initial state */
-    double *ydot;  /* nstate: scratch derivative for full evaluations */
+    kpair *pairs;  /* its structurally non-zero entries in the rows block */
+    int npairs;
+    double *sol;        /* nrows + nz */
+    int *piv;           /* nrows + nz */
+    double *y0;         /* nstate: the assembled initial state */
+    double *ydot;       /* nstate: scratch derivative for full evaluations */
+    double *cs;         /* cos and sin of every body\'s angle during one evaluation */
+    const double *cs_q; /* the positions cs was computed from (NULL: none) */
 
     /* last full evaluation */
     double t_eval;
@@ -146,6 +157,9 @@ void driver_bodies(const mech_system *sys, const driver *d, int *a, int *b);
 double driver_coordinate(const mech_system *sys, const driver *d, const double *q);
 /* Fills d->motion for time t (value, speed, acceleration); returns a callback status. */
 int driver_motion(mech_system *sys, driver *d, double t);
+
+/* cos and sin of body b's angle in q (from the per-evaluation cache when it holds q). */
+void body_trig(const mech_system *sys, int b, const double *q, double *c, double *s);
 
 /* Position (x, y, phi) and velocity of body b from q, v (ground: zeros). */
 void body_pose(const mech_system *sys, int b, const double *q, const double *v, double pose[3],
