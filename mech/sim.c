@@ -199,11 +199,15 @@ static int describe_run(mech_system *sys, const mech_sim_options *o, mech_run *r
         snprintf(line, sizeof line,
                  "integrator %s, fixed step %.10g s; report every %.10g s; end %.10g s\n",
                  mech_method_name(io->method), io->h, o->report, o->t_end);
-    else
+    else if (io->hmax > 0)
         snprintf(line, sizeof line,
                  "integrator %s, rtol %.3g, atol %.3g, max step %.10g s; report every %.10g s; "
                  "end %.10g s\n",
                  mech_method_name(io->method), io->rtol, io->atol, io->hmax, o->report, o->t_end);
+    else
+        snprintf(line, sizeof line,
+                 "integrator %s, rtol %.3g, atol %.3g; report every %.10g s; end %.10g s\n",
+                 mech_method_name(io->method), io->rtol, io->atol, o->report, o->t_end);
     run->params = mech_malloc(need + strlen(line) + 1);
     if (run->params == NULL) return -1;
     mech_system_describe(sys, "", run->params, need + 1);

@@ -73,6 +73,14 @@ int host_interrupt_requested(void)
     return interrupted != 0;
 }
 
+void host_interrupt_consume(lua_State *L)
+{
+    lua_State *r = running;
+    if (r && lua_gethook(r) == stop_hook) lua_sethook(r, NULL, 0, 0);
+    if (L && lua_gethook(L) == stop_hook) lua_sethook(L, NULL, 0, 0);
+    interrupted = 0;
+}
+
 const volatile sig_atomic_t *host_interrupt_flag(void)
 {
     return &interrupted;

@@ -1040,6 +1040,7 @@ static int sys_simulate(lua_State *L)
     ls->running = 1;
     mech_status st = mech_simulate(ls->sys, &o, &run, &err);
     ls->running = 0;
+    if (st == MECH_ERR_INTERRUPTED) host_interrupt_consume(L); /* reported below, once */
     if (run == NULL) {
         if (ls->cb_error[0]) return lu_error(L, fn, "%s: %s", err.msg, ls->cb_error);
         return lu_mech_error(L, fn, &err);
