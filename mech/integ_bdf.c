@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** MECH_BDF: CVODE (SUNDIALS 6) variable-order BDF with Newton iterations, a dense direct
-** linear solver and CVODE's difference-quotient Jacobian, plugged into the step driver
+** linear solver and our own difference-quotient Jacobian (CVODE's built-in one allocates
+** a vector header at every Jacobian evaluation), plugged into the step driver
 ** of integ.c.  CVODE takes one internal step per mech_integ_step (CV_ONE_STEP with a stop
 ** time), its interpolating polynomial is the dense output, and the events are found by
 ** the shared driver on that dense output (not by CVodeRootInit), so that all methods
@@ -40,6 +41,7 @@ typedef struct bdf {
     SUNLinearSolver ls;
     int restart;   /* CVodeReInit at (t1, y1) before the next step */
     counters base; /* counts of CVODE runs before the last CVodeReInit */
+    long jac_rhs;  /* right-hand sides spent on Jacobians (CVODE does not count ours) */
     int fail;      /* why the right-hand side wrapper failed (FAIL_*) */
     int fail_i;
     double fail_t;
@@ -74,6 +76,42 @@ static int rhs(double t, N_Vector y, N_Vector ydot, void *data)
     if (i >= 0) {
         b->fail = FAIL_NONFINITE, b->fail_t = t, b->fail_i = i;
         return -1;
+    }
+    return 0;
+}
+
+/*
+** Difference-quotient Jacobian, column by column, with CVODE's increment
+** sqrt(eps) max(|y_j|, |h f_j|, 1/w_j) (w: the error weights).  Uses only CVODE's work
+** vectors: nothing is allocated.
+*/
+static int jacobian(double t, N_Vector y, N_Vector fy, SUNMatrix J, void *data, N_Vector tmp1,
+                    N_Vector tmp2, N_Vector tmp3)
+{
+    (void)tmp3;
+    mech_integ *s = data;
+    bdf *b = s->bdf;
+    double *yd = N_VGetArrayPointer(y), *fd = N_VGetArrayPointer(fy);
+    double *w = N_VGetArrayPointer(tmp1), *ft = N_VGetArrayPointer(tmp2);
+    double h = 0;
+    CVodeGetErrWeights(b->cv, tmp1);
+    CVodeGetCurrentStep(b->cv, &h);
+    const double srur = sqrt(DBL_EPSILON);
+    for (int j = 0; j < s->n; j++) {
+        double yj = yd[j];
+        double inc = srur * fmax(fabs(yj), fmax(fabs(h * fd[j]), w[j] > 0 ? 1.0 / w[j] : 0.0));
+        if (!(inc > 0)) inc = srur;
+        yd[j] = yj + inc;
+        int r = s->f(s->ctx, t, yd, ft);
+        yd[j] = yj;
+        b->jac_rhs++;
+        if (r > 0) return 1;
+        if (r < 0) {
+            b->fail = FAIL_CALLBACK, b->fail_t = t;
+            return -1;
+        }
+        double *col = SUNDenseMatrix_Column(J, j);
+        for (int i = 0; i < s->n; i++) col[i] = (ft[i] - fd[i]) / inc;
     }
     return 0;
 }
@@ -140,6 +178,8 @@ static mech_status bdf_setup(mech_integ *s, mech_error *err)
         what = "CVodeSVtolerances";
     else if ((flag = CVodeSetLinearSolver(b->cv, b->ls, b->A)))
         what = "CVodeSetLinearSolver";
+    else if ((flag = CVodeSetJacFn(b->cv, jacobian)))
+        what = "CVodeSetJacFn";
     else if ((flag = CVodeSetMaxNumSteps(b->cv, 100000000L)))
         what = "CVodeSetMaxNumSteps";
     else if (s->opt.hmax > 0 && (flag = CVodeSetMaxStep(b->cv, s->opt.hmax)))
@@ -274,7 +314,7 @@ static void bdf_stats(const mech_integ *s, mech_integ_stats *st)
         counters now = cvode_counters(b);
         c.rhs += now.rhs, c.rejected += now.rejected, c.jac += now.jac;
     }
-    st->rhs_evals += c.rhs; /* our own evaluations (init, reinit) are in st already */
+    st->rhs_evals += c.rhs + b->jac_rhs; /* init and reinit evaluations are in st already */
     st->rejected += c.rejected;
     st->jac_evals += c.jac;
 }

@@ -69,7 +69,7 @@ sys:drive{ body | joint, speed = rad/s (or m/s), start = value at t = 0, name,
            motion = function(t) return value, speed, acceleration end, baumgarte }
   Prescribes the angle of a body, the angle of a revolute joint or the distance along a
   prismatic joint.  A motion function may return only the value: its derivatives are
-  then taken by central differences.  Channels: torque (force), angle (distance),
+  then taken by five-point central differences.  Channels: torque (force), angle (distance),
   target, power, work.]]
 
 topics["sys:spring"] = [[

@@ -202,8 +202,10 @@ static int law_trampoline(void *ud, double t, double x, double xdot, double *f)
     return numbers_result(cb, L, top, 1, 1, 0, f);
 }
 
-/* Motion function: returns value[, speed[, acceleration]]; missing derivatives come from
-** central differences (h = 1e-4 s: errors ~1e-9 relative for smooth motions). */
+/* Motion function: returns value[, speed[, acceleration]].  Missing derivatives come
+** from five-point central differences with h = 1e-3 s (times |t| past 1 s): truncation
+** errors ~h^4 |f^(5)| / 30 and h^4 |f^(6)| / 90, rounding ~eps/h and eps/h^2, that is
+** about 1e-9 relative for motions of a few hundred rad/s. */
 static int motion_trampoline(void *ud, double t, double out[3])
 {
     lcb *cb = ud;
@@ -216,16 +218,17 @@ static int motion_trampoline(void *ud, double t, double out[3])
     if (numbers_result(cb, L, top, 3, 1, NAN, v)) return -1; /* NaN: take differences */
     out[0] = v[0];
     if (isnan(v[1]) || isnan(v[2])) {
-        const double h = 1e-4 * fmax(1.0, fabs(t));
-        double side[2];
-        for (int s = 0; s < 2; s++) {
+        const double h = 1e-3 * fmax(1.0, fabs(t));
+        static const double offsets[4] = {-2, -1, 1, 2};
+        double f[4];
+        for (int s = 0; s < 4; s++) {
             if ((L = push_callback(cb)) == NULL) return -1;
-            lua_pushnumber(L, t + (s ? h : -h));
+            lua_pushnumber(L, t + offsets[s] * h);
             if (call_callback(cb, L, top, 1, 1)) return -1;
-            if (numbers_result(cb, L, top, 1, 1, 0, &side[s])) return -1;
+            if (numbers_result(cb, L, top, 1, 1, 0, &f[s])) return -1;
         }
-        if (isnan(v[1])) v[1] = (side[1] - side[0]) / (2 * h);
-        if (isnan(v[2])) v[2] = (side[1] - 2 * v[0] + side[0]) / (h * h);
+        if (isnan(v[1])) v[1] = (f[0] - 8 * f[1] + 8 * f[2] - f[3]) / (12 * h);
+        if (isnan(v[2])) v[2] = (-f[0] + 16 * f[1] - 30 * v[0] + 16 * f[2] - f[3]) / (12 * h * h);
     }
     out[1] = v[1];
     out[2] = v[2];
