@@ -102,16 +102,20 @@ static mech_status call_g(mech_integ *s, double t, const double *y, double *g, m
 }
 
 /* MECH_ERR_NUMERIC if the state y or its derivative f (may be NULL) at t is not finite. */
-static mech_status check_finite(const mech_integ *s, double t, const double *y, const double *f,
+static mech_status check_finite(mech_integ *s, double t, const double *y, const double *f,
                                 mech_error *err)
 {
     int i = integ_nonfinite(s->n, y);
-    if (i >= 0)
+    if (i >= 0) {
+        s->fault = i;
         return mech_error_set(err, MECH_ERR_NUMERIC, "non-finite state at t = %.9g (component %d)",
                               t, i);
-    if (f && (i = integ_nonfinite(s->n, f)) >= 0)
+    }
+    if (f && (i = integ_nonfinite(s->n, f)) >= 0) {
+        s->fault = i;
         return mech_error_set(err, MECH_ERR_NUMERIC,
                               "non-finite derivative at t = %.9g (component %d)", t, i);
+    }
     return MECH_OK;
 }
 
@@ -231,12 +235,14 @@ static int dp_attempt(mech_integ *s, double t, const double *y, const double *k1
     if ((r = call_f(s, tn, yn, k7, may_retry, err))) return r;
     if ((r = check_finite(s, tn, yn, k7, err))) return r;
     if (errn) {
-        double sum = 0;
+        double sum = 0, worst = -1;
         for (int i = 0; i < n; i++) {
             double e =
                 h * (e1 * k1[i] + e3 * k3[i] + e4 * k4[i] + e5 * k5[i] + e6 * k6[i] + e7 * k7[i]);
             double sk = s->atol[i] + s->opt.rtol * fmax(fabs(y[i]), fabs(yn[i]));
-            sum += (e / sk) * (e / sk);
+            double ratio = (e / sk) * (e / sk);
+            sum += ratio;
+            if (ratio > worst) worst = ratio, s->fault = i;
         }
         *errn = sqrt(sum / n);
     }
@@ -438,6 +444,7 @@ mech_status mech_integ_create(mech_integ **out, int n, const mech_integ_options 
 
     mech_integ *s = mech_calloc(1, sizeof *s);
     if (!s) return mech_error_set(err, MECH_ERR_NOMEM, "integrator: out of memory");
+    s->fault = -1;
     s->n = n;
     s->opt = o;
     s->opt.atol_vec = NULL;
@@ -570,6 +577,7 @@ mech_status mech_integ_init(mech_integ *s, double t0, const double *y0, mech_err
     if (!s) return mech_error_set(err, MECH_ERR_ARG, "integrator is NULL");
     s->ready = 0;
     memset(&s->stats, 0, sizeof s->stats);
+    s->fault = -1;
     mech_status st = set_state(s, t0, y0, err);
     if (!st && s->ops->restart) st = s->ops->restart(s, 1, err);
     s->ready = st == MECH_OK;
@@ -785,6 +793,11 @@ mech_status mech_integ_truncate(mech_integ *s, double t, mech_error *err)
     }
     s->nevents = 0;
     return MECH_OK;
+}
+
+int mech_integ_fault(const mech_integ *integ)
+{
+    return integ ? integ->fault : -1;
 }
 
 mech_integ_stats mech_integ_get_stats(const mech_integ *s)

@@ -61,6 +61,8 @@ struct mech_integ {
     int rejected;  /* DOPRI5: the last attempt was rejected (no growth) */
     double tgrid;  /* fixed steps: the grid is tgrid + k*h */
 
+    int fault; /* component behind the last failure or largest error, -1 if none */
+
     mech_integ_event *events;
     int nevents;
     mech_integ_stats stats;

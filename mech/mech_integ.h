@@ -155,6 +155,12 @@ mech_status mech_integ_truncate(mech_integ *integ, double t, mech_error *err);
 */
 mech_status mech_integ_reinit(mech_integ *integ, double t, const double *y, mech_error *err);
 
+/*
+** After a failure: the state component at fault (the non-finite one, or for a step size
+** underflow the one with the largest error in the last attempt), -1 when unknown.
+*/
+int mech_integ_fault(const mech_integ *integ);
+
 /// Statistics since mech_integ_init (accumulated across reinit).
 mech_integ_stats mech_integ_get_stats(const mech_integ *integ);
 

@@ -22,6 +22,7 @@ typedef struct sim {
     mech_channel *evch;
     mech_run *run;
     double *ybuf;
+    double *atol;      /* absolute tolerance per state component */
     int failed;        /* a user callback failed while evaluating */
     mech_error cb_err; /* its message */
 } sim;
@@ -267,7 +268,18 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
     }
     run->stats.method = o->integ.method;
 
-    if ((st = mech_integ_create(&integ, sys->nstate, &o->integ, sim_rhs, &s, err))) goto done;
+    /* The energy accounts (driver work, applied work, dissipation) are diagnostics: they
+    ** follow the steps the mechanical states need and do not steer the error control. */
+    mech_integ_options io = o->integ;
+    s.atol = mech_calloc((size_t)sys->nstate, sizeof(double));
+    if (s.atol == NULL) {
+        st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
+        goto done;
+    }
+    for (int i = 0; i < sys->nstate; i++)
+        s.atol[i] = io.atol_vec ? io.atol_vec[i] : i < 2 * sys->ncoord ? io.atol : 1e300;
+    io.atol_vec = s.atol;
+    if ((st = mech_integ_create(&integ, sys->nstate, &io, sim_rhs, &s, err))) goto done;
     if (o->nevents > 0) {
         int dirs[256];
         int *dir = o->nevents <= 256 ? dirs : mech_calloc((size_t)o->nevents, sizeof(int));
@@ -315,12 +327,21 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
             const char *why = s.failed             ? s.cb_err.msg
                               : sys->last_err.code ? sys->last_err.msg
                                                    : ierr.msg;
+            char where[160] = "";
+            int fault = mech_integ_fault(integ);
+            if (!s.failed && !sys->last_err.code && fault >= 0) {
+                /* the integrator's own failure: name the entity behind the component */
+                char what[120];
+                mech_system_describe_state(sys, fault, what, sizeof what);
+                snprintf(where, sizeof where, " (%s %s)",
+                         st == MECH_ERR_STEPSIZE ? "largest error in" : "at fault:", what);
+            }
             if (s.failed)
                 st = s.cb_err.code;
             else if (sys->last_err.code)
                 st = sys->last_err.code;
-            mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", t, step + 1,
-                           why);
+            mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s%s", t, step + 1,
+                           why, where);
             run->status = MECH_RUN_FAILED;
             break;
         }
@@ -421,6 +442,7 @@ done:
     mech_free(s.ch);
     mech_free(s.evch);
     mech_free(s.ybuf);
+    mech_free(s.atol);
     if (run && run->params == NULL) { /* could not start */
         mech_run_free(run);
         run = NULL;

@@ -142,6 +142,18 @@ do -- failures keep the data recorded so far
   tap.like(err2, "the forces on body 'q' are not finite at t = 0%.2", "and names the body")
 end
 
+do -- finite-time blow-up: x' = x^2 reaches infinity at t = 1
+  local sys = mech.planar{}
+  local b = sys:body{ name = "rocket", mass = 1, inertia = 1, at = { 1, 0 }, velocity = { 1, 0 } }
+  sys:force{ b, fn = function(t, x) return 2 * x * x * x, 0, 0 end }
+  local ok, err = pcall(sys.simulate, sys, { t = 2, report = 0.01, record = { "rocket.x" } })
+  tap.ok(not ok, "a blow-up stops the run")
+  tap.like(err, "simulation failed at t = 1%.0000%d+ s %(step %d+%): step size underflow at t = 1%.0000%d+ "
+    .. "%(h = [%d.e%-]+%) %(largest error in body 'rocket' x%)",
+    "step size underflow, naming the time, the step and the body")
+  tap.ok(#sys.last_run >= 100, "the rows before it are kept")
+end
+
 do -- summaries for the REPL
   local sys, crank = crank_system()
   tap.like(tostring(sys), "^mech%.planar: 1 body %(crank%), 1 joint, 1 driver, 0 force elements, "
