@@ -18,10 +18,12 @@ local p = {
   report = 1e-5,                       -- s
 }
 
-local sys = mech.planar{ gravity = { 0, -9.81 } }
-local crank = sys:body{ name = "crank", mass = p.m_crank, inertia = p.J_crank, at = { p.crank / 2, 0 } }
-local rod = sys:body{ name = "rod", mass = p.m_rod, inertia = p.J_rod, at = { p.crank + p.rod / 2, 0 } }
-local slider = sys:body{ name = "slider", mass = p.m_slider, at = { p.crank + p.rod, 0 } }
+-- sys, run and the bodies are globals, so that `mechlua -i scripts/demo.lua` leaves them
+-- to explore in the REPL.
+sys = mech.planar{ gravity = { 0, -9.81 } }
+crank = sys:body{ name = "crank", mass = p.m_crank, inertia = p.J_crank, at = { p.crank / 2, 0 } }
+rod = sys:body{ name = "rod", mass = p.m_rod, inertia = p.J_rod, at = { p.crank + p.rod / 2, 0 } }
+slider = sys:body{ name = "slider", mass = p.m_slider, at = { p.crank + p.rod, 0 } }
 sys:revolute{ sys.ground, crank, at = { 0, 0 }, name = "main_bearing" }
 sys:revolute{ crank, rod, at = { p.crank, 0 }, name = "crank_pin" }
 sys:revolute{ rod, slider, at = { p.crank + p.rod, 0 }, name = "piston_pin" }
@@ -30,7 +32,7 @@ local omega = mech.rpm(p.speed_rpm)
 sys:drive{ crank, speed = omega, name = "motor" }
 
 local t_end = p.revolutions * 2 * math.pi / omega
-local run = sys:simulate{ t = t_end, report = p.report, method = "dopri5", rtol = 1e-9, atol = 1e-12,
+run = sys:simulate{ t = t_end, report = p.report, method = "dopri5", rtol = 1e-9, atol = 1e-12,
   record = { "crank.phi", "slider.x", "slider.vx", "slider.ax", "motor.torque", "piston_pin.f",
     "guide.fn", "system.energy" },
   params = p }

@@ -418,6 +418,19 @@ static int col_index(lua_State *L)
 void lmech_open_run(lua_State *L)
 {
     luaL_newmetatable(L, LMECH_RUN);
+    lua_newtable(L); /* what Tab completes after "run." or "run:" */
+    for (const char *const *p =
+             (const char *const[]){"t", "channels", "rows", "status", "ok", "message", "stats",
+                                   "events", "parameters", NULL};
+         *p; p++) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, *p);
+    }
+    lua_pushcfunction(L, run_csv);
+    lua_setfield(L, -2, "csv");
+    lua_pushcfunction(L, run_column);
+    lua_setfield(L, -2, "column");
+    lua_setfield(L, -2, "__complete");
     lua_pushcfunction(L, run_index);
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, run_len);
@@ -431,6 +444,13 @@ void lmech_open_run(lua_State *L)
     lua_pop(L, 1);
 
     luaL_newmetatable(L, LMECH_COLUMN);
+    lua_newtable(L);
+    luaL_setfuncs(L, col_methods, 0);
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "name");
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "unit");
+    lua_setfield(L, -2, "__complete");
     lua_pushcfunction(L, col_index);
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, col_len);

@@ -1185,7 +1185,22 @@ void lmech_open_system(lua_State *L)
         lua_pushcclosure(L, r->func, 1);
         lua_setfield(L, -2, r->name);
     }
-    lua_setfield(L, -2, "__methods");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "__methods");
+    /* what Tab completes after "sys." or "sys:" in the REPL */
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, -3)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -4);
+    }
+    for (const char *const *p = (const char *const[]){"ground", "dof", "last_run", NULL}; *p; p++) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, *p);
+    }
+    lua_setfield(L, -3, "__complete");
+    lua_pop(L, 1);
     lua_pushcfunction(L, sys_index);
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, sys_gc);
@@ -1197,6 +1212,15 @@ void lmech_open_system(lua_State *L)
     lua_pop(L, 1);
 
     luaL_newmetatable(L, LMECH_ENTITY);
+    lua_newtable(L);
+    for (const char *const *p = (const char *const[]){"name", "kind", "system", "channels", NULL};
+         *p; p++) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, *p);
+    }
+    lua_pushcfunction(L, ent_point);
+    lua_setfield(L, -2, "point");
+    lua_setfield(L, -2, "__complete");
     lua_pushcfunction(L, ent_index);
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, ent_tostring);

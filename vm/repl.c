@@ -203,6 +203,16 @@ static void lookup_field(lua_State *L, const char *name, size_t len)
             lua_pop(L, 1);
         }
         if (!lua_getmetatable(L, -1)) break;
+        /* mechlua's own objects (their metatable has __complete) may be indexed for real:
+        ** their __index functions have no side effects */
+        if (lua_getfield(L, -1, "__complete") == LUA_TTABLE) {
+            lua_pop(L, 2);
+            lua_pushlstring(L, name, len);
+            lua_gettable(L, -2);
+            lua_remove(L, -2);
+            return;
+        }
+        lua_pop(L, 1);
         lua_pushliteral(L, "__index");
         lua_rawget(L, -2);
         lua_remove(L, -2); /* metatable */
@@ -213,28 +223,36 @@ static void lookup_field(lua_State *L, const char *name, size_t len)
     lua_pushnil(L);
 }
 
-/* Adds to set (at index `set`) the identifier keys of the value on top and of its
-** __index tables that start with prefix; only functions when methods is set. */
+/* Adds to set the identifier keys of the table on top that start with prefix (only those
+** whose value is a function when methods is set). */
+static void add_keys(lua_State *L, int set, const char *prefix, size_t plen, int methods)
+{
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        size_t klen;
+        const char *k;
+        if (lua_type(L, -2) == LUA_TSTRING && (!methods || lua_isfunction(L, -1)) &&
+            (k = lua_tolstring(L, -2, &klen)) != NULL && klen >= plen &&
+            memcmp(k, prefix, plen) == 0 && repl_is_identifier(k, klen)) {
+            lua_pushvalue(L, -2);
+            lua_pushboolean(L, 1);
+            lua_rawset(L, set);
+        }
+        lua_pop(L, 1);
+    }
+}
+
+/* Adds to set (at index `set`) the identifier keys of the value on top, of its __index
+** tables, and of the __complete table mechlua's objects keep in their metatables. */
 static void collect_fields(lua_State *L, int set, const char *prefix, size_t plen, int methods)
 {
     lua_pushvalue(L, -1);
     for (int depth = 0; depth < MAX_INDEX_CHAIN; depth++) {
-        if (lua_istable(L, -1)) {
-            lua_pushnil(L);
-            while (lua_next(L, -2)) {
-                size_t klen;
-                const char *k;
-                if (lua_type(L, -2) == LUA_TSTRING && (!methods || lua_isfunction(L, -1)) &&
-                    (k = lua_tolstring(L, -2, &klen)) != NULL && klen >= plen &&
-                    memcmp(k, prefix, plen) == 0 && repl_is_identifier(k, klen)) {
-                    lua_pushvalue(L, -2);
-                    lua_pushboolean(L, 1);
-                    lua_rawset(L, set);
-                }
-                lua_pop(L, 1);
-            }
-        }
+        if (lua_istable(L, -1)) add_keys(L, set, prefix, plen, methods);
         if (!lua_getmetatable(L, -1)) break;
+        if (lua_getfield(L, -1, "__complete") == LUA_TTABLE)
+            add_keys(L, set, prefix, plen, methods);
+        lua_pop(L, 1);
         lua_pushliteral(L, "__index");
         lua_rawget(L, -2);
         lua_remove(L, -2);

@@ -135,4 +135,21 @@ ok(wait_for(qr/^0\.1\n>$/m), 'globals of the script are visible in the REPL');
 keys_('C-d');
 stop();
 
+# Completion on mechlua's own objects: methods of a system, fields of a run and a column.
+start('-i', source_dir() . '/scripts/demo.lua', "$dir/out");
+ok(wait_for(qr/^>$/m), 'the demo runs, then the REPL opens');
+keys_('sys:si', 'Tab');
+ok(wait_for(qr/^> sys:simulate$/m), 'Tab completes a system method');
+keys_('C-u', 'run.sta', 'Tab');
+ok(wait_for(qr/^> run\.stat$/m), 'Tab completes the common part of run fields');
+keys_('Tab');
+ok(wait_for(qr/^stats\s+status\n> run\.stat$/m), 'and lists them');
+keys_('C-u', 'run.t:m', 'Tab');
+ok(wait_for(qr/^max\s+mean\s+min\n> run\.t:m$/m), 'column methods, through the run');
+keys_('C-u', 'run.stats.steps > 0', 'Enter');
+ok(wait_for(qr/^true\n>$/m), 'the results are there to explore');
+keys_('C-d');
+is(exit_status(), 0, 'and the session ends cleanly');
+stop();
+
 done_testing();
