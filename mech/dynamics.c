@@ -189,6 +189,105 @@ static void describe_column(const mech_system *sys, int c, char *buf, size_t siz
     }
 }
 
+/* Fills the rows block of K (ns x ns) with S = A M^-1 A^T for the inverse masses minv,
+** and sol[r] = (A M^-1 Q)_r - rhs_r. */
+static void fill_schur(mech_system *sys, const double *minv, int ns)
+{
+    double *K = sys->K, *sol = sys->sol;
+    const double *Q = sys->Q;
+    memset(K, 0, sizeof(double) * (size_t)(ns * ns));
+    for (int p = 0; p < sys->npairs; p++) {
+        const kpair *kp = &sys->pairs[p];
+        const rowinfo *ri = &sys->rows[kp->r];
+        const crow *cr = &sys->cr[kp->r], *cc = &sys->cr[kp->c];
+        double sum = 0;
+        for (int m = 0; m < kp->nm; m++) {
+            const double *jr = kp->s[m] ? cr->jb : cr->ja, *jc = kp->u[m] ? cc->jb : cc->ja;
+            int d = kp->s[m] ? ri->dof_b : ri->dof_a;
+            sum +=
+                jr[0] * jc[0] * minv[d] + jr[1] * jc[1] * minv[d + 1] + jr[2] * jc[2] * minv[d + 2];
+        }
+        K[kp->r * ns + kp->c] = K[kp->c * ns + kp->r] = sum;
+    }
+    for (int r = 0; r < sys->nrows; r++) {
+        const rowinfo *ri = &sys->rows[r];
+        const crow *cr = &sys->cr[r];
+        const int dr[2] = {ri->dof_a, ri->dof_b};
+        const double *jr[2] = {cr->ja, cr->jb};
+        double b = -sys->rhs[r];
+        for (int s = 0; s < 2; s++)
+            if (dr[s] >= 0)
+                for (int k = 0; k < 3; k++) b += jr[s][k] * minv[dr[s] + k] * Q[dr[s] + k];
+        sol[r] = b;
+    }
+}
+
+/* q'' = minv (Q - A^T lambda), lambda in sol. */
+static void accelerations(mech_system *sys, const double *minv)
+{
+    for (int r = 0; r < sys->nrows; r++) {
+        const rowinfo *ri = &sys->rows[r];
+        add_row_force(sys, ri->dof_a, ri->dof_b, &sys->cr[r], sys->sol[r]);
+    }
+    for (int i = 0; i < sys->ncoord; i++) sys->qdd[i] = minv[i] * sys->Q[i];
+}
+
+/*
+** Fast solve, when every coordinate without inertia has a Lagrange row on it alone (the
+** rotation row of a prismatic or fixed joint to the ground, or an angle driver): adding
+** w a a^T for those rows (augmented Lagrangian, exact because A q'' = c) gives it the
+** inertia w and keeps M diagonal, so S = A M~^-1 A^T is positive definite: Cholesky.
+** Returns -1 when S is not positive definite (the general path then diagnoses).
+*/
+static int solve_fast(mech_system *sys)
+{
+    const int nr = sys->nrows, nz = sys->nz;
+    double *Q = sys->Q;
+    for (int z = 0; z < nz; z++)
+        Q[sys->zcoord[z]] += sys->zcoef[z] * sys->zw[z] * sys->rhs[sys->zrow[z]];
+    fill_schur(sys, sys->minv_aug, nr);
+    if (chol_factor(sys->K, nr, SINGULAR_TOL) >= 0) {
+        for (int z = 0; z < nz; z++)
+            Q[sys->zcoord[z]] -= sys->zcoef[z] * sys->zw[z] * sys->rhs[sys->zrow[z]];
+        return -1;
+    }
+    chol_solve(sys->K, nr, sys->sol);
+    accelerations(sys, sys->minv_aug);
+    return 0;
+}
+
+/* General solve of the reduced system [S -A_z; -A_z^T 0] by LU with pivoting. */
+static int solve_general(mech_system *sys, double t)
+{
+    const int nr = sys->nrows, nz = sys->nz, ns = nr + nz;
+    double *K = sys->K, *sol = sys->sol;
+    fill_schur(sys, sys->minv, ns);
+    for (int r = 0; r < nr; r++) {
+        const rowinfo *ri = &sys->rows[r];
+        const crow *cr = &sys->cr[r];
+        for (int z = 0; z < nz; z++) {
+            int zb = sys->zcoord[z] - 2;
+            double coef = (ri->dof_a == zb ? cr->ja[2] : 0) + (ri->dof_b == zb ? cr->jb[2] : 0);
+            K[r * ns + nr + z] = K[(nr + z) * ns + r] = -coef;
+        }
+    }
+    for (int z = 0; z < nz; z++) sol[nr + z] = -sys->Q[sys->zcoord[z]];
+    int bad = lu_factor(K, ns, sys->piv, SINGULAR_TOL);
+    if (bad >= 0) {
+        char what[160];
+        describe_column(sys, bad, what, sizeof what);
+        mech_error_set(&sys->last_err, MECH_ERR_SINGULAR,
+                       "the constraint equations are singular at t = %.9g near %s: the "
+                       "mechanism is locked, redundant or in a singular position",
+                       t, what);
+        return -1;
+    }
+    lu_solve(K, ns, sys->piv, sol);
+    accelerations(sys, sys->minv);
+    for (int z = 0; z < nz; z++) sys->qdd[sys->zcoord[z]] = sol[nr + z];
+    return 0;
+}
+
 /* Reports the first non-finite quantity after a solve. */
 static int diagnose(mech_system *sys, double t, const double *y, const double *ydot)
 {
@@ -307,60 +406,9 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
     double *qdd = sys->qdd;
     if (ns == 0) {
         for (int i = 0; i < n; i++) qdd[i] = sys->minv[i] * Q[i];
-    } else {
-        double *K = sys->K, *sol = sys->sol;
-        const double *minv = sys->minv;
-        memset(K, 0, sizeof(double) * (size_t)(ns * ns));
-        for (int p = 0; p < sys->npairs; p++) {
-            const kpair *kp = &sys->pairs[p];
-            const rowinfo *ri = &sys->rows[kp->r];
-            const crow *cr = &sys->cr[kp->r], *cc = &sys->cr[kp->c];
-            double sum = 0;
-            for (int m = 0; m < kp->nm; m++) {
-                const double *jr = kp->s[m] ? cr->jb : cr->ja, *jc = kp->u[m] ? cc->jb : cc->ja;
-                int d = kp->s[m] ? ri->dof_b : ri->dof_a;
-                sum += jr[0] * jc[0] * minv[d] + jr[1] * jc[1] * minv[d + 1] +
-                       jr[2] * jc[2] * minv[d + 2];
-            }
-            K[kp->r * ns + kp->c] = K[kp->c * ns + kp->r] = sum;
-        }
-        for (int r = 0; r < nr; r++) {
-            const rowinfo *ri = &sys->rows[r];
-            const crow *cr = &sys->cr[r];
-            const int dr[2] = {ri->dof_a, ri->dof_b};
-            const double *jr[2] = {cr->ja, cr->jb};
-            double b = -sys->rhs[r];
-            for (int s = 0; s < 2; s++)
-                if (dr[s] >= 0)
-                    for (int k = 0; k < 3; k++) b += jr[s][k] * minv[dr[s] + k] * Q[dr[s] + k];
-            sol[r] = b;
-            for (int z = 0; z < nz; z++) {
-                int zc = sys->zcoord[z], zb = zc - 2;
-                double coef = (ri->dof_a == zb ? cr->ja[2] : 0) + (ri->dof_b == zb ? cr->jb[2] : 0);
-                K[r * ns + nr + z] = K[(nr + z) * ns + r] = -coef;
-            }
-        }
-        for (int z = 0; z < nz; z++) sol[nr + z] = -Q[sys->zcoord[z]];
-        int bad = lu_factor(K, ns, sys->piv, SINGULAR_TOL);
-        if (bad >= 0) {
-            char what[160];
-            describe_column(sys, bad, what, sizeof what);
-            mech_error_set(&sys->last_err, MECH_ERR_SINGULAR,
-                           "the constraint equations are singular at t = %.9g near %s: the "
-                           "mechanism is locked, redundant or in a singular position",
-                           t, what);
-            return -1;
-        }
-        lu_solve(K, ns, sys->piv, sol);
-        /* q'' = M^-1 (Q - A^T lambda) on the coordinates with inertia */
-        for (int r = 0; r < nr; r++) {
-            const rowinfo *ri = &sys->rows[r];
-            add_row_force(sys, ri->dof_a, ri->dof_b, &sys->cr[r], sol[r]);
-        }
-        for (int i = 0; i < n; i++) qdd[i] = minv[i] * Q[i];
-        for (int z = 0; z < nz; z++) qdd[sys->zcoord[z]] = sol[nr + z];
+    } else if (!sys->fast || solve_fast(sys) != 0) {
+        if (solve_general(sys, t) != 0) return -1;
     }
-
     memcpy(ydot, v, sizeof(double) * (size_t)n);
     memcpy(ydot + n, qdd, sizeof(double) * (size_t)n);
     for (int i = 0; i < sys->ndrivers; i++) {

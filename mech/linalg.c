@@ -60,3 +60,38 @@ void lu_solve(const double *a, int n, const int *piv, double *b)
         b[i] = s / a[i * n + i];
     }
 }
+
+int chol_factor(double *a, int n, double tol)
+{
+    double scale = 0;
+    for (int i = 0; i < n; i++)
+        if (a[i * n + i] > scale) scale = a[i * n + i];
+    double limit = tol * scale;
+    for (int j = 0; j < n; j++) {
+        double d = a[j * n + j];
+        for (int k = 0; k < j; k++) d -= a[j * n + k] * a[j * n + k];
+        if (!(d > limit)) return j;
+        double inv = 1.0 / sqrt(d);
+        a[j * n + j] = inv; /* the solve multiplies by the reciprocal */
+        for (int i = j + 1; i < n; i++) {
+            double s = a[i * n + j];
+            for (int k = 0; k < j; k++) s -= a[i * n + k] * a[j * n + k];
+            a[i * n + j] = s * inv;
+        }
+    }
+    return -1;
+}
+
+void chol_solve(const double *a, int n, double *b)
+{
+    for (int i = 0; i < n; i++) {
+        double s = b[i];
+        for (int k = 0; k < i; k++) s -= a[i * n + k] * b[k];
+        b[i] = s * a[i * n + i];
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        double s = b[i];
+        for (int k = i + 1; k < n; k++) s -= a[k * n + i] * b[k];
+        b[i] = s * a[i * n + i];
+    }
+}

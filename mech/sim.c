@@ -42,16 +42,21 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Full evaluation of the model at (t, y); a failure is kept as the run's reason. */
+static int evaluate_at(sim *s, double t, const double *y)
+{
+    mech_error err;
+    if (mech_system_evaluate(s->sys, t, y, &err) == MECH_OK) return 0;
+    s->cb_err = err;
+    s->failed = 1;
+    return -1;
+}
+
 /* Evaluates the model at (t, y) and writes every recorded channel into out. */
 static int channel_values(sim *s, double t, const double *y, double *out)
 {
     mech_system *sys = s->sys;
-    mech_error err;
-    if (mech_system_evaluate(sys, t, y, &err) != MECH_OK) {
-        s->cb_err = err;
-        s->failed = 1;
-        return -1;
-    }
+    if (evaluate_at(s, t, y) != 0) return -1;
     const mech_sim_options *o = s->opt;
     for (int i = 0; i < o->nchannels; i++) out[i] = mech_channel_value(sys, &s->ch[i]);
     for (int i = 0; i < o->nuser_channels; i++) {
@@ -109,12 +114,7 @@ static int event_functions(void *ctx, double t, const double *y, double *g)
 {
     sim *s = ctx;
     mech_system *sys = s->sys;
-    mech_error err;
-    if (mech_system_evaluate(sys, t, y, &err) != MECH_OK) {
-        s->cb_err = err;
-        s->failed = 1;
-        return -1;
-    }
+    if (evaluate_at(s, t, y) != 0) return -1;
     for (int i = 0; i < s->opt->nevents; i++) {
         const mech_event_def *e = &s->opt->events[i];
         if (e->channel) {

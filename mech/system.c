@@ -189,6 +189,13 @@ static void free_workspace(mech_system *sys)
 {
     mech_free(sys->minv);
     mech_free(sys->zcoord);
+    mech_free(sys->zrow);
+    mech_free(sys->zcoef);
+    mech_free(sys->zw);
+    mech_free(sys->minv_aug);
+    sys->zrow = NULL;
+    sys->zcoef = sys->zw = sys->minv_aug = NULL;
+    sys->fast = 0;
     mech_free(sys->rows);
     mech_free(sys->cr);
     mech_free(sys->rhs);
@@ -727,6 +734,10 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     size_t nn = (size_t)(n ? n : 1), nr = (size_t)(nrows ? nrows : 1), nk = (size_t)(ns ? ns : 1);
     sys->minv = mech_calloc(nn, sizeof(double));
     sys->zcoord = mech_calloc((size_t)(nz ? nz : 1), sizeof(int));
+    sys->zrow = mech_calloc((size_t)(nz ? nz : 1), sizeof(int));
+    sys->zcoef = mech_calloc((size_t)(nz ? nz : 1), sizeof(double));
+    sys->zw = mech_calloc((size_t)(nz ? nz : 1), sizeof(double));
+    sys->minv_aug = mech_calloc(nn, sizeof(double));
     sys->rows = mech_calloc(nr, sizeof(rowinfo));
     sys->cr = mech_calloc(nr, sizeof(crow));
     sys->rhs = mech_calloc(nr, sizeof(double));
@@ -738,8 +749,9 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     sys->y0 = mech_calloc((size_t)sys->nstate, sizeof(double));
     sys->ydot = mech_calloc((size_t)sys->nstate, sizeof(double));
     sys->cs = mech_calloc((size_t)(2 * sys->nbodies), sizeof(double));
-    if (!sys->minv || !sys->zcoord || !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->qdd ||
-        !sys->K || !sys->sol || !sys->piv || !sys->y0 || !sys->ydot || !sys->cs) {
+    if (!sys->minv || !sys->zcoord || !sys->zrow || !sys->zcoef || !sys->zw || !sys->minv_aug ||
+        !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->qdd || !sys->K || !sys->sol ||
+        !sys->piv || !sys->y0 || !sys->ydot || !sys->cs) {
         free_workspace(sys);
         return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory sizing the workspaces");
     }
@@ -779,6 +791,35 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         r->dof_b = sys->bodies[b].dof;
         r->alpha = coalesce(d->alpha, sys->alpha);
         r->beta = coalesce(d->beta, sys->beta);
+    }
+
+    /* fast solve: every massless rotation needs a Lagrange row on it alone (dynamics.c) */
+    memcpy(sys->minv_aug, sys->minv, sizeof(double) * nn);
+    sys->fast = 1;
+    for (int k = 0; k < nz; k++) {
+        int zb = sys->zcoord[k] - 2, found = -1;
+        double coef = 0;
+        for (int r = 0; r < nrows && found < 0; r++) {
+            const rowinfo *ri = &sys->rows[r];
+            int alone;
+            if (ri->kind == MECH_KIND_JOINT) {
+                mech_joint_type jt = sys->joints[ri->id].type;
+                alone = (jt == MECH_PRISMATIC && ri->eq == 1) || (jt == MECH_FIXED && ri->eq == 2);
+            } else {
+                alone = sys->drivers[ri->id].type != MECH_DRIVE_JOINT_DISTANCE;
+            }
+            if (alone && ri->dof_b == zb && ri->dof_a < 0) found = r, coef = 1;
+            if (alone && ri->dof_a == zb && ri->dof_b < 0) found = r, coef = -1;
+        }
+        if (found < 0) {
+            sys->fast = 0;
+            break;
+        }
+        const body *bd = &sys->bodies[zb / 3 + 1];
+        sys->zrow[k] = found;
+        sys->zcoef[k] = coef;
+        sys->zw[k] = bd->mass * 1e-2; /* the inertia of a ~0.1 m body: keeps S well scaled */
+        sys->minv_aug[sys->zcoord[k]] = 1.0 / sys->zw[k];
     }
 
     /* the structure of S = A M^-1 A^T: row pairs that share a moving body */

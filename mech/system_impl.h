@@ -114,8 +114,13 @@ struct mech_system {
     int iapplied, idissip; /* state indices of the two global accounts */
 
     /* workspaces, sized by finalize */
-    double *minv;  /* 1/mass per coordinate, 0 for massless coordinates */
-    int *zcoord;   /* the massless coordinates */
+    double *minv; /* 1/mass per coordinate, 0 for massless coordinates */
+    int *zcoord;  /* the massless coordinates */
+    /* fast solve (see dynamics.c): per massless coordinate its own row, the sign of its
+    ** coefficient there and the weight w; 1/M~ per coordinate */
+    int fast;
+    int *zrow;
+    double *zcoef, *zw, *minv_aug;
     rowinfo *rows; /* nrows */
     crow *cr;      /* nrows */
     double *rhs;   /* nrows: gamma - 2 alpha Phi' - beta^2 Phi */
@@ -177,6 +182,11 @@ int dynamics(mech_system *sys, double t, const double *y, double *ydot, int full
 mech_status assemble_initial(mech_system *sys, mech_error *err);
 
 /* ---- linalg.c: small dense solvers (row-major n x n) ---- */
+/* Cholesky (lower, in place, with the reciprocals of the pivots on the diagonal); -1 on
+** success, else the row whose pivot was not positive enough (relative tol to the largest
+** diagonal entry). */
+int chol_factor(double *a, int n, double tol);
+void chol_solve(const double *a, int n, double *b);
 /* LU with partial pivoting; returns -1 on success, else the column whose pivot was below
 ** tol (relative to the largest entry of the matrix). */
 int lu_factor(double *a, int n, int *piv, double tol);

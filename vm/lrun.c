@@ -301,33 +301,15 @@ static int col_len(lua_State *L)
     return 1;
 }
 
-static int col_min(lua_State *L)
+/* col:min(), col:max(), col:mean(): the reduction is the upvalue (0, 1, 2). */
+static int col_reduce(lua_State *L)
 {
     long n;
     const double *d = column_data(L, 1, &n, NULL, NULL);
-    double m = n ? d[0] : NAN;
-    for (long i = 1; i < n; i++) m = fmin(m, d[i]);
-    lua_pushnumber(L, m);
-    return 1;
-}
-
-static int col_max(lua_State *L)
-{
-    long n;
-    const double *d = column_data(L, 1, &n, NULL, NULL);
-    double m = n ? d[0] : NAN;
-    for (long i = 1; i < n; i++) m = fmax(m, d[i]);
-    lua_pushnumber(L, m);
-    return 1;
-}
-
-static int col_mean(lua_State *L)
-{
-    long n;
-    const double *d = column_data(L, 1, &n, NULL, NULL);
-    double s = 0;
-    for (long i = 0; i < n; i++) s += d[i];
-    lua_pushnumber(L, n ? s / (double)n : NAN);
+    int op = (int)lua_tointeger(L, lua_upvalueindex(1));
+    double r = n ? d[0] : NAN;
+    for (long i = 1; i < n; i++) r = op == 0 ? fmin(r, d[i]) : op == 1 ? fmax(r, d[i]) : r + d[i];
+    lua_pushnumber(L, op == 2 && n ? r / (double)n : r);
     return 1;
 }
 
@@ -381,8 +363,27 @@ static int col_tostring(lua_State *L)
     return 1;
 }
 
-static const luaL_Reg col_methods[] = {{"min", col_min},     {"max", col_max}, {"mean", col_mean},
-                                       {"table", col_table}, {"at", col_at},   {NULL, NULL}};
+static const luaL_Reg col_methods[] = {{"table", col_table}, {"at", col_at}, {NULL, NULL}};
+static const char *const col_reductions[] = {"min", "max", "mean", NULL};
+
+/* Pushes the column method `key` and returns 1, or returns 0. */
+static int push_col_method(lua_State *L, const char *key)
+{
+    for (int i = 0; col_reductions[i]; i++) {
+        if (strcmp(col_reductions[i], key) == 0) {
+            lua_pushinteger(L, i);
+            lua_pushcclosure(L, col_reduce, 1);
+            return 1;
+        }
+    }
+    for (const luaL_Reg *r = col_methods; r->name; r++) {
+        if (strcmp(r->name, key) == 0) {
+            lua_pushcfunction(L, r->func);
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static int col_index(lua_State *L)
 {
@@ -406,13 +407,7 @@ static int col_index(lua_State *L)
         lua_pushstring(L, unit);
         return 1;
     }
-    for (const luaL_Reg *r = col_methods; r->name; r++) {
-        if (strcmp(r->name, key) == 0) {
-            lua_pushcfunction(L, r->func);
-            return 1;
-        }
-    }
-    return 0;
+    return push_col_method(L, key);
 }
 
 void lmech_open_run(lua_State *L)
@@ -445,6 +440,10 @@ void lmech_open_run(lua_State *L)
 
     luaL_newmetatable(L, LMECH_COLUMN);
     lua_newtable(L);
+    for (int i = 0; col_reductions[i]; i++) {
+        push_col_method(L, col_reductions[i]);
+        lua_setfield(L, -2, col_reductions[i]);
+    }
     luaL_setfuncs(L, col_methods, 0);
     lua_pushboolean(L, 1);
     lua_setfield(L, -2, "name");

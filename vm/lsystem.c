@@ -262,35 +262,38 @@ static int torque_trampoline(void *ud, double t, const mech_body_state *b, doubl
     return 0;
 }
 
-/* Channel and event functions get (t, system). */
-static int system_fn_trampoline(void *ud, const mech_system *sys, double t, double *value)
+/*
+** Calls a function(t, system) callback; on success its one result is on top of the
+** returned state's stack and *top is where the stack was before the call.
+*/
+static lua_State *call_with_system(lcb *cb, double t, int *top)
 {
-    (void)sys;
-    lcb *cb = ud;
     lua_State *L = push_callback(cb);
-    if (L == NULL) return -1;
-    int top = lua_gettop(L) - 1;
+    if (L == NULL) return NULL;
+    *top = lua_gettop(L) - 1;
     lua_pushnumber(L, t);
     push_uv(L, cb->owner);
     lua_getfield(L, -1, "self");
     lua_remove(L, -2);
-    if (call_callback(cb, L, top, 2, 1)) return -1;
-    return numbers_result(cb, L, top, 1, 1, 0, value);
+    return call_callback(cb, L, *top, 2, 1) ? NULL : L;
+}
+
+/* Channel and event functions: function(t, system) returning a number. */
+static int system_fn_trampoline(void *ud, const mech_system *sys, double t, double *value)
+{
+    (void)sys;
+    int top;
+    lua_State *L = call_with_system(ud, t, &top);
+    return L ? numbers_result(ud, L, top, 1, 1, 0, value) : -1;
 }
 
 /* An event action: function(t, system) returning "stop" (or true) to end the run. */
 static int event_action_trampoline(void *ud, const mech_system *sys, double t, int *stop)
 {
     (void)sys;
-    lcb *cb = ud;
-    lua_State *L = push_callback(cb);
+    int top;
+    lua_State *L = call_with_system(ud, t, &top);
     if (L == NULL) return -1;
-    int top = lua_gettop(L) - 1;
-    lua_pushnumber(L, t);
-    push_uv(L, cb->owner);
-    lua_getfield(L, -1, "self");
-    lua_remove(L, -2);
-    if (call_callback(cb, L, top, 2, 1)) return -1;
     const char *s = lua_tostring(L, -1);
     *stop =
         (lua_type(L, -1) == LUA_TBOOLEAN && lua_toboolean(L, -1)) || (s && strcmp(s, "stop") == 0);

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "mech.h"
+#include "models.h"
 
 static double now(void)
 {
@@ -23,32 +24,10 @@ static double now(void)
 static mech_system *slider_crank(void)
 {
     mech_error err;
-    mech_system *sys;
-    double g[2] = {0, -9.81};
-    mech_system_create(&sys, g, &err);
-    mech_body_def b = mech_body_default();
-    int crank, rod, slider;
-    b.name = "crank", b.mass = 0.17, b.inertia = 1e-4, b.pos[0] = 0.025;
-    mech_body_add(sys, &b, &crank, &err);
-    b.name = "rod", b.mass = 0.25, b.inertia = 4e-4, b.pos[0] = 0.11;
-    mech_body_add(sys, &b, &rod, &err);
-    b.name = "slider", b.mass = 0.14, b.inertia = 0, b.pos[0] = 0.17;
-    mech_body_add(sys, &b, &slider, &err);
-    mech_joint_def j = mech_joint_default();
-    j.body_a = MECH_GROUND, j.body_b = crank, j.pb[0] = -0.025;
-    mech_joint_add(sys, &j, NULL, &err);
-    j.body_a = crank, j.body_b = rod, j.pa[0] = 0.025, j.pb[0] = -0.06;
-    mech_joint_add(sys, &j, NULL, &err);
-    j.body_a = rod, j.body_b = slider, j.pa[0] = 0.06, j.pb[0] = 0;
-    mech_joint_add(sys, &j, NULL, &err);
-    j = mech_joint_default();
-    j.type = MECH_PRISMATIC, j.body_a = MECH_GROUND, j.body_b = slider, j.pa[0] = 0.17;
-    mech_joint_add(sys, &j, NULL, &err);
-    mech_driver_def d = mech_driver_default();
-    d.target = crank, d.speed = 5000 * 2 * 3.14159265358979 / 60, d.name = "motor";
-    mech_driver_add(sys, &d, NULL, &err);
-    if (mech_system_finalize(sys, &err) != MECH_OK) {
+    mech_system *sys = model_slider_crank(5000 * 2 * 3.14159265358979 / 60, &err);
+    if (sys == NULL || mech_system_finalize(sys, &err) != MECH_OK) {
         fprintf(stderr, "bench: %s\n", err.msg);
+        mech_system_destroy(sys);
         return NULL;
     }
     return sys;

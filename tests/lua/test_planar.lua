@@ -116,6 +116,33 @@ do -- assembly from approximate positions: a slider-crank drawn roughly at 30 de
     1e-9, "and the rod turns at the rate the geometry implies")
 end
 
+do -- a bead on a spinning arm: r'' = w^2 r, so r = r0 cosh(w t); with a bead of no
+  -- inertia the arm's prismatic joint holds its angle (the general LU solve), with
+  -- some inertia it turns too (the Cholesky solve): r(t) is the same
+  local w, r0 = 2.0, 0.1
+  for _, J in ipairs{ 0, 1e-4 } do
+    local sys = mech.planar{}
+    local arm = sys:body{ name = "arm", mass = 1, inertia = 0.1 }
+    local bead = sys:body{ name = "bead", mass = 0.2, inertia = J, at = { r0, 0 }, velocity = { 0, w * r0 } }
+    sys:revolute{ sys.ground, arm, at = { 0, 0 } }
+    sys:prismatic{ arm, bead, axis = { 1, 0 }, a_at = { 0, 0 }, b_at = { 0, 0 } }
+    sys:drive{ arm, speed = w, name = "motor" }
+    local run = sys:simulate{ t = 1.5, report = 0.01, method = "dopri5", rtol = 1e-11, atol = 1e-13,
+      record = { "bead.x", "bead.y", "motor.torque" } }
+    local worst = 0
+    for i = 1, #run do
+      local t = run.t[i]
+      local r = math.sqrt(run["bead.x"][i] ^ 2 + run["bead.y"][i] ^ 2)
+      worst = math.max(worst, math.abs(r - r0 * math.cosh(w * t)))
+    end
+    tap.ok(worst < 1e-9, string.format("bead (inertia %g): r = r0 cosh(w t) (%.1e m)", J, worst))
+    -- the motor supplies the Coriolis torque 2 m w r r' (plus J's nothing: w is constant)
+    local t = run.t[#run]
+    local r, rd = r0 * math.cosh(w * t), r0 * w * math.sinh(w * t)
+    tap.near(run["motor.torque"][#run], 2 * 0.2 * w * r * rd, 1e-7, "the motor torque is 2 m w r r'")
+  end
+end
+
 -- Convergence order of the fixed-step methods on the pendulum at large amplitude.
 local function pendulum_error(method, h)
   local sys = pendulum{ m = 1, L = 1, J = 0.05, th0 = 1.0 }

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** Models shared by the C tests and the benchmarks (header only).
+*/
+#ifndef MECH_TEST_MODELS_H
+#define MECH_TEST_MODELS_H
+
+#include "mech.h"
+
+/*
+** The ideal slider-crank of benchmark A (shared/spec/benchmarks.md): crank 0.05 m, rod
+** 0.12 m, masses 0.17 / 0.25 / 0.14 kg, inertias 1e-4 / 4e-4 kg m^2 (the slider has none:
+** the prismatic guide holds its angle), gravity -y, the crank driven at `speed` rad/s by
+** the driver "motor".  Not finalized.  NULL on failure, with err filled.
+*/
+static inline mech_system *model_slider_crank(double speed, mech_error *err)
+{
+    mech_system *sys;
+    double g[2] = {0, -9.81};
+    if (mech_system_create(&sys, g, err)) return NULL;
+    mech_body_def b = mech_body_default();
+    int crank, rod, slider;
+    b.name = "crank", b.mass = 0.17, b.inertia = 1e-4, b.pos[0] = 0.025;
+    mech_status st = mech_body_add(sys, &b, &crank, err);
+    b.name = "rod", b.mass = 0.25, b.inertia = 4e-4, b.pos[0] = 0.11;
+    if (!st) st = mech_body_add(sys, &b, &rod, err);
+    b.name = "slider", b.mass = 0.14, b.inertia = 0, b.pos[0] = 0.17;
+    if (!st) st = mech_body_add(sys, &b, &slider, err);
+    mech_joint_def j = mech_joint_default();
+    j.body_a = MECH_GROUND, j.body_b = crank, j.pb[0] = -0.025;
+    if (!st) st = mech_joint_add(sys, &j, NULL, err);
+    j.body_a = crank, j.body_b = rod, j.pa[0] = 0.025, j.pb[0] = -0.06;
+    if (!st) st = mech_joint_add(sys, &j, NULL, err);
+    j.body_a = rod, j.body_b = slider, j.pa[0] = 0.06, j.pb[0] = 0;
+    if (!st) st = mech_joint_add(sys, &j, NULL, err);
+    j = mech_joint_default();
+    j.type = MECH_PRISMATIC, j.body_a = MECH_GROUND, j.body_b = slider, j.pa[0] = 0.17;
+    if (!st) st = mech_joint_add(sys, &j, NULL, err);
+    mech_driver_def d = mech_driver_default();
+    d.type = MECH_DRIVE_BODY_ANGLE, d.target = crank, d.speed = speed, d.name = "motor";
+    if (!st) st = mech_driver_add(sys, &d, NULL, err);
+    if (st) {
+        mech_system_destroy(sys);
+        return NULL;
+    }
+    return sys;
+}
+
+#endif
