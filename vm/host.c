@@ -14,6 +14,7 @@
 
 #include "host.h"
 #include "lmech.h"
+#include "preload.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -221,6 +222,13 @@ void host_openlibs(lua_State *L, int ignore_env)
     prepend_path(L, "cpath", "@/?.so");
 
     luaL_requiref(L, "mech", luaopen_mech, 1);
+    lua_pop(L, 1);
+
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+    for (const struct preload_module *m = preload_modules; m->name; m++) {
+        lua_pushcfunction(L, m->open);
+        lua_setfield(L, -2, m->name);
+    }
     lua_pop(L, 1);
 
     /* help(x): the text lives in the stdlib module mechhelp, loaded on first use */

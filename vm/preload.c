@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+/* The list of C modules of the stdlib: add one line per module. */
+#include "preload.h"
+
+const struct preload_module preload_modules[] = {
+    {NULL, NULL},
+};
