@@ -48,10 +48,22 @@ static const quantity drive_angle_q[] = {{"torque", "N m"}, {"angle", "rad"}, {"
 static const quantity drive_dist_q[] = {{"force", "N"}, {"distance", "m"}, {"target", "m"},
                                         {"power", "W"}, {"work", "J"},     {NULL, NULL}};
 
-enum { Y_KINETIC, Y_POTENTIAL, Y_ENERGY, Y_WORK, Y_APPLIED, Y_DISSIPATED, Y_BALANCE, Y_VIOLATION };
-static const quantity system_q[] = {{"kinetic", "J"}, {"potential", "J"}, {"energy", "J"},
-                                    {"work", "J"},    {"applied", "J"},   {"dissipated", "J"},
-                                    {"balance", "J"}, {"violation", "-"}, {NULL, NULL}};
+enum {
+    Y_KINETIC,
+    Y_POTENTIAL,
+    Y_GRAVITY,
+    Y_ELASTIC,
+    Y_ENERGY,
+    Y_WORK,
+    Y_APPLIED,
+    Y_DISSIPATED,
+    Y_BALANCE,
+    Y_VIOLATION
+};
+static const quantity system_q[] = {{"kinetic", "J"},   {"potential", "J"},  {"gravity", "J"},
+                                    {"elastic", "J"},   {"energy", "J"},     {"work", "J"},
+                                    {"applied", "J"},   {"dissipated", "J"}, {"balance", "J"},
+                                    {"violation", "-"}, {NULL, NULL}};
 
 /* The quantity table of an entity; for joints, how many entries apply. */
 static const quantity *table_of(const mech_system *sys, int kind, int id, int *count)
@@ -216,6 +228,8 @@ static double system_value(const mech_system *sys, int qn)
     switch (qn) {
     case Y_KINETIC: return sys->kinetic;
     case Y_POTENTIAL: return sys->potential;
+    case Y_GRAVITY: return sys->potential - sys->elastic;
+    case Y_ELASTIC: return sys->elastic;
     case Y_ENERGY: return sys->kinetic + sys->potential;
     case Y_WORK: return work;
     case Y_APPLIED: return applied;

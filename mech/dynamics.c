@@ -439,6 +439,7 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
         sys->y_eval = y;
         sys->kinetic = kinetic;
         sys->potential = v_grav + v_elastic;
+        sys->elastic = v_elastic;
         sys->p_applied = p_applied;
         sys->p_dissip = p_dissip;
         /* reactions: the generalized force of each joint on its body b */

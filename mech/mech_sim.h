@@ -68,6 +68,8 @@ typedef struct mech_event_def {
     /* either a channel crossing a level ... */
     const char *channel; ///< channel name; NULL when fn is used
     double level;        ///< the event fires when channel - level changes sign
+    double period;       ///< if > 0: at every level + k period (needs a direction), e.g. a
+                         ///< crank angle passing 2 pi k
     /* ... or a user function */
     mech_user_event_fn fn;
     void *fn_ud;

@@ -15,6 +15,14 @@
 #include "run_impl.h"
 #include "system_impl.h"
 
+/* An event located in the current step. */
+typedef struct pending {
+    double t;
+    int def;
+} pending;
+
+#define MAX_PERIODIC_PER_STEP 256
+
 typedef struct sim {
     mech_system *sys;
     const mech_sim_options *opt;
@@ -22,7 +30,12 @@ typedef struct sim {
     mech_channel *evch;
     mech_run *run;
     double *ybuf;
-    double *atol;      /* absolute tolerance per state component */
+    double *atol;  /* absolute tolerance per state component */
+    int *imap;     /* integrator event k -> event definition */
+    int nint;      /* events located by the integrator (all but the periodic ones) */
+    double *uprev; /* periodic events: (channel - level) / period at the last step end */
+    pending *pend; /* events of the current step, sorted by time */
+    int npend, cap_pend;
     int failed;        /* a user callback failed while evaluating */
     mech_error cb_err; /* its message */
 } sim;
@@ -115,15 +128,108 @@ static int event_functions(void *ctx, double t, const double *y, double *g)
     sim *s = ctx;
     mech_system *sys = s->sys;
     if (evaluate_at(s, t, y) != 0) return -1;
-    for (int i = 0; i < s->opt->nevents; i++) {
+    for (int k = 0; k < s->nint; k++) {
+        int i = s->imap[k];
         const mech_event_def *e = &s->opt->events[i];
         if (e->channel) {
-            g[i] = mech_channel_value(sys, &s->evch[i]) - e->level;
-        } else if (e->fn(e->fn_ud, sys, t, &g[i]) != 0) {
+            g[k] = mech_channel_value(sys, &s->evch[i]) - e->level;
+        } else if (e->fn(e->fn_ud, sys, t, &g[k]) != 0) {
             mech_error_set(&s->cb_err, MECH_ERR_CALLBACK,
                            "event '%s': its function failed at t = %.9g", s->run->evnames[i], t);
             s->failed = 1;
             return -1;
+        }
+    }
+    return 0;
+}
+
+static int add_pending(sim *s, double t, int def)
+{
+    if (s->npend >= s->cap_pend) {
+        mech_error_set(&s->cb_err, MECH_ERR_ARG,
+                       "event '%s' fired more than %d times in one step at t = %.9g: limit the "
+                       "step size (max_step)",
+                       s->run->evnames[def], MAX_PERIODIC_PER_STEP, t);
+        s->failed = 1;
+        return -1;
+    }
+    int i = s->npend++;
+    while (i > 0 && s->pend[i - 1].t > t) { /* keep them sorted by time */
+        s->pend[i] = s->pend[i - 1];
+        i--;
+    }
+    s->pend[i].t = t;
+    s->pend[i].def = def;
+    return 0;
+}
+
+/* (channel - level) / period of periodic event d at the evaluated state. */
+static double winding(const sim *s, int d)
+{
+    const mech_event_def *e = &s->opt->events[d];
+    return (mech_channel_value(s->sys, &s->evch[d]) - e->level) / e->period;
+}
+
+/*
+** Time in [ta, tb] where periodic event d's channel crosses level + k period, by the
+** Illinois method on the dense output (fa, fb: winding - k at the ends, of opposite
+** signs).  Returns the end of the final bracket on the far side of the crossing, within
+** 1e-12 max(1, |t|) of it.
+*/
+static int periodic_time(sim *s, mech_integ *integ, int d, double k, double ta, double fa,
+                         double tb, double fb, double *t_out)
+{
+    const double tol = 1e-12 * fmax(1.0, fabs(tb));
+    double lo = ta, flo = fa, hi = tb, fhi = fb;
+    int side = 0;
+    for (int it = 0; it < 200 && hi - lo > tol; it++) {
+        double t = hi - fhi * (hi - lo) / (fhi - flo);
+        if (!(t > lo && t < hi)) t = 0.5 * (lo + hi);
+        if (mech_integ_dense(integ, t, s->ybuf) != MECH_OK || evaluate_at(s, t, s->ybuf) != 0)
+            return -1;
+        double f = winding(s, d) - k;
+        if (f == 0 || (f > 0) == (fhi > 0)) {
+            hi = t, fhi = f;
+            if (f == 0) break;
+            if (side == 1) flo *= 0.5; /* the same end moved twice: Illinois */
+            side = 1;
+        } else {
+            lo = t, flo = f;
+            if (side == -1) fhi *= 0.5;
+            side = -1;
+        }
+    }
+    *t_out = hi;
+    return 0;
+}
+
+/*
+** Periodic crossings in the last step: the winding number (channel - level) / period at
+** its end against its start tells which levels were passed in the wanted direction; each
+** is located on the dense output.  This counts every crossing even when one step spans
+** several periods, which a sign change of a periodic function would miss.
+*/
+static int periodic_events(sim *s, mech_integ *integ)
+{
+    const mech_sim_options *o = s->opt;
+    double t0 = mech_integ_prev_time(integ), t1 = mech_integ_time(integ);
+    int evaluated = 0;
+    for (int d = 0; d < o->nevents; d++) {
+        const mech_event_def *e = &o->events[d];
+        if (!(e->channel && e->period > 0)) continue;
+        if (!evaluated) {
+            if (evaluate_at(s, t1, mech_integ_state(integ)) != 0) return -1;
+            evaluated = 1;
+        }
+        double u0 = s->uprev[d], u1 = winding(s, d);
+        s->uprev[d] = u1;
+        double first = e->direction > 0 ? floor(u0) + 1 : ceil(u0) - 1;
+        double last = e->direction > 0 ? floor(u1) : ceil(u1);
+        for (double k = first; e->direction > 0 ? k <= last : k >= last; k += e->direction) {
+            double te;
+            if (periodic_time(s, integ, d, k, t0, u0 - k, t1, u1 - k, &te) != 0 ||
+                add_pending(s, te, d) != 0)
+                return -1;
         }
     }
     return 0;
@@ -177,6 +283,12 @@ static mech_status check_options(mech_system *sys, const mech_sim_options *o, si
             if (st) return st;
             if (!isfinite(e->level))
                 return mech_error_set(err, MECH_ERR_ARG, "event '%s': level must be finite", name);
+            if (!(isfinite(e->period) && e->period >= 0))
+                return mech_error_set(err, MECH_ERR_ARG, "event '%s': period must be >= 0", name);
+            if (e->period > 0 && e->direction == 0)
+                return mech_error_set(err, MECH_ERR_ARG,
+                                      "event '%s': a periodic crossing needs a direction (1 or -1)",
+                                      name);
         }
         if (e->direction < -1 || e->direction > 1)
             return mech_error_set(err, MECH_ERR_ARG, "event '%s': direction must be -1, 0 or 1",
@@ -280,18 +392,24 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         s.atol[i] = io.atol_vec ? io.atol_vec[i] : i < 2 * sys->ncoord ? io.atol : 1e300;
     io.atol_vec = s.atol;
     if ((st = mech_integ_create(&integ, sys->nstate, &io, sim_rhs, &s, err))) goto done;
-    if (o->nevents > 0) {
-        int dirs[256];
-        int *dir = o->nevents <= 256 ? dirs : mech_calloc((size_t)o->nevents, sizeof(int));
-        if (dir == NULL) {
-            st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
-            goto done;
-        }
-        for (int i = 0; i < o->nevents; i++) dir[i] = o->events[i].direction;
-        st = mech_integ_set_events(integ, o->nevents, event_functions, dir, err);
-        if (dir != dirs) mech_free(dir);
-        if (st) goto done;
+    s.imap = mech_calloc((size_t)(o->nevents + 1), sizeof(int));
+    s.uprev = mech_calloc((size_t)(o->nevents + 1), sizeof(double));
+    s.cap_pend = o->nevents + MAX_PERIODIC_PER_STEP;
+    s.pend = mech_calloc((size_t)s.cap_pend, sizeof(pending));
+    int *dir = mech_calloc((size_t)(o->nevents + 1), sizeof(int));
+    if (!s.imap || !s.uprev || !s.pend || !dir) {
+        mech_free(dir);
+        st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
+        goto done;
     }
+    for (int i = 0; i < o->nevents; i++) {
+        if (o->events[i].channel && o->events[i].period > 0) continue; /* found by sim */
+        dir[s.nint] = o->events[i].direction;
+        s.imap[s.nint++] = i;
+    }
+    if (s.nint > 0) st = mech_integ_set_events(integ, s.nint, event_functions, dir, err);
+    mech_free(dir);
+    if (st) goto done;
 
     double wall0 = now(), last_progress = wall0;
     mech_error_clear(&sys->last_err);
@@ -307,6 +425,13 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         run->status = MECH_RUN_FAILED;
         snprintf(run->message, sizeof run->message, "%s", err->msg);
         goto finish;
+    }
+
+    for (int d = 0; d < o->nevents; d++) {
+        const mech_event_def *e = &o->events[d];
+        if (!(e->channel && e->period > 0)) continue;
+        if (evaluate_at(&s, 0.0, sys->y0) != 0) break;
+        s.uprev[d] = winding(&s, d);
     }
 
     long step = 0;
@@ -351,11 +476,15 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         /* events of this step, earliest first */
         const mech_integ_event *evs;
         int nev = mech_integ_events(integ, &evs);
+        s.npend = 0;
+        for (int e = 0; e < nev && !s.failed; e++) add_pending(&s, evs[e].t, s.imap[evs[e].index]);
+        if (!s.failed) periodic_events(&s, integ);
         int stop = 0;
         double t_limit = t1;
-        for (int e = 0; e < nev && !stop && !s.failed; e++) {
-            const mech_event_def *def = &o->events[evs[e].index];
-            double te = evs[e].t;
+        for (int e = 0; e < s.npend && !stop && !s.failed; e++) {
+            int di = s.pend[e].def;
+            const mech_event_def *def = &o->events[di];
+            double te = s.pend[e].t;
             if (def->action == MECH_EVENT_CALL) {
                 if (mech_integ_dense(integ, te, s.ybuf) != MECH_OK ||
                     mech_system_evaluate(sys, te, s.ybuf, &s.cb_err) != MECH_OK) {
@@ -365,8 +494,8 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
                 int want_stop = 0;
                 if (def->on_event(def->on_event_ud, sys, te, &want_stop) != 0) {
                     mech_error_set(&s.cb_err, MECH_ERR_CALLBACK,
-                                   "event '%s': its action failed at t = %.9g",
-                                   run->evnames[evs[e].index], te);
+                                   "event '%s': its action failed at t = %.9g", run->evnames[di],
+                                   te);
                     s.failed = 1;
                     break;
                 }
@@ -383,13 +512,13 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
                 }
                 t_limit = te;
                 t1 = te;
-                record_event(&s, evs[e].index, te, mech_integ_state(integ));
+                record_event(&s, di, te, mech_integ_state(integ));
             } else if (mech_integ_dense(integ, te, s.ybuf) == MECH_OK) {
-                record_event(&s, evs[e].index, te, s.ybuf);
+                record_event(&s, di, te, s.ybuf);
             }
             if (stop && !s.failed) {
                 snprintf(run->message, sizeof run->message, "stopped by event '%s' at t = %.9g s",
-                         run->evnames[evs[e].index], te);
+                         run->evnames[di], te);
             }
         }
 
@@ -443,6 +572,9 @@ done:
     mech_free(s.evch);
     mech_free(s.ybuf);
     mech_free(s.atol);
+    mech_free(s.imap);
+    mech_free(s.uprev);
+    mech_free(s.pend);
     if (run && run->params == NULL) { /* could not start */
         mech_run_free(run);
         run = NULL;

@@ -140,6 +140,7 @@ struct mech_system {
     double t_eval;
     const double *q, *v; /* views into the evaluated state */
     double kinetic, potential, p_applied, p_dissip;
+    double elastic;       /* the part of potential stored in springs and penalty joints */
     double energy0;       /* kinetic + potential at the assembled initial state */
     const double *y_eval; /* the state evaluated (for the energy accounts) */
 

@@ -98,7 +98,7 @@ run = sys:simulate{ t = end time [s], report = s between rows,
     method = "dopri5" (default) | "rk4" (needs h) | "bdf" (stiff),
     h = step [s], rtol = 1e-6, atol = 1e-9, max_step = s,
     record = { "slider.x", "j1.fx", ..., name = function(t, sys) return value end },
-    events = { { channel = "crank.phi", value = 6.283, direction = 1,
+    events = { { channel = "crank.phi", value = 0, period = 2 * math.pi, direction = 1,
                  action = "record" | "stop" | function(t, sys) return "stop" end },
                { fn = function(t, sys) return g end, name = "..." } },
     quiet = true, on_error = "error" | "return", params = { clearance = 0.5e-3 } }

@@ -889,8 +889,8 @@ static int sys_simulate(lua_State *L)
     static const char *const methods[] = {"rk4", "dopri5", "bdf", NULL};
     static const char *const on_error[] = {"error", "return", NULL};
     static const char *const actions[] = {"record", "stop", NULL};
-    static const char *const ev_known[] = {"name",      "channel", "value", "fn",
-                                           "direction", "action",  NULL};
+    static const char *const ev_known[] = {"name", "channel",   "value",  "period",
+                                           "fn",   "direction", "action", NULL};
     lsys *ls = check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ t = end time, report = ..., ... }");
     lu_checkfields(L, t, fn, known, 0);
@@ -999,6 +999,7 @@ static int sys_simulate(lua_State *L)
             d->name = lu_string(L, e, efn, "name", NULL);
             d->channel = lu_string(L, e, efn, "channel", NULL);
             d->level = lu_number(L, e, efn, "value", 0, 0);
+            d->period = lu_number(L, e, efn, "period", 0, 0);
             d->direction = (int)lu_number(L, e, efn, "direction", 0, 0);
             if (lu_function(L, e, efn, "fn")) {
                 if (d->channel) lu_error(L, efn, "give either 'channel' or 'fn', not both");
