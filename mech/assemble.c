@@ -49,7 +49,7 @@ static const char *eq_label(const mech_system *sys, const eqref *e, char *buf, s
     return buf;
 }
 
-/* Dense rows of every equation at (q, v, t = 0). */
+/* Dense rows of every equation at (q, v), drivers at their current motion. */
 static void evaluate(mech_system *sys, work *w, const double *q, const double *v)
 {
     int n = w->n;
@@ -155,7 +155,7 @@ static double length_scale(const mech_system *sys, const double *q)
     return L;
 }
 
-mech_status assemble_initial(mech_system *sys, mech_error *err)
+mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *err)
 {
     int n = sys->ncoord, m = sys->ndrivers;
     for (int i = 0; i < sys->njoints; i++) m += sys->joints[i].neq;
@@ -185,15 +185,15 @@ mech_status assemble_initial(mech_system *sys, mech_error *err)
         for (int e = 0; e < sys->joints[i].neq; e++) w.eqs[r++] = (eqref){MECH_KIND_JOINT, i, e};
     for (int i = 0; i < sys->ndrivers; i++) {
         w.eqs[r++] = (eqref){MECH_KIND_DRIVER, i, 0};
-        if (driver_motion(sys, &sys->drivers[i], 0.0) != 0) {
+        if (driver_motion(sys, &sys->drivers[i], t) != 0) {
             st = mech_error_set(err, MECH_ERR_CALLBACK,
-                                "assembly: the motion function of driver '%s' failed at t = 0",
-                                sys->drivers[i].name);
+                                "assembly: the motion function of driver '%s' failed at t = %g",
+                                sys->drivers[i].name, t);
             goto done;
         }
     }
 
-    double *q = sys->y0, *v = sys->y0 + n;
+    double *q = y, *v = y + n;
     evaluate(sys, &w, q, v);
     int ndep = find_dependent(&w);
     double tol = 1e-12 * (1 + length_scale(sys, q));

@@ -168,4 +168,41 @@ const char *mech_run_parameters(const mech_run *run);
 mech_status mech_run_write_csv(const mech_run *run, const char *path, const char *header,
                                const char *const *columns, int ncolumns, mech_error *err);
 
+/*
+** Largest Lyapunov exponent (Benettin's method): a reference trajectory and one started
+** d0 away from it, both from the assembled initial state after a transient, are
+** integrated side by side; every `every` seconds the separation d (Euclidean norm of the
+** position and velocity differences) is measured, log(d / d0) accumulated, and the
+** neighbour moved back to distance d0 along the same direction.  The estimate is the sum
+** divided by the measured time; its history shows the convergence.
+*/
+typedef struct mech_lyapunov_options {
+    mech_integ_options integ;
+    double t_end;     ///< end time [s] (transient included)
+    double transient; ///< time before measuring [s]
+    double every;     ///< renormalisation interval [s]
+    double d0;        ///< separation after each renormalisation (default 1e-8)
+    const volatile sig_atomic_t *interrupt;
+} mech_lyapunov_options;
+
+typedef struct mech_lyapunov_result {
+    double lambda;    ///< the estimate at the end [1/s]
+    long n;           ///< renormalisations
+    double *t;        ///< their times (n values, owned: mech_lyapunov_free)
+    double *estimate; ///< the running estimate at each (n values)
+} mech_lyapunov_result;
+
+mech_lyapunov_options mech_lyapunov_default_options(void);
+
+/*
+** Computes the largest Lyapunov exponent of a finalized (or finalizable) system.  The first
+** separation is along a fixed direction projected onto the joints' constraints; a system
+** with no degree of freedom has none (MECH_ERR_ARG).  On failure res->n holds the
+** renormalisations done so far.
+*/
+mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *opt,
+                          mech_lyapunov_result *res, mech_error *err);
+
+void mech_lyapunov_free(mech_lyapunov_result *res);
+
 #endif

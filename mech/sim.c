@@ -380,16 +380,13 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
     }
     run->stats.method = o->integ.method;
 
-    /* The energy accounts (driver work, applied work, dissipation) are diagnostics: they
-    ** follow the steps the mechanical states need and do not steer the error control. */
     mech_integ_options io = o->integ;
     s.atol = mech_calloc((size_t)sys->nstate, sizeof(double));
     if (s.atol == NULL) {
         st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
         goto done;
     }
-    for (int i = 0; i < sys->nstate; i++)
-        s.atol[i] = io.atol_vec ? io.atol_vec[i] : i < 2 * sys->ncoord ? io.atol : 1e300;
+    system_atol(sys, io.atol, io.atol_vec, s.atol);
     io.atol_vec = s.atol;
     if ((st = mech_integ_create(&integ, sys->nstate, &io, sim_rhs, &s, err))) goto done;
     s.imap = mech_calloc((size_t)(o->nevents + 1), sizeof(int));

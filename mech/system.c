@@ -876,7 +876,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         memcpy(sys->y0 + n + bd->dof, bd->v0, 3 * sizeof(double));
     }
     if (sys->assemble) {
-        mech_status st = assemble_initial(sys, err);
+        mech_status st = assemble_state(sys, 0.0, sys->y0, err);
         if (st) {
             free_workspace(sys);
             return st;
@@ -893,6 +893,12 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     }
     sys->energy0 = sys->kinetic + sys->potential;
     return MECH_OK;
+}
+
+void system_atol(const mech_system *sys, double atol, const double *given, double *out)
+{
+    for (int i = 0; i < sys->nstate; i++)
+        out[i] = given ? given[i] : i < 2 * sys->ncoord ? atol : 1e300;
 }
 
 mech_status mech_system_initial_state(mech_system *sys, double *y, mech_error *err)

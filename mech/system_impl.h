@@ -179,8 +179,15 @@ void body_point(const mech_system *sys, int b, const double s[2], const double *
 /* Right-hand side with full = 1 also keeps reactions, energies and element outputs. */
 int dynamics(mech_system *sys, double t, const double *y, double *ydot, int full);
 
+/* Absolute tolerances per state component: `given` (per component) if not NULL, else
+** atol for positions and velocities; the energy accounts get an infinite tolerance: they
+** follow the steps the mechanical states need and do not steer the error control. */
+void system_atol(const mech_system *sys, double atol, const double *given, double *out);
+
 /* ---- assemble.c ---- */
-mech_status assemble_initial(mech_system *sys, mech_error *err);
+/* Moves the positions and velocities of state y the least so that every joint and driver
+** equation holds at time t (the initial assembly is t = 0, y = y0). */
+mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *err);
 
 /* ---- linalg.c: small dense solvers (row-major n x n) ---- */
 /* Cholesky (lower, in place, with the reciprocals of the pivots on the diagonal); -1 on

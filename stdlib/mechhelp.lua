@@ -35,6 +35,7 @@ system methods (all take one table of named fields):
   sys:force{ body, at | body_at, value = {fx, fy}, amplitude = {ax, ay}, omega, phase, frame, fn }
   sys:torque{ body, value, amplitude, omega, phase, fn }
   sys:simulate{ t, report, method, h, rtol, atol, max_step, record, events, quiet, on_error, params }
+  sys:lyapunov{ t, every, transient, d0, method, rtol, ... }   largest Lyapunov exponent
   sys:assemble()  sys:entity(name)  sys:value("entity.quantity")  sys:describe()
 fields: sys.ground, sys.dof, sys.last_run
 `at` is a world point in the configuration as given; a_at, b_at, body_at are body
@@ -107,6 +108,13 @@ run = sys:simulate{ t = end time [s], report = s between rows,
   and the entity; the rows so far are in sys.last_run (on_error = "return" returns the
   run and the message instead).  help(run) for the results.]]
 
+topics["sys:lyapunov"] = [[
+lambda, history = sys:lyapunov{ t = end time, every = renormalisation interval [s],
+    transient = 0, d0 = 1e-8, method, h, rtol, atol, max_step }
+  The largest Lyapunov exponent [1/s] by two nearby trajectories with renormalisation
+  (Benettin): > 0 chaotic, < 0 stable.  history = { t = {...}, estimate = {...} } shows
+  how the estimate converged.]]
+
 topics["mech.entity"] = [[
 an entity (body, point, force, joint or driver):
   e.name, e.kind, e.system, e.channels (the quantities it can record)
@@ -127,7 +135,7 @@ a column of a run: col[i] (i from 1), #col, col.name, col.unit,
 
 local order = { "mech", "mech.planar", "mech.system", "sys:body", "sys:revolute", "sys:prismatic",
   "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
-  "sys:simulate", "mech.entity", "mech.run", "mech.column" }
+  "sys:simulate", "sys:lyapunov", "mech.entity", "mech.run", "mech.column" }
 
 -- The topic of a value: a name, a function of the mech module or a system method, or
 -- the type of an object.

@@ -832,6 +832,69 @@ static int sys_tostring(lua_State *L)
 
 /* ---- simulate ----------------------------------------------------------------------------- */
 
+/* Reads method, h, rtol, atol and max_step; returns whether h was given. */
+static int integ_options(lua_State *L, int t, const char *fn, mech_integ_options *io)
+{
+    static const char *const methods[] = {"rk4", "dopri5", "bdf", NULL};
+    io->method = lu_option(L, t, fn, "method", methods, MECH_DOPRI5);
+    int has_h = lu_optnumber(L, t, fn, "h", &io->h);
+    if (io->method == MECH_RK4 && !has_h)
+        lu_error(L, fn, "method \"rk4\" needs 'h', the fixed step [s]");
+    io->rtol = lu_number(L, t, fn, "rtol", io->rtol, 0);
+    io->atol = lu_number(L, t, fn, "atol", io->atol, 0);
+    io->hmax = lu_number(L, t, fn, "max_step", 0, 0);
+    return has_h;
+}
+
+/*
+** sys:lyapunov{ t, transient, every, d0, method, h, rtol, atol, max_step } -> lambda,
+** { t = {...}, estimate = {...} }: the largest Lyapunov exponent [1/s] and how its
+** estimate converged.
+*/
+static int sys_lyapunov(lua_State *L)
+{
+    const char *fn = "sys:lyapunov";
+    static const char *const known[] = {"t", "transient", "every", "d0",       "method",
+                                        "h", "rtol",      "atol",  "max_step", NULL};
+    lsys *ls = check_mutable(L, 1, fn);
+    int t = lu_checktable(L, 2, fn, "{ t = end time, every = renormalisation interval, ... }");
+    lu_checkfields(L, t, fn, known, 0);
+    mech_lyapunov_options o = mech_lyapunov_default_options();
+    o.t_end = lu_number(L, t, fn, "t", 0, 1);
+    o.transient = lu_number(L, t, fn, "transient", 0, 0);
+    o.every = lu_number(L, t, fn, "every", 0, 1);
+    o.d0 = lu_number(L, t, fn, "d0", o.d0, 0);
+    integ_options(L, t, fn, &o.integ);
+    o.interrupt = host_interrupt_flag();
+    mech_lyapunov_result res;
+    mech_error err;
+    ls->L = L;
+    ls->cb_error[0] = '\0';
+    ls->running = 1;
+    mech_status st = mech_lyapunov(ls->sys, &o, &res, &err);
+    ls->running = 0;
+    if (st == MECH_ERR_INTERRUPTED) host_interrupt_consume(L);
+    if (st) {
+        mech_lyapunov_free(&res);
+        if (ls->cb_error[0]) return lu_error(L, fn, "%s: %s", err.msg, ls->cb_error);
+        return lu_mech_error(L, fn, &err);
+    }
+    lua_pushnumber(L, res.lambda);
+    lua_createtable(L, 0, 2);
+    lua_createtable(L, (int)res.n, 0);
+    lua_createtable(L, (int)res.n, 0);
+    for (long i = 0; i < res.n; i++) {
+        lua_pushnumber(L, res.t[i]);
+        lua_rawseti(L, -3, i + 1);
+        lua_pushnumber(L, res.estimate[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -3, "estimate");
+    lua_setfield(L, -2, "t");
+    mech_lyapunov_free(&res);
+    return 2;
+}
+
 typedef struct progress {
     int enabled, shown;
 } progress;
@@ -886,7 +949,6 @@ static int sys_simulate(lua_State *L)
     static const char *const known[] = {"t",        "report",   "method", "h",      "rtol",
                                         "atol",     "max_step", "record", "events", "quiet",
                                         "on_error", "params",   NULL};
-    static const char *const methods[] = {"rk4", "dopri5", "bdf", NULL};
     static const char *const on_error[] = {"error", "return", NULL};
     static const char *const actions[] = {"record", "stop", NULL};
     static const char *const ev_known[] = {"name", "channel",   "value",  "period",
@@ -898,16 +960,8 @@ static int sys_simulate(lua_State *L)
 
     mech_sim_options o = mech_sim_default_options();
     o.t_end = lu_number(L, t, fn, "t", 0, 1);
-    o.integ.method = lu_option(L, t, fn, "method", methods, MECH_DOPRI5);
-    double h = 0;
-    int has_h = lu_optnumber(L, t, fn, "h", &h);
-    if (o.integ.method == MECH_RK4 && !has_h)
-        return lu_error(L, fn, "method \"rk4\" needs 'h', the fixed step [s]");
-    o.integ.h = h;
-    o.report = lu_number(L, t, fn, "report", has_h ? h : o.t_end / 1000, 0);
-    o.integ.rtol = lu_number(L, t, fn, "rtol", o.integ.rtol, 0);
-    o.integ.atol = lu_number(L, t, fn, "atol", o.integ.atol, 0);
-    o.integ.hmax = lu_number(L, t, fn, "max_step", 0, 0);
+    int has_h = integ_options(L, t, fn, &o.integ);
+    o.report = lu_number(L, t, fn, "report", has_h ? o.integ.h : o.t_end / 1000, 0);
     int quiet = lu_bool(L, t, fn, "quiet", 0);
     int return_on_error = lu_option(L, t, fn, "on_error", on_error, 0);
 
@@ -1169,14 +1223,23 @@ static int ent_index(lua_State *L)
 /* ---- registration ---------------------------------------------------------------------------- */
 
 static const luaL_Reg sys_methods[] = {
-    {"body", sys_body},         {"point", sys_point},
-    {"revolute", sys_revolute}, {"prismatic", sys_prismatic},
-    {"fixed", sys_fixed},       {"drive", sys_drive},
-    {"spring", sys_spring},     {"rotational_spring", sys_rotational_spring},
-    {"force", sys_force},       {"torque", sys_torque},
-    {"entity", sys_entity},     {"assemble", sys_assemble},
-    {"value", sys_value},       {"describe", sys_describe},
-    {"simulate", sys_simulate}, {NULL, NULL},
+    {"body", sys_body},
+    {"point", sys_point},
+    {"revolute", sys_revolute},
+    {"prismatic", sys_prismatic},
+    {"fixed", sys_fixed},
+    {"drive", sys_drive},
+    {"spring", sys_spring},
+    {"rotational_spring", sys_rotational_spring},
+    {"force", sys_force},
+    {"torque", sys_torque},
+    {"entity", sys_entity},
+    {"assemble", sys_assemble},
+    {"value", sys_value},
+    {"describe", sys_describe},
+    {"simulate", sys_simulate},
+    {"lyapunov", sys_lyapunov},
+    {NULL, NULL},
 };
 
 void lmech_open_system(lua_State *L)

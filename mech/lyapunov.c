@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** The largest Lyapunov exponent by two nearby trajectories with renormalisation
+** (Benettin et al. 1980).  See mech_sim.h.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mech_sim.h"
+#include "system_impl.h"
+
+mech_lyapunov_options mech_lyapunov_default_options(void)
+{
+    mech_lyapunov_options o;
+    memset(&o, 0, sizeof o);
+    o.integ = mech_integ_default_options();
+    o.integ.method = MECH_DOPRI5;
+    o.d0 = 1e-8;
+    return o;
+}
+
+void mech_lyapunov_free(mech_lyapunov_result *res)
+{
+    if (res == NULL) return;
+    mech_free(res->t);
+    mech_free(res->estimate);
+    res->t = res->estimate = NULL;
+    res->n = 0;
+}
+
+static int rhs(void *ctx, double t, const double *y, double *ydot)
+{
+    return mech_system_rhs(ctx, t, y, ydot);
+}
+
+/* Steps integ up to t_stop exactly. */
+static mech_status advance(mech_system *sys, mech_integ *integ, double t_stop,
+                           const mech_lyapunov_options *o, const char *which, mech_error *err)
+{
+    mech_error ierr;
+    while (mech_integ_time(integ) < t_stop) {
+        if (o->interrupt && *o->interrupt)
+            return mech_error_set(err, MECH_ERR_INTERRUPTED, "lyapunov: interrupted at t = %.9g s",
+                                  mech_integ_time(integ));
+        mech_error_clear(&sys->last_err);
+        mech_status st = mech_integ_step(integ, t_stop, &ierr);
+        if (st)
+            return mech_error_set(err, st, "lyapunov: the %s trajectory failed at t = %.9g s: %s",
+                                  which, mech_integ_time(integ),
+                                  sys->last_err.code ? sys->last_err.msg : ierr.msg);
+    }
+    return MECH_OK;
+}
+
+/* Euclidean norm of the position and velocity differences. */
+static double separation(const double *a, const double *b, int n2)
+{
+    double s = 0;
+    for (int i = 0; i < n2; i++) s += (a[i] - b[i]) * (a[i] - b[i]);
+    return sqrt(s);
+}
+
+mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
+                          mech_lyapunov_result *res, mech_error *err)
+{
+    memset(res, 0, sizeof *res);
+    res->lambda = NAN;
+    if (!(isfinite(o->t_end) && isfinite(o->transient) && o->transient >= 0 &&
+          o->t_end > o->transient))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "lyapunov: need 0 <= transient < end time (got %g and %g)",
+                              o->transient, o->t_end);
+    if (!(isfinite(o->every) && o->every > 0))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "lyapunov: the renormalisation interval must be > 0 (got %g)",
+                              o->every);
+    if (!(isfinite(o->d0) && o->d0 > 0))
+        return mech_error_set(err, MECH_ERR_ARG, "lyapunov: d0 must be > 0 (got %g)", o->d0);
+    double span = (o->t_end - o->transient) / o->every;
+    if (span > 1e8)
+        return mech_error_set(err, MECH_ERR_ARG, "lyapunov: %g renormalisations is too many", span);
+    mech_status st = mech_system_finalize(sys, err);
+    if (st) return st;
+
+    const int ns = sys->nstate, n2 = 2 * sys->ncoord;
+    long kmax = (long)floor(span * (1 + 1e-12));
+    double *ya = mech_calloc((size_t)ns, sizeof(double));
+    double *yb = mech_calloc((size_t)ns, sizeof(double));
+    double *atol = mech_calloc((size_t)ns, sizeof(double));
+    res->t = mech_calloc((size_t)(kmax + 1), sizeof(double));
+    res->estimate = mech_calloc((size_t)(kmax + 1), sizeof(double));
+    mech_integ *ia = NULL, *ib = NULL;
+    if (!ya || !yb || !atol || !res->t || !res->estimate) {
+        st = mech_error_set(err, MECH_ERR_NOMEM, "lyapunov: out of memory");
+        goto done;
+    }
+    mech_integ_options io = o->integ;
+    system_atol(sys, io.atol, io.atol_vec, atol);
+    io.atol_vec = atol;
+    if ((st = mech_integ_create(&ia, ns, &io, rhs, sys, err)) ||
+        (st = mech_integ_create(&ib, ns, &io, rhs, sys, err)))
+        goto done;
+
+    mech_error ierr;
+    memcpy(ya, sys->y0, sizeof(double) * (size_t)ns);
+    if ((st = mech_integ_init(ia, 0.0, ya, &ierr))) {
+        st = mech_error_set(err, st, "lyapunov: %s", ierr.msg);
+        goto done;
+    }
+    if ((st = advance(sys, ia, o->transient, o, "reference", err))) goto done;
+
+    /* The neighbour: a fixed direction over positions and velocities, pushed back onto
+    ** the constraints (a large step, projected, then scaled down to d0). */
+    memcpy(ya, mech_integ_state(ia), sizeof(double) * (size_t)ns);
+    memcpy(yb, ya, sizeof(double) * (size_t)ns);
+    for (int i = 0; i < n2; i++) yb[i] += 1e-4 * sin(1.0 + 2.0 * i);
+    if ((st = assemble_state(sys, o->transient, yb, err))) goto done;
+    double d = separation(ya, yb, n2);
+    if (!(d > 1e-12))
+        st = mech_error_set(err, MECH_ERR_ARG,
+                            "lyapunov: the joints and drivers leave no freedom to move: the "
+                            "exponent is not defined");
+    if (st) goto done;
+    for (int i = 0; i < n2; i++) yb[i] = ya[i] + o->d0 / d * (yb[i] - ya[i]);
+    if ((st = mech_integ_init(ib, o->transient, yb, &ierr))) {
+        st = mech_error_set(err, st, "lyapunov: %s", ierr.msg);
+        goto done;
+    }
+
+    double sum = 0;
+    for (long k = 1; k <= kmax; k++) {
+        double tk = o->transient + (double)k * o->every;
+        if ((st = advance(sys, ia, tk, o, "reference", err)) ||
+            (st = advance(sys, ib, tk, o, "neighbouring", err)))
+            goto done;
+        const double *a = mech_integ_state(ia);
+        memcpy(yb, mech_integ_state(ib), sizeof(double) * (size_t)ns);
+        d = separation(a, yb, n2);
+        if (!(d > 0 && isfinite(d))) {
+            st = mech_error_set(err, MECH_ERR_NUMERIC,
+                                "lyapunov: the separation became %g at t = %.9g s", d, tk);
+            goto done;
+        }
+        sum += log(d / o->d0);
+        res->t[res->n] = tk;
+        res->estimate[res->n] = sum / (tk - o->transient);
+        res->n++;
+        for (int i = 0; i < n2; i++) yb[i] = a[i] + o->d0 / d * (yb[i] - a[i]);
+        if ((st = mech_integ_reinit(ib, tk, yb, &ierr))) {
+            st = mech_error_set(err, st, "lyapunov: %s", ierr.msg);
+            goto done;
+        }
+    }
+    res->lambda = res->n ? res->estimate[res->n - 1] : NAN;
+
+done:
+    mech_integ_free(ia);
+    mech_integ_free(ib);
+    mech_free(ya);
+    mech_free(yb);
+    mech_free(atol);
+    return st;
+}
