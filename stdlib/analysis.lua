@@ -514,7 +514,8 @@ end
 
 -- analysis.energy(run) -> { kinetic = column, ..., accounts = {names}, residual,
 -- relative, scale }: every recorded "system.*" channel in joules, under the name after
--- "system.", and how well the balance closes.
+-- "system.", and how well the balance closes.  scale and relative are nil when no
+-- stored energy (system.energy, or kinetic and potential energies) was recorded.
 function analysis.energy(run)
   local fname = "analysis.energy"
   check_run(fname, run, "argument #1")
@@ -540,18 +541,19 @@ function analysis.energy(run)
     for _, acc in ipairs(out.potential and { "kinetic", "potential" } or { "kinetic", "gravity", "elastic" }) do
       if out[acc] then parts[#parts + 1] = out[acc]:table() end
     end
-    if #parts == 0 then
-      fail(2, fname, "no stored energy was recorded (record system.energy, or system.kinetic and the potentials)")
+    if #parts > 0 then
+      local scale = 0
+      for i = 1, #parts[1] do
+        local e = 0
+        for _, p in ipairs(parts) do e = e + p[i] end
+        scale = math.max(scale, abs(e))
+      end
+      out.scale = scale
     end
-    local scale = 0
-    for i = 1, #parts[1] do
-      local e = 0
-      for _, p in ipairs(parts) do e = e + p[i] end
-      scale = math.max(scale, abs(e))
-    end
-    out.scale = scale
   end
-  out.relative = out.scale > 0 and out.residual / out.scale or (out.residual == 0 and 0 or huge)
+  if out.scale then -- nil when no stored energy was recorded
+    out.relative = out.scale > 0 and out.residual / out.scale or (out.residual == 0 and 0 or huge)
+  end
   return out
 end
 
