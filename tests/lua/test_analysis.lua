@@ -172,6 +172,9 @@ do -- energy accounts of a forced, damped oscillator
   tap.is(eb.scale, worst, "without system.energy the scale is the largest kinetic + potential sum")
   tap.raises(analysis.energy, "analysis.energy: channel 'system.balance' was not recorded",
     "the balance is required", oscillator({}, { t = 0.1, record = { "system.kinetic" } }))
+  local only = analysis.energy(oscillator({ { F0, W } }, { t = 0.1, record = { "system.balance" } }))
+  tap.ok(only.residual < 1e-9 and only.scale == nil and only.relative == nil,
+    "the balance alone: a residual, nothing to scale it by")
 end
 
 do -- compare: two free bodies at 3 and 2 m/s, on different report grids
@@ -313,6 +316,23 @@ do -- event definitions and argument errors
   local msg = tap.raises(function() analysis.spectrum(run, "b.q") end,
     "analysis.spectrum: argument #2: channel 'b.q' was not recorded", "spectrum of an unrecorded channel")
   tap.like(msg, "^[^:]*test_analysis%.lua:%d+: analysis%.spectrum", "errors point at the caller's line")
+end
+
+do -- every function of analysis and fft is in mechlua-analysis(3)
+  local page = (os.getenv("MECHLUA_SOURCE") or ".") .. "/man/mechlua-analysis.3"
+  local p = io.popen("groff -man -Tascii -P-c -P-b -P-u '" .. page .. "' 2>/dev/null")
+  local text = p:read("a")
+  p:close()
+  local missing = {}
+  for mod, t in pairs{ analysis = analysis, fft = require "fft" } do
+    for key in pairs(t) do
+      local name = mod .. "." .. key
+      if not text:find("\n%s+" .. name:gsub("%.", "%%.") .. "%f[^%w_]") then missing[#missing + 1] = name end
+    end
+  end
+  table.sort(missing)
+  tap.ok(#text > 1000 and #missing == 0, "the page documents every function (missing: "
+    .. (#missing > 0 and table.concat(missing, ", ") or "none") .. ")")
 end
 
 tap.done()
