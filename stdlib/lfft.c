@@ -4,10 +4,11 @@
 **
 **   local freq, amp = fft.spectrum(y, { dt = 1e-4, window = "hann", detrend = "mean" })
 **
-** y is a results column (read in place, not copied into Lua) or a list of numbers.
-** Plans are made with FFTW_ESTIMATE: no measurement, no wisdom files, so the same input
-** gives the same bits on every run.  The FFTW plan is the only resource that Lua's
-** garbage collector does not own; it lives between two lines that cannot raise.
+** y is a results column (its C array is read directly, without a Lua table in between)
+** or a list of numbers.  Plans are made with FFTW_ESTIMATE: no measurement, no wisdom
+** files, so the same input gives the same bits on every run.  The FFTW plan is the only
+** resource that Lua's garbage collector does not own; it lives between two lines that
+** cannot raise.
 */
 #include <limits.h>
 #include <math.h>
