@@ -6,9 +6,11 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 PROVE_ARGS ?=
 
-# The sanitizer build stops at the first error of either sanitizer.
+# The sanitizer build stops at the first error of either sanitizer.  tests/lsan.supp
+# names the one library whose memory the leak checker must not report (fontconfig's).
 SAN_ENV = ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:halt_on_error=1 \
-          UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+          UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+          LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 
 .PHONY: all setup build build-asan check demo bench install clean format
 

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* The plot module: publication figures drawn with PLplot into PNG, SVG and PDF files. */
+#ifndef MECHLUA_LPLOT_H
+#define MECHLUA_LPLOT_H
+
+#include <lua.h>
+
+/// Opens the `plot` module (require "plot") and leaves its table on the stack.
+int luaopen_plot(lua_State *L);
+
+#endif
