@@ -44,7 +44,7 @@ install: build
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
 
 format:
-	clang-format -i mech/*.[ch] vm/*.[ch] tests/c/*.[ch]
+	clang-format -i mech/*.[ch] vm/*.[ch] stdlib/*.[ch] tests/c/*.[ch] tests/bench/*.c
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -116,9 +116,9 @@ local function even_step(fname, t, lvl)
   return dt
 end
 
--- The run a column belongs to (its first user value, see vm/lrun.c).
+-- The run a column belongs to.
 local function run_of(col)
-  local r = debug.getuservalue(col, 1)
+  local r = col.run
   if is_run(r) then return r end
   return nil
 end
@@ -351,7 +351,7 @@ end
 
 -- Whether stderr is a terminal (for progress lines).
 local function stderr_is_terminal()
-  return os.execute("test -t 2") == true
+  return mech.isatty(2)
 end
 
 -- analysis.bifurcation{ values = {...}, run = function(value) return run end,

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -68,8 +69,22 @@ static int mech_mm(lua_State *L)
     return 1;
 }
 
+/* mech.isatty(fd): whether file descriptor 0, 1 or 2 (or "stdin", "stdout", "stderr") is
+** a terminal, e.g. to decide about progress lines. */
+static int mech_isatty(lua_State *L)
+{
+    static const char *const names[] = {"stdin", "stdout", "stderr", NULL};
+    int fd = lua_type(L, 1) == LUA_TSTRING ? luaL_checkoption(L, 1, NULL, names)
+                                           : (int)luaL_checkinteger(L, 1);
+    luaL_argcheck(L, fd >= 0 && fd <= 2, 1,
+                  "expected 0, 1, 2, \"stdin\", \"stdout\" or \"stderr\"");
+    lua_pushboolean(L, isatty(fd));
+    return 1;
+}
+
 static const luaL_Reg mech_functions[] = {
-    {"mkdir", mech_mkdir}, {"rpm", mech_rpm}, {"deg", mech_deg}, {"mm", mech_mm}, {NULL, NULL},
+    {"isatty", mech_isatty}, {"mkdir", mech_mkdir}, {"rpm", mech_rpm},
+    {"deg", mech_deg},       {"mm", mech_mm},       {NULL, NULL},
 };
 
 int luaopen_mech(lua_State *L)

@@ -407,6 +407,10 @@ static int col_index(lua_State *L)
         lua_pushstring(L, unit);
         return 1;
     }
+    if (strcmp(key, "run") == 0) { /* the run it belongs to */
+        lua_getiuservalue(L, 1, 1);
+        return 1;
+    }
     return push_col_method(L, key);
 }
 
@@ -449,6 +453,8 @@ void lmech_open_run(lua_State *L)
     lua_setfield(L, -2, "name");
     lua_pushboolean(L, 1);
     lua_setfield(L, -2, "unit");
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "run");
     lua_setfield(L, -2, "__complete");
     lua_pushcfunction(L, col_index);
     lua_setfield(L, -2, "__index");
