@@ -7,6 +7,7 @@
 --
 -- This scenario grows into the flagship: clearance joints and figures come next.
 local slidercrank = require "slidercrank"
+local plot = require "plot"
 
 local outdir = arg and arg[1] or "out"
 local p = {
@@ -62,3 +63,18 @@ local st = run.stats
 print(string.format("  %s: %d steps, %d right-hand sides, %.3f s", st.method, st.steps, st.rhs_evals,
   st.wall_time))
 print(string.format("  %d rows written to %s", #run, path))
+
+-- Figures: the slider's motion over the two revolutions, and its phase portrait.
+local figures = {}
+local motion = plot.figure{ rows = 3, cols = 1, width = 160, height = 170,
+  title = string.format("Ideal slider-crank, %g rpm", p.speed_rpm) }
+motion:panel(1):line{ x = run.t, y = run["slider.x"] }:set{ ylabel = "x [m]", xlabel = "" }
+motion:panel(2):line{ x = run.t, y = run["slider.vx"] }:set{ ylabel = "v [m/s]", xlabel = "" }
+motion:panel(3):line{ x = run.t, y = run["slider.ax"] }:set{ ylabel = "a [m/s^2]", xlabel = "t [s]" }
+local phase = plot.figure{ "Phase portrait of the slider", x = run["slider.x"], y = run["slider.vx"],
+  xlabel = "x [m]", ylabel = "v [m/s]", width = 100, height = 90 }
+for _, ext in ipairs{ "png", "pdf" } do
+  figures[#figures + 1] = motion:save(outdir .. "/slider_motion." .. ext)
+  figures[#figures + 1] = phase:save(outdir .. "/slider_phase." .. ext)
+end
+print("  figures: " .. table.concat(figures, ", "))

@@ -133,9 +133,33 @@ topics["mech.column"] = [[
 a column of a run: col[i] (i from 1), #col, col.name, col.unit,
   col:min(), col:max(), col:mean(), col:at(t) (linear interpolation), col:table()]]
 
+topics["plot"] = [[
+plot = require "plot": figures for papers (man -l man/mechlua-plot.3)
+  plot.figure{ rows, cols, width = mm, height = mm, dpi, font = pt, title }
+  plot.figure{ "title", x = run.t, y = run["slider.ax"], xlabel, ylabel }   one panel, one line
+  fig:panel(i) or fig:panel(row, col) -> ax;  fig:save("out/fig.png" | ".svg" | ".pdf")
+  ax:line{ x, y, label, color, width, style }   ax:scatter{ x, y, label, marker, size }
+  ax:step{ ... }   ax:set{ title, xlabel, ylabel, xlim, ylim, xlog, ylog, legend, grid }
+  ax:inset{ at = {x0, y0, w, h}, xlim, ylim }   a zoomed view inside the panel]]
+topics["plot.figure"] = topics["plot"]
+topics["plot.axes"] = topics["plot"]
+
+topics["analysis"] = [[
+analysis = require "analysis" (man -l man/mechlua-analysis.3)
+  analysis.spectrum(run, channel, { window, detrend, from, to }) -> { freq, amp }
+  analysis.peaks(spectrum, n)                dominant frequencies (interpolated)
+  analysis.strobe{ period, phase }, analysis.crossing{ channel, value, period, direction }
+                                             event definitions for sys:simulate{ events }
+  analysis.poincare(run, { event, x, y, transient })   section points
+  analysis.phase(run, x, y), analysis.in_frame(run, body, px, py)
+  analysis.compare(run, reference, channel)  difference, its peak, ratio to the reference
+  analysis.energy(run)                       energy accounts and their balance
+  analysis.bifurcation{ values, run = function(v) ... end, section = {...} }
+  sys:lyapunov{ t, every, ... }              largest Lyapunov exponent]]
+
 local order = { "mech", "mech.planar", "mech.system", "sys:body", "sys:revolute", "sys:prismatic",
   "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
-  "sys:simulate", "sys:lyapunov", "mech.entity", "mech.run", "mech.column" }
+  "sys:simulate", "sys:lyapunov", "mech.entity", "mech.run", "mech.column", "plot", "analysis" }
 
 -- The topic of a value: a name, a function of the mech module or a system method, or
 -- the type of an object.
@@ -143,6 +167,8 @@ local function topic_of(x)
   if x == nil then return nil end
   if type(x) == "string" then return x end
   if x == mech then return "mech" end
+  if x == package.loaded.plot then return "plot" end
+  if x == package.loaded.analysis then return "analysis" end
   if type(x) == "function" then
     for k, v in pairs(mech) do
       if v == x then return "mech." .. k end

@@ -38,5 +38,8 @@ like($r->{out}, qr/^mech\.planar: 3 bodies \(crank, rod, slider\), 4 joints, 1 d
 like($r->{out}, qr/^2401\t-19419\.36/m, '#run and the peak acceleration are as printed');
 like($r->{out}, qr/^0\.00(?:5999|6000)\d*\t\d+$/m, 'the event is the slider turning at half a revolution');
 ok(-f "$dir/out/tutorial.csv", 'and it writes out/tutorial.csv');
+ok((slurp("$dir/out/tutorial.png") // '') =~ /\A\x89PNG\r\n/, 'and a PNG figure');
+ok((slurp("$dir/out/tutorial.pdf") // '') =~ /\A%PDF-/, 'and a PDF figure');
+like($r->{out}, qr/^83\.\d+\t166\.\d+$/m, 'the spectrum peaks at the crank frequency and its harmonic');
 
 done_testing();
