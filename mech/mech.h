@@ -3,6 +3,7 @@
 #ifndef MECH_H
 #define MECH_H
 
+#include "mech_contact.h"
 #include "mech_core.h"
 #include "mech_integ.h"
 #include "mech_sim.h"

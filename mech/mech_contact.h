@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** libmech contact and friction laws: the published force laws as pure functions, and
+** contact stiffness from geometry and materials.  Every contact element of libmech
+** (point against surface, clearance joints, FE nodes against a guide) takes any normal
+** law and any friction law from here.
+**
+** Conventions.  d >= 0 is the penetration [m]; dd its rate [m/s], positive while the
+** bodies approach; v0 > 0 the penetration rate when the contact began (the impact
+** velocity, captured by an event at the onset and kept until the contact ends).  Normal
+** forces are never negative (no law pulls).  The tangential velocity v is that of the
+** body the friction force acts on, relative to the other surface; the friction force
+** opposes it.  Units are SI.
+*/
+#ifndef MECH_CONTACT_H
+#define MECH_CONTACT_H
+
+#include "mech_core.h"
+
+/* ---- normal laws ------------------------------------------------------------------------ */
+
+typedef enum mech_normal_type {
+    MECH_NORMAL_KELVIN_VOIGT = 0,  ///< max(K d + c dd, 0), linear spring-damper (spec 000 Eq. 1)
+    MECH_NORMAL_HERTZ,             ///< K d^n, elastic
+    MECH_NORMAL_HUNT_CROSSLEY,     ///< general form K d^n + b d^p dd^q (spec 003 Eq. 14)
+    MECH_NORMAL_HC_RESTITUTION,    ///< Hunt-Crossley 1975: K d^n (1 + 3(1 - e)/2 dd/v0)
+    MECH_NORMAL_LANKARANI_NIKRAVESH, ///< K d^n (1 + 3(1 - e^2)/4 dd/v0) (spec 001 Eqs. 7-9)
+    MECH_NORMAL_FLORES,            ///< Flores et al. 2011: K d^n (1 + 8(1 - e)/(5 e) dd/v0)
+    MECH_NORMAL_GONTHIER,          ///< Gonthier et al. 2004: K d^n (1 + (1 - e^2)/e dd/v0)
+    MECH_NORMAL_HU_GUO,            ///< Hu and Guo 2015: K d^n (1 + 3(1 - e)/(2 e) dd/v0); the
+                                   ///< "modified" model of spec 004
+} mech_normal_type;
+
+#define MECH_NORMAL_COUNT 8
+
+typedef struct mech_normal_law {
+    mech_normal_type type;
+    double K;     ///< stiffness [N/m^n]
+    double n;     ///< exponent of the elastic part (1 linear, 1.5 Hertz point contact)
+    double c;     ///< Kelvin-Voigt damping [N s/m]; Hunt-Crossley general: b
+    double p, q;  ///< Hunt-Crossley general: exponents of d and dd in the damping term
+    double e;     ///< coefficient of restitution (restitution-based laws), 0 < e <= 1
+    double v_min; ///< the impact velocity used is max(v0, v_min) [m/s] (default 1e-4)
+} mech_normal_law;
+
+/// A law of the given type with the defaults: n = 1.5 (1 for Kelvin-Voigt), v_min = 1e-4.
+mech_normal_law mech_normal_default(mech_normal_type type);
+
+/// Name of a type as the Lua API spells it ("lankarani_nikravesh").
+const char *mech_normal_name(mech_normal_type type);
+
+/// 1 when the law uses the impact velocity (restitution-based laws).
+int mech_normal_uses_impact(const mech_normal_law *law);
+
+/// Checks the parameters; the message names the parameter ("K must be > 0 (got -1)").
+mech_status mech_normal_check(const mech_normal_law *law, mech_error *err);
+
+/*
+** Normal force for penetration d (>= 0) and rate dd, with impact velocity v0 (ignored by
+** laws that do not use it).  Never negative.  *elastic (if not NULL) receives the
+** conservative part K d^n, whose integral mech_normal_energy is the stored energy: the
+** difference (elastic - force) * dd is the power the law dissipates.
+*/
+double mech_normal_force(const mech_normal_law *law, double d, double dd, double v0,
+                         double *elastic);
+
+/// Energy stored at penetration d: K d^(n+1) / (n + 1).
+double mech_normal_energy(const mech_normal_law *law, double d);
+
+/// Restitution-based laws: the factor h in K d^n (1 + h dd/v0); 0 for the others.
+double mech_normal_hysteresis(const mech_normal_law *law);
+
+/* ---- friction laws ------------------------------------------------------------------------ */
+
+typedef enum mech_friction_type {
+    MECH_FRICTION_NONE = 0,
+    MECH_FRICTION_COULOMB,       ///< -mu F_n sgn(v), sgn(0) = 0
+    MECH_FRICTION_COULOMB_LINEAR, ///< -mu F_n v/v_reg, saturated at |v| = v_reg
+    MECH_FRICTION_COULOMB_TANH,  ///< -mu F_n tanh(v/v_reg)
+    MECH_FRICTION_STICK,         ///< static mu_s / kinetic mu: the kinetic force for |v| > v_eps;
+                                 ///< below it the contact element sticks by the trial-and-error
+                                 ///< algorithm of spec 000 Eq. 13 (not a pure function)
+    MECH_FRICTION_AMBROSIO,      ///< 0 below v0, ramp to mu at v1, mu above (spec 003 Eq. 26)
+    MECH_FRICTION_THRELFALL,     ///< -mu F_n (1 - exp(-3|v|/v0)) sgn(v) (Threlfall 1978)
+    MECH_FRICTION_STRIBECK,      ///< Bo-Pavelescu: [mu + (mu_s - mu) exp(-(|v|/vs)^delta)] F_n
+                                 ///< sgn(v) + sigma2 v (spec 001 Eqs. 12-13)
+    MECH_FRICTION_DAHL,          ///< z' = v - sigma0 |v| z / (mu F_n), F = -sigma0 z (spec 001 Eq. 14)
+    MECH_FRICTION_LUGRE,         ///< z' = v - sigma0 |v| z / g(v), F = -(sigma0 z + sigma1 z' +
+                                 ///< sigma2 v), g = (mu + (mu_s - mu) exp(-(v/vs)^2)) F_n
+                                 ///< (spec 001 Eqs. 15-16)
+    MECH_FRICTION_LUGRE_NORMALIZED, ///< the same with g = mu + (mu_s - mu) exp(-(v/vs)^2): the
+                                    ///< output is the coefficient, F = -(sigma0 z + sigma1 z' +
+                                    ///< sigma2 v) F_n (spec 004 R21-R24)
+} mech_friction_type;
+
+#define MECH_FRICTION_COUNT 11
+
+typedef struct mech_friction_law {
+    mech_friction_type type;
+    double mu;     ///< kinetic (dynamic) coefficient
+    double mu_s;   ///< static coefficient (stick, Stribeck, LuGre)
+    double v_reg;  ///< regularisation velocity [m/s] (linear, tanh)
+    double v_eps;  ///< stick: below this speed the contact may stick [m/s] (default 1e-5)
+    double v0, v1; ///< Ambrosio: ramp from v0 to v1 [m/s]; Threlfall: v0
+    double vs;     ///< Stribeck velocity [m/s]
+    double delta;  ///< Stribeck exponent (default 2)
+    double sigma0; ///< bristle stiffness [N/m] (Dahl, LuGre) or [1/m] (normalised LuGre)
+    double sigma1; ///< bristle damping [N s/m] or [s/m]
+    double sigma2; ///< viscous coefficient [N s/m] or [s/m]
+} mech_friction_law;
+
+mech_friction_law mech_friction_default(mech_friction_type type);
+const char *mech_friction_name(mech_friction_type type);
+mech_status mech_friction_check(const mech_friction_law *law, mech_error *err);
+
+/// Bristle states the law needs per tangent direction (1 for Dahl and LuGre, else 0).
+int mech_friction_states(const mech_friction_law *law);
+
+/*
+** Friction force on the body whose velocity relative to the other surface is v (dim
+** components in the tangent plane: 1 in planar contacts, 2 in spatial ones), under the
+** normal force fn >= 0.  f receives dim components opposing v.  For laws with bristle
+** states, z holds them (dim values) and zdot receives their rates; z and zdot may be NULL
+** for the other laws.  Vector forms are the isotropic generalisations (sgn(v) = v/|v|).
+** For MECH_FRICTION_STICK this is the kinetic branch.
+*/
+void mech_friction_force(const mech_friction_law *law, int dim, const double *v, double fn,
+                         const double *z, double *f, double *zdot);
+
+/// Coefficient |f| / fn in steady sliding at speed s >= 0 (for plots and tests).
+double mech_friction_coefficient(const mech_friction_law *law, double s);
+
+/* ---- contact stiffness from geometry and materials ------------------------------------------- */
+
+/*
+** Materials enter as Young's modulus E [Pa] and Poisson's ratio nu of each body.
+** h = (1 - nu^2) / E per body (spec 003 writes sigma = h / pi).
+*/
+
+/// Hertz spheres (spec 003 Eqs. 15-17): K = 4 / (3 (h1 + h2)) sqrt(R) [N/m^1.5] with
+/// R = R1 R2 / (R1 + R2) (convex-convex), R1 R2 / (R1 - R2) (concave: R1 the hollow one),
+/// R1 for a plane (R2 = INFINITY).
+double mech_stiffness_sphere(double E1, double nu1, double E2, double nu2, double R1, double R2,
+                             int concave);
+
+/// Journal of radius Rj in a bearing of radius Rb > Rj, as used with the Hertz-type laws in
+/// the revolute-clearance literature: the concave sphere formula with R = Rb Rj/(Rb - Rj)
+/// (Flores and Ambrosio 2004; gives K ~ 6.6e10 N/m^1.5 for steel, 10 and 9.5 mm) [N/m^1.5].
+double mech_stiffness_journal(double E1, double nu1, double E2, double nu2, double Rb, double Rj);
+
+/// Flat square punch of side 2a (Flores et al. 2008, spec 003 Eq. 19): K = a / (0.475
+/// (sigma1 + sigma2)), sigma = h / pi [N/m].
+double mech_stiffness_punch(double E1, double nu1, double E2, double nu2, double a);
+
+/// Rectangular contact area S with side ratio a/b (Wu et al. 2020, spec 003 Eqs. 20-21) [N/m].
+double mech_stiffness_rectangle(double E1, double nu1, double E2, double nu2, double S, double a,
+                                double b);
+
+/// Triangular contact area S with edge ratio a/b (Wu et al. 2020, spec 003 Eq. 22) [N/m].
+double mech_stiffness_triangle(double E1, double nu1, double E2, double nu2, double S, double a,
+                               double b);
+
+#endif
