@@ -22,7 +22,7 @@
 typedef enum mech_normal_type {
     MECH_NORMAL_KELVIN_VOIGT = 0,  ///< max(K d + c dd, 0), linear spring-damper (spec 000 Eq. 1)
     MECH_NORMAL_HERTZ,             ///< K d^n, elastic
-    MECH_NORMAL_HUNT_CROSSLEY,     ///< general form K d^n + b d^p dd^q (spec 003 Eq. 14)
+    MECH_NORMAL_HUNT_CROSSLEY,     ///< general form K d^n + b d^p sgn(dd)|dd|^q (spec 003 Eq. 14)
     MECH_NORMAL_HC_RESTITUTION,    ///< Hunt-Crossley 1975: K d^n (1 + 3(1 - e)/2 dd/v0)
     MECH_NORMAL_LANKARANI_NIKRAVESH, ///< K d^n (1 + 3(1 - e^2)/4 dd/v0) (spec 001 Eqs. 7-9)
     MECH_NORMAL_FLORES,            ///< Flores et al. 2011: K d^n (1 + 8(1 - e)/(5 e) dd/v0)
@@ -59,7 +59,7 @@ mech_status mech_normal_check(const mech_normal_law *law, mech_error *err);
 ** Normal force for penetration d (>= 0) and rate dd, with impact velocity v0 (ignored by
 ** laws that do not use it).  Never negative.  *elastic (if not NULL) receives the
 ** conservative part K d^n, whose integral mech_normal_energy is the stored energy: the
-** difference (elastic - force) * dd is the power the law dissipates.
+** difference (force - elastic) * dd >= 0 is the power the law dissipates.
 */
 double mech_normal_force(const mech_normal_law *law, double d, double dd, double v0,
                          double *elastic);
@@ -122,12 +122,15 @@ int mech_friction_states(const mech_friction_law *law);
 ** normal force fn >= 0.  f receives dim components opposing v.  For laws with bristle
 ** states, z holds them (dim values) and zdot receives their rates; z and zdot may be NULL
 ** for the other laws.  Vector forms are the isotropic generalisations (sgn(v) = v/|v|).
-** For MECH_FRICTION_STICK this is the kinetic branch.
+** For MECH_FRICTION_STICK this is the kinetic branch.  With fn <= 0 (no contact) every law
+** gives f = 0 and the bristle states are frozen (zdot = 0).
 */
 void mech_friction_force(const mech_friction_law *law, int dim, const double *v, double fn,
                          const double *z, double *f, double *zdot);
 
-/// Coefficient |f| / fn in steady sliding at speed s >= 0 (for plots and tests).
+/// Coefficient |f| / fn in steady sliding at speed s >= 0 (for plots and tests); at s = 0 the
+/// limit s -> 0+ (stick: mu_s up to v_eps).  The viscous term sigma2 s of the force-form laws
+/// (Stribeck, LuGre: sigma2 in N s/m) is taken at fn = 1 N.
 double mech_friction_coefficient(const mech_friction_law *law, double s);
 
 /* ---- contact stiffness from geometry and materials ------------------------------------------- */
