@@ -58,12 +58,22 @@ enum {
     Y_APPLIED,
     Y_DISSIPATED,
     Y_BALANCE,
-    Y_VIOLATION
+    Y_VIOLATION,
+    Y_CONTACT,
+    Y_CONTACT_DAMPING,
+    Y_FRICTION
 };
-static const quantity system_q[] = {{"kinetic", "J"},   {"potential", "J"},  {"gravity", "J"},
-                                    {"elastic", "J"},   {"energy", "J"},     {"work", "J"},
-                                    {"applied", "J"},   {"dissipated", "J"}, {"balance", "J"},
-                                    {"violation", "-"}, {NULL, NULL}};
+static const quantity system_q[] = {
+    {"kinetic", "J"},  {"potential", "J"}, {"gravity", "J"}, {"elastic", "J"},
+    {"energy", "J"},   {"work", "J"},      {"applied", "J"}, {"dissipated", "J"},
+    {"balance", "J"},  {"violation", "-"}, {"contact", "J"}, {"contact_damping", "J"},
+    {"friction", "J"}, {NULL, NULL}};
+
+enum { C_GAP, C_PEN, C_RATE, C_FN, C_FT, C_VT, C_MU, C_ACTIVE, C_IMPACTS, C_V0, C_Z, C_STICK };
+static const quantity contact_q[] = {
+    {"gap", "m"},  {"penetration", "m"}, {"rate", "m/s"}, {"fn", "N"},      {"ft", "N"},
+    {"vt", "m/s"}, {"mu", "-"},          {"active", "-"}, {"impacts", "-"}, {"v0", "m/s"},
+    {"z", "m"},    {"stick", "-"},       {NULL, NULL}};
 
 /* The quantity table of an entity; for joints, how many entries apply. */
 static const quantity *table_of(const mech_system *sys, int kind, int id, int *count)
@@ -82,6 +92,7 @@ static const quantity *table_of(const mech_system *sys, int kind, int id, int *c
         t = sys->drivers[id].type == MECH_DRIVE_JOINT_DISTANCE ? drive_dist_q : drive_angle_q;
         break;
     case MECH_KIND_SYSTEM: t = system_q; break;
+    case MECH_KIND_CONTACT: t = contact_q; break;
     default: break;
     }
     int n = 0;
@@ -135,9 +146,10 @@ mech_status mech_channel_lookup(const mech_system *sys, const char *name, mech_c
     int id = 0;
     mech_kind kind = mech_system_find(sys, entity, &id);
     if (kind == MECH_KIND_NONE)
-        return mech_error_set(err, MECH_ERR_NOTFOUND,
-                              "channel '%s': no body, point, force, joint or driver is named '%s'",
-                              name, entity);
+        return mech_error_set(
+            err, MECH_ERR_NOTFOUND,
+            "channel '%s': no body, point, force, joint, driver or contact is named '%s'", name,
+            entity);
     int n;
     const quantity *t = table_of(sys, kind, id, &n);
     for (int i = 0; i < n; i++) {
@@ -225,6 +237,7 @@ static double system_value(const mech_system *sys, int qn)
     double work = 0;
     for (int i = 0; i < sys->ndrivers; i++) work += sys->y_eval[sys->drivers[i].work];
     double applied = sys->y_eval[sys->iapplied], dissipated = sys->y_eval[sys->idissip];
+    double dc = sys->y_eval[sys->icontact], df = sys->y_eval[sys->ifriction];
     switch (qn) {
     case Y_KINETIC: return sys->kinetic;
     case Y_POTENTIAL: return sys->potential;
@@ -235,12 +248,35 @@ static double system_value(const mech_system *sys, int qn)
     case Y_APPLIED: return applied;
     case Y_DISSIPATED: return dissipated;
     case Y_BALANCE:
-        return sys->kinetic + sys->potential - sys->energy0 - work - applied + dissipated;
+        return sys->kinetic + sys->potential - sys->energy0 - work - applied + dissipated + dc + df;
+    case Y_CONTACT: return sys->contact_energy;
+    case Y_CONTACT_DAMPING: return dc;
+    case Y_FRICTION: return df;
     case Y_VIOLATION: {
         double worst = 0;
         for (int r = 0; r < sys->nrows; r++) worst = fmax(worst, fabs(sys->cr[r].phi));
         return worst;
     }
+    }
+    return NAN;
+}
+
+static double contact_value(const mech_system *sys, int id, int qn)
+{
+    const contact *c = &sys->contacts[id];
+    switch (qn) {
+    case C_GAP: return c->gap;
+    case C_PEN: return c->gap < 0 ? -c->gap : 0;
+    case C_RATE: return c->dd;
+    case C_FN: return c->fn;
+    case C_FT: return c->ft;
+    case C_VT: return c->vt;
+    case C_MU: return c->fn > 0 ? fabs(c->ft) / c->fn : 0;
+    case C_ACTIVE: return c->active;
+    case C_IMPACTS: return (double)c->impacts;
+    case C_V0: return c->v0;
+    case C_Z: return c->z >= 0 ? sys->y_eval[c->z] : 0;
+    case C_STICK: return c->sticking;
     }
     return NAN;
 }
@@ -265,6 +301,7 @@ double mech_channel_value(const mech_system *sys, const mech_channel *ch)
         return NAN;
     }
     case MECH_KIND_SYSTEM: return system_value(sys, qn);
+    case MECH_KIND_CONTACT: return contact_value(sys, id, qn);
     }
     return NAN;
 }

@@ -380,6 +380,14 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
         }
     }
 
+    /* contacts: normal forces and friction, then sticking friction (it needs the rest) */
+    sys->p_contact = sys->p_friction = sys->contact_energy = 0;
+    if (sys->ncontacts > 0) {
+        contact_forces(sys, t, y, ydot, 1);
+        contact_forces(sys, t, y, ydot, 2);
+        v_elastic += sys->contact_energy;
+    }
+
     /* Lagrange rows */
     for (int i = 0; i < sys->njoints; i++) {
         const joint *j = &sys->joints[i];
@@ -427,6 +435,8 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
     }
     ydot[sys->iapplied] = p_applied;
     ydot[sys->idissip] = p_dissip;
+    ydot[sys->icontact] = sys->p_contact;
+    ydot[sys->ifriction] = sys->p_friction;
 
     double check = 0;
     for (int i = 0; i < sys->nstate; i++) check += ydot[i];

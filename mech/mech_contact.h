@@ -20,15 +20,15 @@
 /* ---- normal laws ------------------------------------------------------------------------ */
 
 typedef enum mech_normal_type {
-    MECH_NORMAL_KELVIN_VOIGT = 0,  ///< max(K d + c dd, 0), linear spring-damper (spec 000 Eq. 1)
-    MECH_NORMAL_HERTZ,             ///< K d^n, elastic
-    MECH_NORMAL_HUNT_CROSSLEY,     ///< general form K d^n + b d^p sgn(dd)|dd|^q (spec 003 Eq. 14)
-    MECH_NORMAL_HC_RESTITUTION,    ///< Hunt-Crossley 1975: K d^n (1 + 3(1 - e)/2 dd/v0)
+    MECH_NORMAL_KELVIN_VOIGT = 0,    ///< max(K d + c dd, 0), linear spring-damper (spec 000 Eq. 1)
+    MECH_NORMAL_HERTZ,               ///< K d^n, elastic
+    MECH_NORMAL_HUNT_CROSSLEY,       ///< general form K d^n + b d^p sgn(dd)|dd|^q (spec 003 Eq. 14)
+    MECH_NORMAL_HC_RESTITUTION,      ///< Hunt-Crossley 1975: K d^n (1 + 3(1 - e)/2 dd/v0)
     MECH_NORMAL_LANKARANI_NIKRAVESH, ///< K d^n (1 + 3(1 - e^2)/4 dd/v0) (spec 001 Eqs. 7-9)
-    MECH_NORMAL_FLORES,            ///< Flores et al. 2011: K d^n (1 + 8(1 - e)/(5 e) dd/v0)
-    MECH_NORMAL_GONTHIER,          ///< Gonthier et al. 2004: K d^n (1 + (1 - e^2)/e dd/v0)
-    MECH_NORMAL_HU_GUO,            ///< Hu and Guo 2015: K d^n (1 + 3(1 - e)/(2 e) dd/v0); the
-                                   ///< "modified" model of spec 004
+    MECH_NORMAL_FLORES,              ///< Flores et al. 2011: K d^n (1 + 8(1 - e)/(5 e) dd/v0)
+    MECH_NORMAL_GONTHIER,            ///< Gonthier et al. 2004: K d^n (1 + (1 - e^2)/e dd/v0)
+    MECH_NORMAL_HU_GUO,              ///< Hu and Guo 2015: K d^n (1 + 3(1 - e)/(2 e) dd/v0); the
+                                     ///< "modified" model of spec 004
 } mech_normal_type;
 
 #define MECH_NORMAL_COUNT 8
@@ -74,20 +74,20 @@ double mech_normal_hysteresis(const mech_normal_law *law);
 
 typedef enum mech_friction_type {
     MECH_FRICTION_NONE = 0,
-    MECH_FRICTION_COULOMB,       ///< -mu F_n sgn(v), sgn(0) = 0
+    MECH_FRICTION_COULOMB,        ///< -mu F_n sgn(v), sgn(0) = 0
     MECH_FRICTION_COULOMB_LINEAR, ///< -mu F_n v/v_reg, saturated at |v| = v_reg
-    MECH_FRICTION_COULOMB_TANH,  ///< -mu F_n tanh(v/v_reg)
-    MECH_FRICTION_STICK,         ///< static mu_s / kinetic mu: the kinetic force for |v| > v_eps;
-                                 ///< below it the contact element sticks by the trial-and-error
-                                 ///< algorithm of spec 000 Eq. 13 (not a pure function)
-    MECH_FRICTION_AMBROSIO,      ///< 0 below v0, ramp to mu at v1, mu above (spec 003 Eq. 26)
-    MECH_FRICTION_THRELFALL,     ///< -mu F_n (1 - exp(-3|v|/v0)) sgn(v) (Threlfall 1978)
-    MECH_FRICTION_STRIBECK,      ///< Bo-Pavelescu: [mu + (mu_s - mu) exp(-(|v|/vs)^delta)] F_n
-                                 ///< sgn(v) + sigma2 v (spec 001 Eqs. 12-13)
-    MECH_FRICTION_DAHL,          ///< z' = v - sigma0 |v| z / (mu F_n), F = -sigma0 z (spec 001 Eq. 14)
-    MECH_FRICTION_LUGRE,         ///< z' = v - sigma0 |v| z / g(v), F = -(sigma0 z + sigma1 z' +
-                                 ///< sigma2 v), g = (mu + (mu_s - mu) exp(-(v/vs)^2)) F_n
-                                 ///< (spec 001 Eqs. 15-16)
+    MECH_FRICTION_COULOMB_TANH,   ///< -mu F_n tanh(v/v_reg)
+    MECH_FRICTION_STICK,          ///< static mu_s / kinetic mu: the kinetic force for |v| > v_eps;
+                                  ///< below it the contact element sticks by the trial-and-error
+                                  ///< algorithm of spec 000 Eq. 13 (not a pure function)
+    MECH_FRICTION_AMBROSIO,       ///< 0 below v0, ramp to mu at v1, mu above (spec 003 Eq. 26)
+    MECH_FRICTION_THRELFALL,      ///< -mu F_n (1 - exp(-3|v|/v0)) sgn(v) (Threlfall 1978)
+    MECH_FRICTION_STRIBECK,       ///< Bo-Pavelescu: [mu + (mu_s - mu) exp(-(|v|/vs)^delta)] F_n
+                                  ///< sgn(v) + sigma2 v (spec 001 Eqs. 12-13)
+    MECH_FRICTION_DAHL,  ///< z' = v - sigma0 |v| z / (mu F_n), F = -sigma0 z (spec 001 Eq. 14)
+    MECH_FRICTION_LUGRE, ///< z' = v - sigma0 |v| z / g(v), F = -(sigma0 z + sigma1 z' +
+                         ///< sigma2 v), g = (mu + (mu_s - mu) exp(-(v/vs)^2)) F_n
+                         ///< (spec 001 Eqs. 15-16)
     MECH_FRICTION_LUGRE_NORMALIZED, ///< the same with g = mu + (mu_s - mu) exp(-(v/vs)^2): the
                                     ///< output is the coefficient, F = -(sigma0 z + sigma1 z' +
                                     ///< sigma2 v) F_n (spec 004 R21-R24)

@@ -24,6 +24,7 @@
 #ifndef MECH_SYSTEM_H
 #define MECH_SYSTEM_H
 
+#include "mech_contact.h"
 #include "mech_core.h"
 
 /// Longest entity name, terminating NUL included.
@@ -190,6 +191,35 @@ mech_driver_def mech_driver_default(void);
 mech_status mech_joint_add(mech_system *sys, const mech_joint_def *def, int *id, mech_error *err);
 mech_status mech_driver_add(mech_system *sys, const mech_driver_def *def, int *id, mech_error *err);
 
+/* ---- contacts ------------------------------------------------------------------------------ */
+
+/*
+** A point of body a against a straight surface fixed to body b (often the ground): the
+** line through `surface_point` with unit normal `normal` (pointing to the free side), both
+** in b's coordinates.  The gap is normal . (P - Q); a negative gap is a penetration d.
+** The tangent is t = (n_y, -n_x) (the normal turned -90 degrees: +x for a floor with
+** normal +y); `surface_speed` moves the surface material along t (a belt).  The normal
+** force acts along the normal on a (and back on b), the friction force along t.
+** The contact's onset and end are events located in time: the impact velocity is the
+** penetration rate at the onset and stays fixed until the contact ends.
+*/
+typedef struct mech_contact_def {
+    const char *name;
+    int body_a;              ///< the body whose point touches
+    double point[2];         ///< in a's coordinates [m]
+    int body_b;              ///< the body carrying the surface
+    double surface_point[2]; ///< a point of the surface line, b's coordinates [m]
+    double normal[2];        ///< its normal, b's coordinates (normalised by libmech)
+    double surface_speed;    ///< tangential speed of the surface material [m/s]
+    mech_normal_law normal_law;
+    mech_friction_law friction;
+} mech_contact_def;
+
+mech_contact_def mech_contact_default(void);
+
+mech_status mech_contact_add(mech_system *sys, const mech_contact_def *def, int *id,
+                             mech_error *err);
+
 /* ---- the system -------------------------------------------------------------------------- */
 
 /// "revolute", "prismatic", "fixed".
@@ -226,6 +256,7 @@ typedef enum mech_kind {
     MECH_KIND_JOINT,
     MECH_KIND_DRIVER,
     MECH_KIND_SYSTEM,
+    MECH_KIND_CONTACT,
 } mech_kind;
 
 /// Finds an entity by name ("crank", "crank.tip", "system"); returns its kind (NONE if absent).

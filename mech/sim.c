@@ -122,13 +122,17 @@ static int sim_rhs(void *ctx, double t, const double *y, double *ydot)
     return mech_system_rhs(((sim *)ctx)->sys, t, y, ydot);
 }
 
-/* Event functions for the integrator: channel crossings and user functions. */
+/* Event functions for the integrator: the model's own (contact gaps) first, then
+** channel crossings and user functions. */
 static int event_functions(void *ctx, double t, const double *y, double *g)
 {
     sim *s = ctx;
     mech_system *sys = s->sys;
+    int nmodel = sys->ncontacts;
+    contact_gaps(sys, y, g);
+    if (s->nint == nmodel) return 0;
     if (evaluate_at(s, t, y) != 0) return -1;
-    for (int k = 0; k < s->nint; k++) {
+    for (int k = nmodel; k < s->nint; k++) {
         int i = s->imap[k];
         const mech_event_def *e = &s->opt->events[i];
         if (e->channel) {
@@ -389,15 +393,19 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
     system_atol(sys, io.atol, io.atol_vec, s.atol);
     io.atol_vec = s.atol;
     if ((st = mech_integ_create(&integ, sys->nstate, &io, sim_rhs, &s, err))) goto done;
-    s.imap = mech_calloc((size_t)(o->nevents + 1), sizeof(int));
+    s.imap = mech_calloc((size_t)(sys->ncontacts + o->nevents + 1), sizeof(int));
     s.uprev = mech_calloc((size_t)(o->nevents + 1), sizeof(double));
-    s.cap_pend = o->nevents + MAX_PERIODIC_PER_STEP;
+    s.cap_pend = sys->ncontacts + o->nevents + MAX_PERIODIC_PER_STEP;
     s.pend = mech_calloc((size_t)s.cap_pend, sizeof(pending));
-    int *dir = mech_calloc((size_t)(o->nevents + 1), sizeof(int));
+    int *dir = mech_calloc((size_t)(sys->ncontacts + o->nevents + 1), sizeof(int));
     if (!s.imap || !s.uprev || !s.pend || !dir) {
         mech_free(dir);
         st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
         goto done;
+    }
+    for (int i = 0; i < sys->ncontacts; i++) { /* contact onsets and ends */
+        dir[s.nint] = 0;
+        s.imap[s.nint++] = -(i + 1);
     }
     for (int i = 0; i < o->nevents; i++) {
         if (o->events[i].channel && o->events[i].period > 0) continue; /* found by sim */
@@ -412,6 +420,7 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
     mech_error_clear(&sys->last_err);
     mech_error ierr;
     mech_error_clear(&ierr);
+    contact_start(sys, 0.0, sys->y0);
     if ((st = mech_integ_init(integ, 0.0, sys->y0, &ierr)) != MECH_OK ||
         record_row(&s, 0.0, sys->y0) != 0) {
         if (st == MECH_OK) st = s.cb_err.code ? s.cb_err.code : MECH_ERR_CALLBACK;
@@ -476,12 +485,25 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         s.npend = 0;
         for (int e = 0; e < nev && !s.failed; e++) add_pending(&s, evs[e].t, s.imap[evs[e].index]);
         if (!s.failed) periodic_events(&s, integ);
-        int stop = 0;
+        int stop = 0, model = 0;
         double t_limit = t1;
         for (int e = 0; e < s.npend && !stop && !s.failed; e++) {
             int di = s.pend[e].def;
-            const mech_event_def *def = &o->events[di];
             double te = s.pend[e].t;
+            if (di < 0) {
+                /* a contact begins or ends: go back to that instant; the rows up to it are
+                ** recorded below, then the model's history changes and the run restarts */
+                if ((st = mech_integ_truncate(integ, te, &ierr)) != MECH_OK) {
+                    mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", te,
+                                   step, ierr.msg);
+                    run->status = MECH_RUN_FAILED;
+                    goto finish;
+                }
+                t_limit = t1 = te;
+                model = 1;
+                break;
+            }
+            const mech_event_def *def = &o->events[di];
             if (def->action == MECH_EVENT_CALL) {
                 if (mech_integ_dense(integ, te, s.ybuf) != MECH_OK ||
                     mech_system_evaluate(sys, te, s.ybuf, &s.cb_err) != MECH_OK) {
@@ -544,6 +566,17 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         if (stop) {
             run->status = MECH_RUN_STOPPED;
             break;
+        }
+        if (model) {
+            memcpy(s.ybuf, mech_integ_state(integ), sizeof(double) * (size_t)sys->nstate);
+            int changed = 0;
+            for (int c = 0; c < sys->ncontacts; c++) changed |= contact_event(sys, c, t1, s.ybuf);
+            if (changed && (st = mech_integ_reinit(integ, t1, s.ybuf, &ierr)) != MECH_OK) {
+                mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", t1, step,
+                               sys->last_err.code ? sys->last_err.msg : ierr.msg);
+                run->status = MECH_RUN_FAILED;
+                break;
+            }
         }
         if (o->progress && (step & 15) == 0) {
             double w = now();

@@ -71,7 +71,7 @@ mech_driver_def mech_driver_default(void)
 /* ---- helpers ------------------------------------------------------------------------- */
 
 /* Grows an entity array by one; returns 0 on allocation failure. */
-static int grow(void **items, int *cap, int count, size_t size)
+int system_grow(void **items, int *cap, int count, size_t size)
 {
     if (count < *cap) return 1;
     int ncap = *cap ? 2 * *cap : 8;
@@ -107,6 +107,8 @@ mech_kind mech_system_find(const mech_system *sys, const char *name, int *id)
         if (strcmp(sys->joints[i].name, name) == 0) return *id = i, MECH_KIND_JOINT;
     for (int i = 0; i < sys->ndrivers; i++)
         if (strcmp(sys->drivers[i].name, name) == 0) return *id = i, MECH_KIND_DRIVER;
+    for (int i = 0; i < sys->ncontacts; i++)
+        if (strcmp(sys->contacts[i].name, name) == 0) return *id = i, MECH_KIND_CONTACT;
     return MECH_KIND_NONE;
 }
 
@@ -115,7 +117,7 @@ mech_kind mech_system_find(const mech_system *sys, const char *name, int *id)
 ** empty) and copies it into out.  Names are unique among bodies, forces, joints and
 ** drivers, and contain no '.', which separates entity and quantity in channel names.
 */
-static mech_status take_name(mech_system *sys, const char *what, const char *requested,
+mech_status system_take_name(mech_system *sys, const char *what, const char *requested,
                              const char *base, char out[MECH_NAME_MAX], mech_error *err)
 {
     if (requested == NULL || requested[0] == '\0') {
@@ -140,7 +142,7 @@ static mech_status take_name(mech_system *sys, const char *what, const char *req
     return MECH_OK;
 }
 
-static mech_status check_body(const mech_system *sys, const char *what, const char *name,
+mech_status system_check_body(const mech_system *sys, const char *what, const char *name,
                               const char *role, int b, mech_error *err)
 {
     if (b < 0 || b >= sys->nbodies)
@@ -149,7 +151,7 @@ static mech_status check_body(const mech_system *sys, const char *what, const ch
     return MECH_OK;
 }
 
-static void changed(mech_system *sys)
+void system_changed(mech_system *sys)
 {
     sys->final = 0;
 }
@@ -172,7 +174,7 @@ mech_status mech_system_create(mech_system **out, const double gravity[2], mech_
     sys->gravity[1] = g[1];
     sys->alpha = sys->beta = DEFAULT_BAUMGARTE;
     sys->assemble = 1;
-    if (!grow((void **)&sys->bodies, &sys->cap_bodies, 0, sizeof(body))) {
+    if (!system_grow((void **)&sys->bodies, &sys->cap_bodies, 0, sizeof(body))) {
         mech_free(sys);
         return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory");
     }
@@ -228,6 +230,7 @@ void mech_system_destroy(mech_system *sys)
     mech_free(sys->forces);
     mech_free(sys->joints);
     mech_free(sys->drivers);
+    mech_free(sys->contacts);
     mech_free(sys);
 }
 
@@ -240,14 +243,14 @@ mech_status mech_system_set_baumgarte(mech_system *sys, double alpha, double bet
                               alpha, beta);
     sys->alpha = alpha;
     sys->beta = beta;
-    changed(sys);
+    system_changed(sys);
     return MECH_OK;
 }
 
 void mech_system_set_assembly(mech_system *sys, int on)
 {
     sys->assemble = on != 0;
-    changed(sys);
+    system_changed(sys);
 }
 
 int mech_system_is_final(const mech_system *sys)
@@ -263,6 +266,7 @@ int mech_system_count(const mech_system *sys, mech_kind kind)
     case MECH_KIND_FORCE: return sys->nforces;
     case MECH_KIND_JOINT: return sys->njoints;
     case MECH_KIND_DRIVER: return sys->ndrivers;
+    case MECH_KIND_CONTACT: return sys->ncontacts;
     case MECH_KIND_SYSTEM: return 1;
     default: return 0;
     }
@@ -277,6 +281,7 @@ const char *mech_system_name(const mech_system *sys, mech_kind kind, int id)
     case MECH_KIND_FORCE: return sys->forces[id].name;
     case MECH_KIND_JOINT: return sys->joints[id].name;
     case MECH_KIND_DRIVER: return sys->drivers[id].name;
+    case MECH_KIND_CONTACT: return sys->contacts[id].name;
     case MECH_KIND_SYSTEM: return "system";
     default: return NULL;
     }
@@ -310,7 +315,7 @@ const mech_error *mech_system_last_error(const mech_system *sys)
 mech_status mech_body_add(mech_system *sys, const mech_body_def *d, int *id, mech_error *err)
 {
     char name[MECH_NAME_MAX];
-    mech_status st = take_name(sys, "body", d->name, "body", name, err);
+    mech_status st = system_take_name(sys, "body", d->name, "body", name, err);
     if (st) return st;
     if (!(isfinite(d->mass) && d->mass > 0))
         return mech_error_set(err, MECH_ERR_ARG, "body '%s': mass must be > 0 (got %g)", name,
@@ -323,7 +328,7 @@ mech_status mech_body_add(mech_system *sys, const mech_body_def *d, int *id, mec
     if (!finite2(d->pos) || !isfinite(d->angle) || !finite2(d->vel) || !isfinite(d->omega))
         return mech_error_set(err, MECH_ERR_ARG,
                               "body '%s': position, angle and velocities must be finite", name);
-    if (!grow((void **)&sys->bodies, &sys->cap_bodies, sys->nbodies, sizeof(body)))
+    if (!system_grow((void **)&sys->bodies, &sys->cap_bodies, sys->nbodies, sizeof(body)))
         return mech_error_set(err, MECH_ERR_NOMEM, "body '%s': out of memory", name);
     body *b = &sys->bodies[sys->nbodies];
     memset(b, 0, sizeof *b);
@@ -339,13 +344,13 @@ mech_status mech_body_add(mech_system *sys, const mech_body_def *d, int *id, mec
     b->dof = 3 * (sys->nbodies - 1);
     if (id) *id = sys->nbodies;
     sys->nbodies++;
-    changed(sys);
+    system_changed(sys);
     return MECH_OK;
 }
 
 mech_status mech_body_set_rectangle(mech_system *sys, int b, double hx, double hy, mech_error *err)
 {
-    mech_status st = check_body(sys, "outline", "rectangle", "body", b, err);
+    mech_status st = system_check_body(sys, "outline", "rectangle", "body", b, err);
     if (st) return st;
     if (!(isfinite(hx) && hx > 0 && isfinite(hy) && hy > 0))
         return mech_error_set(err, MECH_ERR_ARG,
@@ -361,7 +366,7 @@ mech_status mech_body_set_rectangle(mech_system *sys, int b, double hx, double h
 mech_status mech_body_set_segment(mech_system *sys, int b, const double p[2], const double q[2],
                                   mech_error *err)
 {
-    mech_status st = check_body(sys, "outline", "segment", "body", b, err);
+    mech_status st = system_check_body(sys, "outline", "segment", "body", b, err);
     if (st) return st;
     if (!finite2(p) || !finite2(q) || (p[0] == q[0] && p[1] == q[1]))
         return mech_error_set(err, MECH_ERR_ARG,
@@ -377,7 +382,7 @@ mech_status mech_body_set_segment(mech_system *sys, int b, const double p[2], co
 mech_status mech_point_add(mech_system *sys, int b, const char *name, const double local[2],
                            int *id, mech_error *err)
 {
-    mech_status st = check_body(sys, "point", name ? name : "?", "its body", b, err);
+    mech_status st = system_check_body(sys, "point", name ? name : "?", "its body", b, err);
     if (st) return st;
     if (name == NULL || name[0] == '\0' || strchr(name, '.') || strlen(name) >= MECH_NAME_MAX)
         return mech_error_set(err, MECH_ERR_ARG,
@@ -391,7 +396,7 @@ mech_status mech_point_add(mech_system *sys, int b, const char *name, const doub
     for (int i = 0; i < sys->npoints; i++)
         if (strcmp(sys->points[i].full, full) == 0)
             return mech_error_set(err, MECH_ERR_ARG, "point '%s': the name is already used", full);
-    if (!grow((void **)&sys->points, &sys->cap_points, sys->npoints, sizeof(point)))
+    if (!system_grow((void **)&sys->points, &sys->cap_points, sys->npoints, sizeof(point)))
         return mech_error_set(err, MECH_ERR_NOMEM, "point '%s': out of memory", full);
     point *p = &sys->points[sys->npoints];
     memset(p, 0, sizeof *p);
@@ -409,7 +414,7 @@ mech_status mech_point_add(mech_system *sys, int b, const char *name, const doub
 
 static force *new_force(mech_system *sys, const char *name, mech_error *err)
 {
-    if (!grow((void **)&sys->forces, &sys->cap_forces, sys->nforces, sizeof(force))) {
+    if (!system_grow((void **)&sys->forces, &sys->cap_forces, sys->nforces, sizeof(force))) {
         mech_error_set(err, MECH_ERR_NOMEM, "force '%s': out of memory", name);
         return NULL;
     }
@@ -437,9 +442,9 @@ static void initial_point(const mech_system *sys, int b, const double s[2], doub
 mech_status mech_spring_add(mech_system *sys, const mech_spring_def *d, int *id, mech_error *err)
 {
     char name[MECH_NAME_MAX];
-    mech_status st = take_name(sys, "spring", d->name, "spring", name, err);
-    if (st || (st = check_body(sys, "spring", name, "body_a", d->body_a, err)) ||
-        (st = check_body(sys, "spring", name, "body_b", d->body_b, err)))
+    mech_status st = system_take_name(sys, "spring", d->name, "spring", name, err);
+    if (st || (st = system_check_body(sys, "spring", name, "body_a", d->body_a, err)) ||
+        (st = system_check_body(sys, "spring", name, "body_b", d->body_b, err)))
         return st;
     if (d->body_a == d->body_b)
         return mech_error_set(err, MECH_ERR_ARG, "spring '%s': joins body '%s' to itself", name,
@@ -479,7 +484,7 @@ mech_status mech_spring_add(mech_system *sys, const mech_spring_def *d, int *id,
     f->ud = d->ud;
     if (id) *id = sys->nforces;
     sys->nforces++;
-    changed(sys);
+    system_changed(sys);
     return MECH_OK;
 }
 
@@ -487,9 +492,9 @@ mech_status mech_rot_spring_add(mech_system *sys, const mech_rot_spring_def *d, 
                                 mech_error *err)
 {
     char name[MECH_NAME_MAX];
-    mech_status st = take_name(sys, "rotational spring", d->name, "rotspring", name, err);
-    if (st || (st = check_body(sys, "rotational spring", name, "body_a", d->body_a, err)) ||
-        (st = check_body(sys, "rotational spring", name, "body_b", d->body_b, err)))
+    mech_status st = system_take_name(sys, "rotational spring", d->name, "rotspring", name, err);
+    if (st || (st = system_check_body(sys, "rotational spring", name, "body_a", d->body_a, err)) ||
+        (st = system_check_body(sys, "rotational spring", name, "body_b", d->body_b, err)))
         return st;
     if (d->body_a == d->body_b)
         return mech_error_set(err, MECH_ERR_ARG, "rotational spring '%s': joins a body to itself",
@@ -515,16 +520,16 @@ mech_status mech_rot_spring_add(mech_system *sys, const mech_rot_spring_def *d, 
     f->rest = rest;
     if (id) *id = sys->nforces;
     sys->nforces++;
-    changed(sys);
+    system_changed(sys);
     return MECH_OK;
 }
 
 mech_status mech_load_add(mech_system *sys, const mech_load_def *d, int *id, mech_error *err)
 {
     char name[MECH_NAME_MAX];
-    mech_status st = take_name(sys, d->torque ? "torque" : "force", d->name,
-                               d->torque ? "torque" : "force", name, err);
-    if (st || (st = check_body(sys, "load", name, "body", d->body, err))) return st;
+    mech_status st = system_take_name(sys, d->torque ? "torque" : "force", d->name,
+                                      d->torque ? "torque" : "force", name, err);
+    if (st || (st = system_check_body(sys, "load", name, "body", d->body, err))) return st;
     if (d->body == MECH_GROUND)
         return mech_error_set(err, MECH_ERR_ARG, "load '%s': cannot act on the ground", name);
     if (d->profile == MECH_CALLBACK) {
@@ -547,7 +552,7 @@ mech_status mech_load_add(mech_system *sys, const mech_load_def *d, int *id, mec
     memcpy(f->pa, d->point, sizeof f->pa);
     if (id) *id = sys->nforces;
     sys->nforces++;
-    changed(sys);
+    system_changed(sys);
     return MECH_OK;
 }
 
@@ -559,9 +564,9 @@ mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, m
         return mech_error_set(err, MECH_ERR_ARG, "joint: unknown type %d", (int)d->type);
     const char *tname = joint_type_names[d->type];
     char name[MECH_NAME_MAX];
-    mech_status st = take_name(sys, tname, d->name, tname, name, err);
-    if (st || (st = check_body(sys, tname, name, "body_a", d->body_a, err)) ||
-        (st = check_body(sys, tname, name, "body_b", d->body_b, err)))
+    mech_status st = system_take_name(sys, tname, d->name, tname, name, err);
+    if (st || (st = system_check_body(sys, tname, name, "body_a", d->body_a, err)) ||
+        (st = system_check_body(sys, tname, name, "body_b", d->body_b, err)))
         return st;
     if (d->body_a == d->body_b)
         return mech_error_set(err, MECH_ERR_ARG, "%s '%s': joins body '%s' to itself", tname, name,
@@ -605,7 +610,7 @@ mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, m
     else if (!isfinite(angle0))
         return mech_error_set(err, MECH_ERR_ARG, "%s '%s': angle must be finite", tname, name);
 
-    if (!grow((void **)&sys->joints, &sys->cap_joints, sys->njoints, sizeof(joint)))
+    if (!system_grow((void **)&sys->joints, &sys->cap_joints, sys->njoints, sizeof(joint)))
         return mech_error_set(err, MECH_ERR_NOMEM, "%s '%s': out of memory", tname, name);
     joint *j = &sys->joints[sys->njoints];
     memset(j, 0, sizeof *j);
@@ -627,14 +632,14 @@ mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, m
     j->row = -1;
     if (id) *id = sys->njoints;
     sys->njoints++;
-    changed(sys);
+    system_changed(sys);
     return MECH_OK;
 }
 
 mech_status mech_driver_add(mech_system *sys, const mech_driver_def *d, int *id, mech_error *err)
 {
     char name[MECH_NAME_MAX];
-    mech_status st = take_name(sys, "driver", d->name, "driver", name, err);
+    mech_status st = system_take_name(sys, "driver", d->name, "driver", name, err);
     if (st) return st;
     switch (d->type) {
     case MECH_DRIVE_BODY_ANGLE:
@@ -665,7 +670,7 @@ mech_status mech_driver_add(mech_system *sys, const mech_driver_def *d, int *id,
         (!isnan(d->beta) && !(isfinite(d->beta) && d->beta >= 0)))
         return mech_error_set(err, MECH_ERR_ARG, "driver '%s': Baumgarte coefficients must be >= 0",
                               name);
-    if (!grow((void **)&sys->drivers, &sys->cap_drivers, sys->ndrivers, sizeof(driver)))
+    if (!system_grow((void **)&sys->drivers, &sys->cap_drivers, sys->ndrivers, sizeof(driver)))
         return mech_error_set(err, MECH_ERR_NOMEM, "driver '%s': out of memory", name);
     driver *dr = &sys->drivers[sys->ndrivers];
     memset(dr, 0, sizeof *dr);
@@ -691,7 +696,7 @@ mech_status mech_driver_add(mech_system *sys, const mech_driver_def *d, int *id,
     }
     if (id) *id = sys->ndrivers;
     sys->ndrivers++;
-    changed(sys);
+    system_changed(sys);
     return MECH_OK;
 }
 
@@ -724,11 +729,20 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         if (sys->bodies[b].inertia == 0) nz++;
     sys->nz = nz;
 
-    sys->nquad = sys->ndrivers + 2;
-    sys->nstate = 2 * n + sys->nquad;
+    sys->nquad = sys->ndrivers + 4;
     for (int i = 0; i < sys->ndrivers; i++) sys->drivers[i].work = 2 * n + i;
     sys->iapplied = 2 * n + sys->ndrivers;
     sys->idissip = sys->iapplied + 1;
+    sys->icontact = sys->iapplied + 2;
+    sys->ifriction = sys->iapplied + 3;
+    sys->nbristle = 0;
+    for (int i = 0; i < sys->ncontacts; i++) {
+        contact *c = &sys->contacts[i];
+        int nz_states = mech_friction_states(&c->flaw);
+        c->z = nz_states ? 2 * n + sys->nquad + sys->nbristle : -1;
+        sys->nbristle += nz_states;
+    }
+    sys->nstate = 2 * n + sys->nquad + sys->nbristle;
 
     int ns = nrows + nz;
     size_t nn = (size_t)(n ? n : 1), nr = (size_t)(nrows ? nrows : 1), nk = (size_t)(ns ? ns : 1);
@@ -899,6 +913,12 @@ void system_atol(const mech_system *sys, double atol, const double *given, doubl
 {
     for (int i = 0; i < sys->nstate; i++)
         out[i] = given ? given[i] : i < 2 * sys->ncoord ? atol : 1e300;
+    if (given) return;
+    /* bristle deflections are tiny (of order mu / sigma0): tolerances in proportion */
+    for (int k = 0; k < sys->ncontacts; k++) {
+        const contact *c = &sys->contacts[k];
+        if (c->z >= 0) out[c->z] = 1e-4 * fmax(c->flaw.mu, c->flaw.mu_s) / c->flaw.sigma0;
+    }
 }
 
 mech_status mech_system_initial_state(mech_system *sys, double *y, mech_error *err)
@@ -928,6 +948,15 @@ void mech_system_describe_state(const mech_system *sys, int i, char *buf, size_t
         snprintf(buf, size, "work of the applied loads");
     } else if (sys->final && i == sys->idissip) {
         snprintf(buf, size, "energy dissipated by dampers");
+    } else if (sys->final && i == sys->icontact) {
+        snprintf(buf, size, "energy dissipated by contact damping");
+    } else if (sys->final && i == sys->ifriction) {
+        snprintf(buf, size, "energy dissipated by friction");
+    } else if (sys->final && i >= sys->ifriction + 1 && i < sys->nstate) {
+        const char *cname = "?";
+        for (int k = 0; k < sys->ncontacts; k++)
+            if (sys->contacts[k].z == i) cname = sys->contacts[k].name;
+        snprintf(buf, size, "contact '%s' bristle deflection", cname);
     } else {
         snprintf(buf, size, "state component %d", i);
     }
@@ -1038,6 +1067,30 @@ static void entity_line(sbuf *b, const mech_system *sys, int kind, int id)
         }
         break;
     }
+    case MECH_KIND_CONTACT: {
+        const contact *c = &sys->contacts[id];
+        const mech_normal_law *nl = &c->nlaw;
+        const mech_friction_law *fl = &c->flaw;
+        sb_printf(b,
+                  "%s (%.10g, %.10g) on the surface of %s through (%.10g, %.10g) normal "
+                  "(%.10g, %.10g)",
+                  sys->bodies[c->a].name, c->pa[0], c->pa[1], sys->bodies[c->b].name, c->qb[0],
+                  c->qb[1], c->nb[0], c->nb[1]);
+        if (c->speed != 0) sb_printf(b, " moving at %.10g m/s", c->speed);
+        sb_printf(b, "; %s K %.10g n %.10g", mech_normal_name(nl->type), nl->K, nl->n);
+        if (nl->type == MECH_NORMAL_KELVIN_VOIGT) sb_printf(b, " c %.10g", nl->c);
+        if (nl->type == MECH_NORMAL_HUNT_CROSSLEY)
+            sb_printf(b, " b %.10g p %.10g q %.10g", nl->c, nl->p, nl->q);
+        if (mech_normal_uses_impact(nl))
+            sb_printf(b, " restitution %.10g v_min %.10g", nl->e, nl->v_min);
+        if (fl->type != MECH_FRICTION_NONE)
+            sb_printf(b,
+                      "; friction %s mu %.10g mu_s %.10g v_reg %.10g v_eps %.10g v0 %.10g "
+                      "v1 %.10g vs %.10g delta %.10g sigma0 %.10g sigma1 %.10g sigma2 %.10g",
+                      mech_friction_name(fl->type), fl->mu, fl->mu_s, fl->v_reg, fl->v_eps, fl->v0,
+                      fl->v1, fl->vs, fl->delta, fl->sigma0, fl->sigma1, fl->sigma2);
+        break;
+    }
     case MECH_KIND_DRIVER: {
         const driver *d = &sys->drivers[id];
         const char *target = d->type == MECH_DRIVE_BODY_ANGLE ? sys->bodies[d->target].name
@@ -1071,11 +1124,9 @@ size_t mech_system_describe(const mech_system *sys, const char *prefix, char *bu
     static const struct {
         int kind;
         const char *label;
-    } order[] = {{MECH_KIND_BODY, "body"},
-                 {MECH_KIND_POINT, "point"},
-                 {MECH_KIND_FORCE, "force"},
-                 {MECH_KIND_JOINT, "joint"},
-                 {MECH_KIND_DRIVER, "driver"}};
+    } order[] = {{MECH_KIND_BODY, "body"},     {MECH_KIND_POINT, "point"},
+                 {MECH_KIND_FORCE, "force"},   {MECH_KIND_JOINT, "joint"},
+                 {MECH_KIND_DRIVER, "driver"}, {MECH_KIND_CONTACT, "contact"}};
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
         int n = mech_system_count(sys, order[k].kind);
         for (int i = order[k].kind == MECH_KIND_BODY ? 1 : 0; i < n; i++) {

@@ -67,6 +67,27 @@ typedef struct driver {
     double lambda, effort, power, actual;
 } driver;
 
+/* A contact pair: a point of body a against a surface line of body b, with its laws and
+** its history.  The discrete state (active, v0, impacts) changes only at located events,
+** never inside a step; the bristle state (Dahl, LuGre) is part of the state vector. */
+typedef struct contact {
+    char name[MECH_NAME_MAX];
+    int a, b;
+    double pa[2];        /* the point, a's coordinates */
+    double qb[2], nb[2]; /* the surface point and unit normal, b's coordinates */
+    double speed;        /* surface speed along the tangent */
+    mech_normal_law nlaw;
+    mech_friction_law flaw;
+    int z; /* state index of the bristle deflection, -1 if none */
+    /* history */
+    int active; /* in contact since the last onset */
+    double v0;  /* impact velocity of the current contact */
+    long impacts;
+    /* last evaluation */
+    double gap, dd, vt, fn, ft, elastic, zdot;
+    int sticking;
+} contact;
+
 /* One constraint equation as evaluated: value, partial time derivative, the
 ** acceleration right-hand side gamma (Phi_q q'' = gamma), and the Jacobian entries on
 ** the coordinates (x, y, phi) of bodies a and b. */
@@ -102,16 +123,19 @@ struct mech_system {
     force *forces;
     joint *joints;
     driver *drivers;
-    int nbodies, npoints, nforces, njoints, ndrivers;
-    int cap_bodies, cap_points, cap_forces, cap_joints, cap_drivers;
+    contact *contacts;
+    int nbodies, npoints, nforces, njoints, ndrivers, ncontacts;
+    int cap_bodies, cap_points, cap_forces, cap_joints, cap_drivers, cap_contacts;
 
     /* sizes, set by finalize */
-    int ncoord;            /* 3 per moving body */
-    int nrows;             /* Lagrange rows */
-    int nz;                /* coordinates without inertia (solved through the constraints) */
-    int nquad;             /* energy accounts: driver works, applied work, dissipation */
-    int nstate;            /* 2 ncoord + nquad */
-    int iapplied, idissip; /* state indices of the two global accounts */
+    int ncoord;              /* 3 per moving body */
+    int nrows;               /* Lagrange rows */
+    int nz;                  /* coordinates without inertia (solved through the constraints) */
+    int nquad;               /* energy accounts: driver works, applied work, dissipation */
+    int nstate;              /* 2 ncoord + nquad */
+    int iapplied, idissip;   /* state indices of the two global accounts */
+    int icontact, ifriction; /* dissipated by contact damping and by friction */
+    int nbristle;            /* bristle states, at the end of the state vector */
 
     /* workspaces, sized by finalize */
     double *minv; /* 1/mass per coordinate, 0 for massless coordinates */
@@ -133,19 +157,33 @@ struct mech_system {
     int *piv;           /* nrows + nz */
     double *y0;         /* nstate: the assembled initial state */
     double *ydot;       /* nstate: scratch derivative for full evaluations */
-    double *cs;         /* cos and sin of every body\'s angle during one evaluation */
+    double *cs;         /* cos and sin of every body's angle during one evaluation */
     const double *cs_q; /* the positions cs was computed from (NULL: none) */
 
     /* last full evaluation */
     double t_eval;
     const double *q, *v; /* views into the evaluated state */
     double kinetic, potential, p_applied, p_dissip;
-    double elastic;       /* the part of potential stored in springs and penalty joints */
-    double energy0;       /* kinetic + potential at the assembled initial state */
-    const double *y_eval; /* the state evaluated (for the energy accounts) */
+    double elastic;               /* the part of potential stored in springs and penalty joints */
+    double contact_energy;        /* stored in contacts (part of elastic) */
+    double p_contact, p_friction; /* power dissipated by contact damping and friction */
+    double energy0;               /* kinetic + potential at the assembled initial state */
+    const double *y_eval;         /* the state evaluated (for the energy accounts) */
 
     mech_error last_err;
 };
+
+/* ---- system.c: shared by the entity constructors ---- */
+/* Grows an entity array by one; returns 0 on allocation failure. */
+int system_grow(void **items, int *cap, int count, size_t size);
+/* Checks a requested entity name or makes one from base and a counter; copies it to out. */
+mech_status system_take_name(mech_system *sys, const char *what, const char *requested,
+                             const char *base, char out[MECH_NAME_MAX], mech_error *err);
+/* Checks that b is a body of the system; the message names the entity and its role. */
+mech_status system_check_body(const mech_system *sys, const char *what, const char *name,
+                              const char *role, int b, mech_error *err);
+/* The model changed: the next simulation finalizes it again. */
+void system_changed(mech_system *sys);
 
 /* ---- constraints.c ---- */
 
@@ -183,6 +221,20 @@ int dynamics(mech_system *sys, double t, const double *y, double *ydot, int full
 ** atol for positions and velocities; the energy accounts get an infinite tolerance: they
 ** follow the steps the mechanical states need and do not steer the error control. */
 void system_atol(const mech_system *sys, double atol, const double *given, double *out);
+
+/* ---- contact.c ---- */
+/* Contact forces (normal and friction) into Q; the accounts' powers and the bristle
+** rates into ydot.  pass 1: everything but sticking friction; pass 2: sticking friction
+** (trial-and-error), once all other forces on the bodies are known.  Returns a callback
+** status (0). */
+int contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass);
+/* Gap of every contact at state y (events of the model). */
+void contact_gaps(const mech_system *sys, const double *y, double *g);
+/* Contact k's onset or end at (t, y): updates its history (and resets its bristle state
+** in y at an onset).  Returns 1 if it changed: the integration must restart from y. */
+int contact_event(mech_system *sys, int k, double t, double *y);
+/* Sets every contact's history from state y (at the start of a run). */
+void contact_start(mech_system *sys, double t, const double *y);
 
 /* ---- assemble.c ---- */
 /* Moves the positions and velocities of state y the least so that every joint and driver

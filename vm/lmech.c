@@ -13,6 +13,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "lcontact.h"
 #include "lmech.h"
 #include "mech.h"
 
@@ -98,5 +99,6 @@ int luaopen_mech(lua_State *L)
     lua_setfield(L, -2, "quiet");
     lmech_open_system(L);
     lmech_open_run(L);
+    lmech_open_contact(L);
     return 1;
 }

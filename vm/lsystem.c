@@ -24,6 +24,7 @@
 #include <lua.h>
 
 #include "host.h"
+#include "lcontact.h"
 #include "lmech.h"
 #include "lutil.h"
 
@@ -51,8 +52,8 @@ typedef struct lcb {
     char what[96]; /* "spring 's1' law", for messages */
 } lcb;
 
-static const char *const kind_names[] = {"none",  "body",   "point", "force",
-                                         "joint", "driver", "system"};
+static const char *const kind_names[] = {"none",  "body",   "point",  "force",
+                                         "joint", "driver", "system", "contact"};
 
 /* ---- access -------------------------------------------------------------------------- */
 
@@ -724,6 +725,65 @@ static int sys_torque(lua_State *L)
     return add_load(L, 1);
 }
 
+/*
+** sys:contact{ body, at | body_at, surface = { body, at | body_at, normal, speed },
+**              law = mech.contact.<law>{...}, friction = mech.friction.<law>{...}, name }
+*/
+static int sys_contact(lua_State *L)
+{
+    const char *fn = "sys:contact";
+    static const char *const known[] = {"name", "at",       "body_at", "surface",
+                                        "law",  "friction", NULL};
+    static const char *const sknown[] = {"body", "at", "body_at", "normal", "speed", NULL};
+    lsys *ls = check_mutable(L, 1, fn);
+    int t = lu_checktable(L, 2, fn, "{ body, at = {x, y}, surface = {...}, law = ... }");
+    lu_checkfields(L, t, fn, known, 1);
+    mech_contact_def d = mech_contact_default();
+    d.name = lu_string(L, t, fn, "name", NULL);
+    d.body_a = table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
+    one_point(L, ls, t, fn, d.body_a, d.point);
+    if (lua_getfield(L, t, "surface") != LUA_TTABLE)
+        return lu_error(L, fn,
+                        "field 'surface' is required: { body = ..., at = {x, y}, normal = "
+                        "{nx, ny}, speed = ... }");
+    int s = lua_gettop(L);
+    const char *sfn = "sys:contact (surface)";
+    lu_checkfields(L, s, sfn, sknown, 0);
+    d.body_b = MECH_GROUND;
+    if (lua_getfield(L, s, "body") != LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_getfield(L, s, "body");
+        lua_rawseti(L, -2, 1);
+        d.body_b = table_entity(L, lua_gettop(L), 1, ls, MECH_KIND_BODY, sfn, "the surface's body");
+    }
+    lua_settop(L, s);
+    one_point(L, ls, s, sfn, d.body_b, d.surface_point);
+    double n[2] = {0, 1};
+    lu_vec2(L, s, sfn, "normal", n);
+    double pose[3];
+    mech_body_initial_pose(ls->sys, d.body_b, pose); /* the normal is given in the world */
+    double c = cos(pose[2]), sn = sin(pose[2]);
+    d.normal[0] = c * n[0] + sn * n[1];
+    d.normal[1] = -sn * n[0] + c * n[1];
+    d.surface_speed = lu_number(L, s, sfn, "speed", 0, 0);
+    lua_settop(L, t);
+    if (lua_getfield(L, t, "law") == LUA_TNIL)
+        return lu_error(L, fn,
+                        "field 'law' is required: a contact law, e.g. "
+                        "mech.contact.hertz{ K = ... }");
+    lcontact_read(L, -1, fn, "law", &d.normal_law, NULL);
+    lua_pop(L, 1);
+    if (lua_getfield(L, t, "friction") != LUA_TNIL)
+        lcontact_read(L, -1, fn, "friction", NULL, &d.friction);
+    lua_pop(L, 1);
+    mech_error err;
+    int id;
+    if (mech_contact_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    push_entity(L, 1, MECH_KIND_CONTACT, id);
+    return 1;
+}
+
 static int sys_entity(lua_State *L)
 {
     lsys *ls = check_sys(L, 1);
@@ -814,17 +874,23 @@ static int sys_tostring(lua_State *L)
         luaL_addstring(&b, mech_system_name(s, MECH_KIND_BODY, i));
         if (i == nb || i == 6) luaL_addstring(&b, i < nb ? ", ...)" : ")");
     }
-    lua_pushfstring(
-        L, ", %d joint%s, %d driver%s, %d force element%s, %d point%s; %d degree%s of freedom",
-        mech_system_count(s, MECH_KIND_JOINT),
-        mech_system_count(s, MECH_KIND_JOINT) == 1 ? "" : "s",
-        mech_system_count(s, MECH_KIND_DRIVER),
-        mech_system_count(s, MECH_KIND_DRIVER) == 1 ? "" : "s",
-        mech_system_count(s, MECH_KIND_FORCE),
-        mech_system_count(s, MECH_KIND_FORCE) == 1 ? "" : "s",
-        mech_system_count(s, MECH_KIND_POINT),
-        mech_system_count(s, MECH_KIND_POINT) == 1 ? "" : "s", mech_system_dof(s),
-        mech_system_dof(s) == 1 ? "" : "s");
+    lua_pushfstring(L, ", %d joint%s, %d driver%s, %d force element%s, %d point%s",
+                    mech_system_count(s, MECH_KIND_JOINT),
+                    mech_system_count(s, MECH_KIND_JOINT) == 1 ? "" : "s",
+                    mech_system_count(s, MECH_KIND_DRIVER),
+                    mech_system_count(s, MECH_KIND_DRIVER) == 1 ? "" : "s",
+                    mech_system_count(s, MECH_KIND_FORCE),
+                    mech_system_count(s, MECH_KIND_FORCE) == 1 ? "" : "s",
+                    mech_system_count(s, MECH_KIND_POINT),
+                    mech_system_count(s, MECH_KIND_POINT) == 1 ? "" : "s");
+    luaL_addvalue(&b);
+    int nc = mech_system_count(s, MECH_KIND_CONTACT);
+    if (nc > 0) {
+        lua_pushfstring(L, ", %d contact%s", nc, nc == 1 ? "" : "s");
+        luaL_addvalue(&b);
+    }
+    lua_pushfstring(L, "; %d degree%s of freedom", mech_system_dof(s),
+                    mech_system_dof(s) == 1 ? "" : "s");
     luaL_addvalue(&b);
     luaL_pushresult(&b);
     return 1;
@@ -1223,23 +1289,15 @@ static int ent_index(lua_State *L)
 /* ---- registration ---------------------------------------------------------------------------- */
 
 static const luaL_Reg sys_methods[] = {
-    {"body", sys_body},
-    {"point", sys_point},
-    {"revolute", sys_revolute},
-    {"prismatic", sys_prismatic},
-    {"fixed", sys_fixed},
-    {"drive", sys_drive},
-    {"spring", sys_spring},
-    {"rotational_spring", sys_rotational_spring},
-    {"force", sys_force},
-    {"torque", sys_torque},
-    {"entity", sys_entity},
-    {"assemble", sys_assemble},
-    {"value", sys_value},
-    {"describe", sys_describe},
-    {"simulate", sys_simulate},
-    {"lyapunov", sys_lyapunov},
-    {NULL, NULL},
+    {"body", sys_body},         {"point", sys_point},
+    {"revolute", sys_revolute}, {"prismatic", sys_prismatic},
+    {"fixed", sys_fixed},       {"drive", sys_drive},
+    {"spring", sys_spring},     {"rotational_spring", sys_rotational_spring},
+    {"force", sys_force},       {"torque", sys_torque},
+    {"contact", sys_contact},   {"entity", sys_entity},
+    {"assemble", sys_assemble}, {"value", sys_value},
+    {"describe", sys_describe}, {"simulate", sys_simulate},
+    {"lyapunov", sys_lyapunov}, {NULL, NULL},
 };
 
 void lmech_open_system(lua_State *L)

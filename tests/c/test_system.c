@@ -55,7 +55,9 @@ int main(void)
     mech_system *sys = slider_crank(523.6);
     ok(mech_system_finalize(sys, &err) == MECH_OK, "the slider-crank assembles");
     ok(mech_system_dof(sys) == 0, "it is kinematically driven (0 dof)");
-    ok(mech_system_nstate(sys) == 2 * 9 + 3, "state: 9 positions, 9 velocities, 3 energy accounts");
+    ok(mech_system_nstate(sys) == 2 * 9 + 5,
+       "state: 9 positions, 9 velocities, 5 energy accounts (driver work, applied work, "
+       "damper, contact and friction dissipation)");
 
     static const char *const ch[] = {"slider.x", "slider.vx", "slider.ax"};
     mech_sim_options o = mech_sim_default_options();

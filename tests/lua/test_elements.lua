@@ -81,7 +81,8 @@ do -- harmonic torque on a disk: omega' = T0 sin(W t) / J
   sys:revolute{ sys.ground, disk, at = { 0, 0 } }
   sys:torque{ disk, amplitude = T0, omega = W }
   local run = sim(sys, { t = 2, report = 0.01, record = { "disk.omega" } })
-  tap.ok(worst(run, "disk.omega", function(t) return T0 / (J * W) * (1 - math.cos(W * t)) end) < 1e-10,
+  -- rtol 1e-11 bounds each step's error; ~170 steps accumulate to about 1e-10 of omega ~ 2
+  tap.ok(worst(run, "disk.omega", function(t) return T0 / (J * W) * (1 - math.cos(W * t)) end) < 1e-9,
     "omega = T0 (1 - cos W t) / (J W)")
 end
 

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** Contact elements: a point of body a against a straight surface of body b, with any
+** normal law and any friction law of contact_laws.c.
+**
+** Kinematics: P the point, Q and n the surface point and unit normal (world), t = (n_y,
+** -n_x); the surface material at P moves with v_s(P) = v_b + w_b R90 (P - r_b) + speed t.
+** Relative velocity v_rel = P' - v_s(P); gap g = n.(P - Q), penetration d = -g, its rate
+** dd = -n.v_rel (exactly d/dt of d: the turning of n cancels), slip v_t = t.v_rel.
+**
+** History: a contact acts only while `active`.  Its onset (the gap turning negative) and
+** its end are events located by the integrator; at the onset the impact velocity v0 = dd
+** is captured and the bristle state reset, and the run restarts there, so the force law
+** never sees a penetration without its impact velocity.
+**
+** Sticking friction (MECH_FRICTION_STICK, spec 000 Eq. 13): below v_eps the friction force
+** is the one that keeps the point from sliding, computed from every other force on body a
+** along t (so it needs a's tangential motion free of Lagrange constraints: free bodies,
+** bodies on a guide parallel to the surface, lumped FE nodes), clamped to mu_s F_n.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "system_impl.h"
+
+mech_contact_def mech_contact_default(void)
+{
+    mech_contact_def d;
+    memset(&d, 0, sizeof d);
+    d.normal[1] = 1;
+    d.normal_law = mech_normal_default(MECH_NORMAL_HERTZ);
+    d.friction = mech_friction_default(MECH_FRICTION_NONE);
+    return d;
+}
+
+mech_status mech_contact_add(mech_system *sys, const mech_contact_def *d, int *id, mech_error *err)
+{
+    char name[MECH_NAME_MAX];
+    mech_status st = system_take_name(sys, "contact", d->name, "contact", name, err);
+    if (st || (st = system_check_body(sys, "contact", name, "body_a", d->body_a, err)) ||
+        (st = system_check_body(sys, "contact", name, "body_b", d->body_b, err)))
+        return st;
+    if (d->body_a == MECH_GROUND)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "contact '%s': the touching point must be on a moving body", name);
+    if (d->body_a == d->body_b)
+        return mech_error_set(err, MECH_ERR_ARG, "contact '%s': body '%s' against itself", name,
+                              sys->bodies[d->body_a].name);
+    double len = hypot(d->normal[0], d->normal[1]);
+    if (!(isfinite(d->point[0]) && isfinite(d->point[1]) && isfinite(d->surface_point[0]) &&
+          isfinite(d->surface_point[1]) && isfinite(len) && len > 0 && isfinite(d->surface_speed)))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "contact '%s': points, normal and speed must be finite, the normal "
+                              "not zero",
+                              name);
+    mech_error lerr;
+    if (mech_normal_check(&d->normal_law, &lerr))
+        return mech_error_set(err, MECH_ERR_ARG, "contact '%s': %s law: %s", name,
+                              mech_normal_name(d->normal_law.type), lerr.msg);
+    if (mech_friction_check(&d->friction, &lerr))
+        return mech_error_set(err, MECH_ERR_ARG, "contact '%s': %s friction: %s", name,
+                              mech_friction_name(d->friction.type), lerr.msg);
+    if (!system_grow((void **)&sys->contacts, &sys->cap_contacts, sys->ncontacts, sizeof(contact)))
+        return mech_error_set(err, MECH_ERR_NOMEM, "contact '%s': out of memory", name);
+    contact *c = &sys->contacts[sys->ncontacts];
+    memset(c, 0, sizeof *c);
+    memcpy(c->name, name, sizeof name);
+    c->a = d->body_a;
+    c->b = d->body_b;
+    memcpy(c->pa, d->point, sizeof c->pa);
+    memcpy(c->qb, d->surface_point, sizeof c->qb);
+    c->nb[0] = d->normal[0] / len;
+    c->nb[1] = d->normal[1] / len;
+    c->speed = d->surface_speed;
+    c->nlaw = d->normal_law;
+    c->flaw = d->friction;
+    c->z = -1;
+    if (id) *id = sys->ncontacts;
+    sys->ncontacts++;
+    system_changed(sys);
+    return MECH_OK;
+}
+
+/* Geometry of a contact at (q, v): world point P, its offsets from both centres, the
+** normal and tangent, the relative velocity, the gap. */
+typedef struct cgeom {
+    double P[2], sa[2], sb[2], n[2], t[2], vrel[2], gap;
+} cgeom;
+
+static void geometry(const mech_system *sys, const contact *c, const double *q, const double *v,
+                     cgeom *g)
+{
+    double pv[2], Q[2], posea[3], poseb[3], velb[3], cb, sb;
+    body_point(sys, c->a, c->pa, q, v, g->P, pv);
+    body_point(sys, c->b, c->qb, q, v, Q, NULL);
+    body_pose(sys, c->a, q, v, posea, NULL);
+    body_pose(sys, c->b, q, v, poseb, velb);
+    body_trig(sys, c->b, q, &cb, &sb);
+    g->n[0] = cb * c->nb[0] - sb * c->nb[1];
+    g->n[1] = sb * c->nb[0] + cb * c->nb[1];
+    g->t[0] = g->n[1];
+    g->t[1] = -g->n[0];
+    for (int k = 0; k < 2; k++) {
+        g->sa[k] = g->P[k] - posea[k];
+        g->sb[k] = g->P[k] - poseb[k];
+    }
+    /* the surface material at P */
+    double vs[2] = {velb[0] - velb[2] * g->sb[1] + c->speed * g->t[0],
+                    velb[1] + velb[2] * g->sb[0] + c->speed * g->t[1]};
+    g->vrel[0] = pv[0] - vs[0];
+    g->vrel[1] = pv[1] - vs[1];
+    g->gap = g->n[0] * (g->P[0] - Q[0]) + g->n[1] * (g->P[1] - Q[1]);
+}
+
+/* Adds force f (world) at offset s of body b's centre to Q. */
+static void push(mech_system *sys, int b, const double s[2], double fx, double fy)
+{
+    int dof = sys->bodies[b].dof;
+    if (dof < 0) return;
+    sys->Q[dof] += fx;
+    sys->Q[dof + 1] += fy;
+    sys->Q[dof + 2] += s[0] * fy - s[1] * fx;
+}
+
+static void apply(mech_system *sys, const contact *c, const cgeom *g, double fn, double ft)
+{
+    double fx = fn * g->n[0] + ft * g->t[0], fy = fn * g->n[1] + ft * g->t[1];
+    push(sys, c->a, g->sa, fx, fy);
+    push(sys, c->b, g->sb, -fx, -fy);
+}
+
+int contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass)
+{
+    (void)t;
+    const double *q = y, *v = y + sys->ncoord;
+    for (int k = 0; k < sys->ncontacts; k++) {
+        contact *c = &sys->contacts[k];
+        int stick = c->flaw.type == MECH_FRICTION_STICK;
+        if (pass == 2 && !(stick && c->sticking)) continue;
+        cgeom g;
+        geometry(sys, c, q, v, &g);
+        if (pass == 2) {
+            /* the force that keeps the point from sliding: everything else on a along t */
+            int dof = sys->bodies[c->a].dof;
+            double other = g.t[0] * sys->Q[dof] + g.t[1] * sys->Q[dof + 1];
+            double limit = c->flaw.mu_s * c->fn;
+            double ft = fmax(-limit, fmin(limit, -other));
+            c->ft = ft;
+            apply(sys, c, &g, 0.0, ft);
+            sys->p_friction -= ft * c->vt;
+            continue;
+        }
+        double d = -g.gap, dd = -(g.n[0] * g.vrel[0] + g.n[1] * g.vrel[1]);
+        double vt = g.t[0] * g.vrel[0] + g.t[1] * g.vrel[1];
+        c->gap = g.gap;
+        c->dd = dd;
+        c->vt = vt;
+        c->fn = c->ft = c->elastic = c->zdot = 0;
+        c->sticking = 0;
+        if (c->z >= 0) ydot[c->z] = 0; /* frozen out of contact */
+        if (!c->active || d <= 0) continue;
+        double elastic;
+        double fn = mech_normal_force(&c->nlaw, d, dd, c->v0, &elastic);
+        double ft = 0;
+        if (stick && fabs(vt) < c->flaw.v_eps) {
+            c->sticking = 1; /* pass 2 sets its force */
+        } else if (c->flaw.type != MECH_FRICTION_NONE) {
+            double zdot = 0;
+            mech_friction_force(&c->flaw, 1, &vt, fn, c->z >= 0 ? &y[c->z] : NULL, &ft,
+                                c->z >= 0 ? &zdot : NULL);
+            if (c->z >= 0) ydot[c->z] = c->zdot = zdot;
+        }
+        c->fn = fn;
+        c->ft = ft;
+        c->elastic = elastic;
+        apply(sys, c, &g, fn, ft);
+        sys->p_contact += (fn - elastic) * dd; /* the power the law dissipates */
+        sys->p_friction -= ft * vt;
+        sys->contact_energy += mech_normal_energy(&c->nlaw, d);
+    }
+    return 0;
+}
+
+void contact_gaps(const mech_system *sys, const double *y, double *gaps)
+{
+    for (int k = 0; k < sys->ncontacts; k++) {
+        cgeom g;
+        geometry(sys, &sys->contacts[k], y, y + sys->ncoord, &g);
+        gaps[k] = g.gap;
+    }
+}
+
+int contact_event(mech_system *sys, int k, double t, double *y)
+{
+    (void)t;
+    contact *c = &sys->contacts[k];
+    cgeom g;
+    geometry(sys, c, y, y + sys->ncoord, &g);
+    double dd = -(g.n[0] * g.vrel[0] + g.n[1] * g.vrel[1]);
+    if (!c->active && g.gap <= 0) {
+        c->active = 1;
+        c->v0 = fmax(dd, 0.0); /* the laws use max(v0, v_min) */
+        c->impacts++;
+        if (c->z >= 0) y[c->z] = 0; /* fresh bristles for a new contact */
+        return 1;
+    }
+    if (c->active && g.gap > 0) {
+        c->active = 0;
+        return 1;
+    }
+    return 0;
+}
+
+void contact_start(mech_system *sys, double t, const double *y)
+{
+    (void)t;
+    for (int k = 0; k < sys->ncontacts; k++) {
+        contact *c = &sys->contacts[k];
+        cgeom g;
+        geometry(sys, c, y, y + sys->ncoord, &g);
+        c->active = g.gap <= 0; /* touching counts: an event needs a sign change */
+        c->v0 = c->active ? fmax(-(g.n[0] * g.vrel[0] + g.n[1] * g.vrel[1]), 0.0) : 0.0;
+        c->impacts = 0;
+    }
+}

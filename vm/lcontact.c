@@ -1,0 +1,536 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** Contact and friction laws, contact stiffness and materials for Lua:
+**   mech.contact.<law>{...}, mech.friction.<law>{...}  -> law tables (validated)
+**   mech.stiffness.<shape>{...}                         -> a stiffness
+**   mech.materials                                      -> named materials and pairs
+** A law is a plain table { law = "hertz", K = ..., ... } with the metatable "mech.law",
+** so that it prints and can be inspected; sys:contact reads it back with lcontact_*.
+*/
+#include <math.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "lcontact.h"
+#include "lmech.h"
+#include "lutil.h"
+
+#define LAW_MT "mech.law"
+
+/* ---- materials ------------------------------------------------------------------------- */
+
+/* spec 003 Table 4 (E, nu, rho) and Table 5 (friction with an aluminium guide) */
+static const struct {
+    const char *name;
+    double E, nu, rho;
+} materials[] = {
+    {"steel", 207e9, 0.29, 7801},
+    {"nodular_cast_iron", 173e9, 0.30, 7300},
+    {"copper", 106e9, 0.324, 8545},
+    {"aluminium", 72e9, 0.33, 2750},
+};
+
+static const struct {
+    const char *a, *b;
+    double mu_s, mu;
+} pairs[] = {
+    {"aluminium", "steel", 0.61, 0.47},
+    {"aluminium", "copper", 0.60, 0.46},
+    {"aluminium", "nodular_cast_iron", 0.49, 0.31},
+    {"aluminium", "aluminium", 0.25, 0.14},
+};
+
+/* Pushes mech.materials (the table is the first upvalue of the functions that need it). */
+static void push_materials(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, "mech.materials");
+}
+
+/* E and nu of the material named at index idx (a string) or given as a table {E, nu}. */
+static void material_of(lua_State *L, int idx, const char *fn, double *E, double *nu)
+{
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        push_materials(L);
+        if (lua_getfield(L, -1, lua_tostring(L, idx)) != LUA_TTABLE)
+            lu_error(L, fn,
+                     "unknown material '%s' (see mech.materials; add one with "
+                     "mech.materials.add)",
+                     lua_tostring(L, idx));
+        lua_replace(L, -2);
+    } else if (lua_type(L, idx) == LUA_TTABLE) {
+        lua_pushvalue(L, idx);
+    } else {
+        lu_error(L, fn, "a material is a name or a table { E = Pa, nu = ... } (got %s)",
+                 luaL_typename(L, idx));
+    }
+    int t = lua_gettop(L);
+    *E = lu_number(L, t, fn, "E", 0, 1);
+    *nu = lu_number(L, t, fn, "nu", 0, 1);
+    if (!(*E > 0) || !(*nu > -1 && *nu < 0.5))
+        lu_error(L, fn, "a material needs E > 0 and -1 < nu < 0.5 (got %g, %g)", *E, *nu);
+    lua_pop(L, 1);
+}
+
+/* The two materials of field `materials` = {a, b} or `material` = a (both bodies). */
+static void two_materials(lua_State *L, int t, const char *fn, double *E1, double *nu1, double *E2,
+                          double *nu2)
+{
+    if (lua_getfield(L, t, "materials") != LUA_TNIL) {
+        if (!lua_istable(L, -1) || lua_rawlen(L, -1) != 2)
+            lu_error(L, fn, "field 'materials' must be {material_a, material_b}");
+        lua_rawgeti(L, -1, 1);
+        material_of(L, -1, fn, E1, nu1);
+        lua_rawgeti(L, -2, 2);
+        material_of(L, -1, fn, E2, nu2);
+        lua_pop(L, 3);
+        return;
+    }
+    lua_pop(L, 1);
+    if (lua_getfield(L, t, "material") == LUA_TNIL)
+        lu_error(L, fn, "give 'K', or 'material' (both bodies) or 'materials' = {a, b}");
+    material_of(L, -1, fn, E1, nu1);
+    *E2 = *E1, *nu2 = *nu1;
+    lua_pop(L, 1);
+}
+
+static int mat_add(lua_State *L)
+{
+    const char *fn = "mech.materials.add";
+    static const char *const known[] = {"name", "E", "nu", "rho", NULL};
+    int t = lu_checktable(L, 1, fn, "{ name = ..., E = Pa, nu = ..., rho = kg/m^3 }");
+    lu_checkfields(L, t, fn, known, 0);
+    const char *name = lu_string(L, t, fn, "name", NULL);
+    if (name == NULL || !*name) return lu_error(L, fn, "field 'name' is required (a string)");
+    double E = lu_number(L, t, fn, "E", 0, 1), nu = lu_number(L, t, fn, "nu", 0, 1);
+    double rho = lu_number(L, t, fn, "rho", 0, 0);
+    if (!(E > 0) || !(nu > -1 && nu < 0.5) || rho < 0)
+        return lu_error(L, fn, "need E > 0, -1 < nu < 0.5, rho >= 0 (got %g, %g, %g)", E, nu, rho);
+    push_materials(L);
+    lua_createtable(L, 0, 4);
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "name");
+    lua_pushnumber(L, E);
+    lua_setfield(L, -2, "E");
+    lua_pushnumber(L, nu);
+    lua_setfield(L, -2, "nu");
+    lua_pushnumber(L, rho);
+    lua_setfield(L, -2, "rho");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, name);
+    return 1;
+}
+
+/* Friction pairs are kept under "a/b" with the names sorted. */
+static void push_pair_key(lua_State *L, const char *a, const char *b)
+{
+    if (strcmp(a, b) > 0) {
+        const char *t = a;
+        a = b, b = t;
+    }
+    lua_pushfstring(L, "%s/%s", a, b);
+}
+
+static int mat_pair(lua_State *L)
+{
+    const char *a = luaL_checkstring(L, 1), *b = luaL_checkstring(L, 2);
+    if (lua_gettop(L) >= 3) { /* set: pair(a, b, { mu_s, mu }) */
+        const char *fn = "mech.materials.pair";
+        int t = lu_checktable(L, 3, fn, "{ mu_s = ..., mu = ... }");
+        double mu_s = lu_number(L, t, fn, "mu_s", 0, 1), mu = lu_number(L, t, fn, "mu", 0, 1);
+        if (mu < 0 || mu_s < mu)
+            return lu_error(L, fn, "need 0 <= mu <= mu_s (got %g, %g)", mu, mu_s);
+    }
+    push_materials(L);
+    lua_getfield(L, -1, "pairs");
+    push_pair_key(L, a, b);
+    if (lua_gettop(L) >= 6 && !lua_isnoneornil(L, 3)) {
+        lua_pushvalue(L, 3);
+        lua_settable(L, -3);
+        lua_pushvalue(L, 3);
+        return 1;
+    }
+    if (lua_gettable(L, -2) == LUA_TNIL)
+        return luaL_error(L,
+                          "mech.materials.pair: no friction data for %s and %s (give it with "
+                          "mech.materials.pair(a, b, { mu_s = ..., mu = ... }))",
+                          a, b);
+    return 1;
+}
+
+static void open_materials(lua_State *L)
+{
+    lua_newtable(L);
+    for (size_t i = 0; i < sizeof materials / sizeof materials[0]; i++) {
+        lua_createtable(L, 0, 4);
+        lua_pushstring(L, materials[i].name);
+        lua_setfield(L, -2, "name");
+        lua_pushnumber(L, materials[i].E);
+        lua_setfield(L, -2, "E");
+        lua_pushnumber(L, materials[i].nu);
+        lua_setfield(L, -2, "nu");
+        lua_pushnumber(L, materials[i].rho);
+        lua_setfield(L, -2, "rho");
+        lua_setfield(L, -2, materials[i].name);
+    }
+    lua_newtable(L);
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        push_pair_key(L, pairs[i].a, pairs[i].b);
+        lua_createtable(L, 0, 2);
+        lua_pushnumber(L, pairs[i].mu_s);
+        lua_setfield(L, -2, "mu_s");
+        lua_pushnumber(L, pairs[i].mu);
+        lua_setfield(L, -2, "mu");
+        lua_settable(L, -3);
+    }
+    lua_setfield(L, -2, "pairs");
+    lua_pushcfunction(L, mat_add);
+    lua_setfield(L, -2, "add");
+    lua_pushcfunction(L, mat_pair);
+    lua_setfield(L, -2, "pair");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, "mech.materials");
+}
+
+/* ---- stiffness --------------------------------------------------------------------------- */
+
+static int stiffness_result(lua_State *L, const char *fn, double k)
+{
+    if (!(isfinite(k) && k > 0))
+        return lu_error(L, fn, "the geometry gives no stiffness (check the dimensions)");
+    lua_pushnumber(L, k);
+    return 1;
+}
+
+static int st_sphere(lua_State *L)
+{
+    const char *fn = "mech.stiffness.sphere";
+    static const char *const known[] = {"material", "materials", "R1", "R2", "concave", NULL};
+    int t = lu_checktable(L, 1, fn, "{ materials = {a, b}, R1 = m, R2 = m, concave = false }");
+    lu_checkfields(L, t, fn, known, 0);
+    double E1, nu1, E2, nu2;
+    two_materials(L, t, fn, &E1, &nu1, &E2, &nu2);
+    double R1 = lu_number(L, t, fn, "R1", 0, 1), R2 = lu_number(L, t, fn, "R2", INFINITY, 0);
+    if (!(R1 > 0) || !(R2 > 0)) return lu_error(L, fn, "radii must be > 0");
+    int concave = lu_bool(L, t, fn, "concave", 0);
+    return stiffness_result(L, fn, mech_stiffness_sphere(E1, nu1, E2, nu2, R1, R2, concave));
+}
+
+static int st_journal(lua_State *L)
+{
+    const char *fn = "mech.stiffness.journal";
+    static const char *const known[] = {"material", "materials", "bearing", "journal", NULL};
+    int t = lu_checktable(L, 1, fn, "{ materials = {a, b}, bearing = Rb, journal = Rj }");
+    lu_checkfields(L, t, fn, known, 0);
+    double E1, nu1, E2, nu2;
+    two_materials(L, t, fn, &E1, &nu1, &E2, &nu2);
+    double Rb = lu_number(L, t, fn, "bearing", 0, 1), Rj = lu_number(L, t, fn, "journal", 0, 1);
+    if (!(Rj > 0 && Rb > Rj))
+        return lu_error(L, fn, "need bearing > journal > 0 (got %g, %g)", Rb, Rj);
+    return stiffness_result(L, fn, mech_stiffness_journal(E1, nu1, E2, nu2, Rb, Rj));
+}
+
+static int st_punch(lua_State *L)
+{
+    const char *fn = "mech.stiffness.punch";
+    static const char *const known[] = {"material", "materials", "a", NULL};
+    int t = lu_checktable(L, 1, fn, "{ materials = {a, b}, a = half side }");
+    lu_checkfields(L, t, fn, known, 0);
+    double E1, nu1, E2, nu2;
+    two_materials(L, t, fn, &E1, &nu1, &E2, &nu2);
+    double a = lu_number(L, t, fn, "a", 0, 1);
+    if (!(a > 0)) return lu_error(L, fn, "the half side 'a' must be > 0");
+    return stiffness_result(L, fn, mech_stiffness_punch(E1, nu1, E2, nu2, a));
+}
+
+static int st_area(lua_State *L, int triangle)
+{
+    const char *fn = triangle ? "mech.stiffness.triangle" : "mech.stiffness.rectangle";
+    static const char *const known[] = {"material", "materials", "area", "a", "b", NULL};
+    int t = lu_checktable(L, 1, fn, "{ materials = {a, b}, area = m^2, a = ..., b = ... }");
+    lu_checkfields(L, t, fn, known, 0);
+    double E1, nu1, E2, nu2;
+    two_materials(L, t, fn, &E1, &nu1, &E2, &nu2);
+    double S = lu_number(L, t, fn, "area", 0, 1), a = lu_number(L, t, fn, "a", 0, 1),
+           b = lu_number(L, t, fn, "b", 0, 1);
+    if (!(S > 0 && a > 0 && b > 0)) return lu_error(L, fn, "area, a and b must be > 0");
+    double k = triangle ? mech_stiffness_triangle(E1, nu1, E2, nu2, S, a, b)
+                        : mech_stiffness_rectangle(E1, nu1, E2, nu2, S, a, b);
+    return stiffness_result(L, fn, k);
+}
+
+static int st_rectangle(lua_State *L)
+{
+    return st_area(L, 0);
+}
+
+static int st_triangle(lua_State *L)
+{
+    return st_area(L, 1);
+}
+
+/* ---- laws --------------------------------------------------------------------------------------
+ */
+
+/* Several types share a Lua name: the fields tell them apart. */
+static mech_normal_type normal_variant(lua_State *L, int t, mech_normal_type type)
+{
+    if (type != MECH_NORMAL_HUNT_CROSSLEY && type != MECH_NORMAL_HC_RESTITUTION) return type;
+    int has_b = lua_getfield(L, t, "b") != LUA_TNIL;
+    int has_e = lua_getfield(L, t, "restitution") != LUA_TNIL;
+    lua_pop(L, 2);
+    return !has_b && has_e ? MECH_NORMAL_HC_RESTITUTION : MECH_NORMAL_HUNT_CROSSLEY;
+}
+
+static mech_friction_type friction_variant(lua_State *L, int t, const char *fn,
+                                           mech_friction_type type)
+{
+    static const char *const regs[] = {"none", "linear", "tanh", NULL};
+    if (type == MECH_FRICTION_COULOMB || type == MECH_FRICTION_COULOMB_LINEAR ||
+        type == MECH_FRICTION_COULOMB_TANH) {
+        int reg = lu_option(L, t, fn, "regularization", regs, 0);
+        return reg == 1   ? MECH_FRICTION_COULOMB_LINEAR
+               : reg == 2 ? MECH_FRICTION_COULOMB_TANH
+                          : MECH_FRICTION_COULOMB;
+    }
+    if (type == MECH_FRICTION_LUGRE || type == MECH_FRICTION_LUGRE_NORMALIZED)
+        return lu_bool(L, t, fn, "normalized", 0) ? MECH_FRICTION_LUGRE_NORMALIZED
+                                                  : MECH_FRICTION_LUGRE;
+    return type;
+}
+
+/* Makes the law table: the argument's fields, checked, with `law` and `kind` set. */
+static void finish_law(lua_State *L, int t, const char *kind, const char *name)
+{
+    lua_pushstring(L, kind);
+    lua_setfield(L, t, "kind");
+    lua_pushstring(L, name);
+    lua_setfield(L, t, "law");
+    luaL_setmetatable(L, LAW_MT);
+    lua_pushvalue(L, t);
+}
+
+/* mech.contact.<law>{...}: the upvalue is the law's type. */
+static int contact_law(lua_State *L)
+{
+    mech_normal_type type = (mech_normal_type)lua_tointeger(L, lua_upvalueindex(1));
+    char fn[64];
+    snprintf(fn, sizeof fn, "mech.contact.%s", mech_normal_name(type));
+    static const char *const known[] = {"K",      "n",           "c",       "b",        "p",
+                                        "q",      "restitution", "v_min",   "material", "materials",
+                                        "radius", "bearing",     "journal", NULL};
+    int t = lu_checktable(L, 1, fn, "of named parameters");
+    lu_checkfields(L, t, fn, known, 0);
+    lua_settop(L, 1);
+    lua_newtable(L); /* the law: a copy of the arguments */
+    int law = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, law);
+    }
+    /* K from materials and geometry when it is not given */
+    if (lua_getfield(L, law, "K") == LUA_TNIL) {
+        double E1, nu1, E2, nu2, K;
+        two_materials(L, law, fn, &E1, &nu1, &E2, &nu2);
+        double R;
+        if (lu_optnumber(L, law, fn, "radius", &R)) {
+            K = mech_stiffness_sphere(E1, nu1, E2, nu2, R, INFINITY, 0);
+        } else if (lua_getfield(L, law, "bearing") != LUA_TNIL) {
+            lua_pop(L, 1);
+            double Rb = lu_number(L, law, fn, "bearing", 0, 1),
+                   Rj = lu_number(L, law, fn, "journal", 0, 1);
+            if (!(Rj > 0 && Rb > Rj))
+                lu_error(L, fn, "need bearing > journal > 0 (got %g, %g)", Rb, Rj);
+            K = mech_stiffness_journal(E1, nu1, E2, nu2, Rb, Rj);
+        } else {
+            return lu_error(L, fn,
+                            "give 'K', or a material and a geometry: 'radius' (a sphere "
+                            "on a plane) or 'bearing' and 'journal'");
+        }
+        lua_pushnumber(L, K);
+        lua_setfield(L, law, "K");
+    }
+    lua_pop(L, 1);
+    type = normal_variant(L, law, type);
+    mech_normal_law nl;
+    lcontact_normal(L, law, fn, type, &nl);
+    /* store the defaults back, so the table shows what is used */
+    lua_pushnumber(L, nl.n);
+    lua_setfield(L, law, "n");
+    if (mech_normal_uses_impact(&nl)) {
+        lua_pushnumber(L, nl.v_min);
+        lua_setfield(L, law, "v_min");
+    }
+    finish_law(L, law, "contact", mech_normal_name(type));
+    return 1;
+}
+
+void lcontact_normal(lua_State *L, int t, const char *fn, mech_normal_type type,
+                     mech_normal_law *out)
+{
+    mech_normal_law nl = mech_normal_default(type);
+    nl.K = lu_number(L, t, fn, "K", 0, 1);
+    nl.n = lu_number(L, t, fn, "n", nl.n, 0);
+    nl.c = lu_number(L, t, fn, type == MECH_NORMAL_HUNT_CROSSLEY ? "b" : "c", nl.c, 0);
+    nl.p = lu_number(L, t, fn, "p", nl.p, 0);
+    nl.q = lu_number(L, t, fn, "q", nl.q, 0);
+    nl.v_min = lu_number(L, t, fn, "v_min", nl.v_min, 0);
+    if (mech_normal_uses_impact(&nl)) nl.e = lu_number(L, t, fn, "restitution", 0, 1);
+    mech_error err;
+    if (mech_normal_check(&nl, &err) != MECH_OK) lu_mech_error(L, fn, &err);
+    *out = nl;
+}
+
+static int friction_law(lua_State *L)
+{
+    mech_friction_type type = (mech_friction_type)lua_tointeger(L, lua_upvalueindex(1));
+    char fn[64];
+    snprintf(fn, sizeof fn, "mech.friction.%s", mech_friction_name(type));
+    static const char *const known[] = {
+        "mu",     "mu_s",   "v_reg",  "v_eps",          "v0",         "v1", "vs", "delta",
+        "sigma0", "sigma1", "sigma2", "regularization", "normalized", NULL};
+    int t = lu_checktable(L, 1, fn, "of named parameters");
+    lu_checkfields(L, t, fn, known, 0);
+    lua_settop(L, 1);
+    lua_newtable(L);
+    int law = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, law);
+    }
+    type = friction_variant(L, law, fn, type);
+    mech_friction_law fl;
+    lcontact_friction(L, law, fn, type, &fl);
+    finish_law(L, law, "friction", mech_friction_name(type));
+    return 1;
+}
+
+void lcontact_friction(lua_State *L, int t, const char *fn, mech_friction_type type,
+                       mech_friction_law *out)
+{
+    mech_friction_law fl = mech_friction_default(type);
+    fl.mu = lu_number(L, t, fn, "mu", fl.mu, type != MECH_FRICTION_NONE);
+    fl.mu_s = lu_number(L, t, fn, "mu_s", fl.mu_s, 0);
+    fl.v_reg = lu_number(L, t, fn, "v_reg", fl.v_reg, 0);
+    fl.v_eps = lu_number(L, t, fn, "v_eps", fl.v_eps, 0);
+    fl.v0 = lu_number(L, t, fn, "v0", fl.v0, 0);
+    fl.v1 = lu_number(L, t, fn, "v1", fl.v1, 0);
+    fl.vs = lu_number(L, t, fn, "vs", fl.vs, 0);
+    fl.delta = lu_number(L, t, fn, "delta", fl.delta, 0);
+    fl.sigma0 = lu_number(L, t, fn, "sigma0", fl.sigma0, 0);
+    fl.sigma1 = lu_number(L, t, fn, "sigma1", fl.sigma1, 0);
+    fl.sigma2 = lu_number(L, t, fn, "sigma2", fl.sigma2, 0);
+    mech_error err;
+    if (mech_friction_check(&fl, &err) != MECH_OK) lu_mech_error(L, fn, &err);
+    *out = fl;
+}
+
+int lcontact_read(lua_State *L, int idx, const char *fn, const char *field, mech_normal_law *nl,
+                  mech_friction_law *fl)
+{
+    idx = lua_absindex(L, idx);
+    int is_law = 0;
+    if (lua_istable(L, idx) && lua_getmetatable(L, idx)) {
+        luaL_getmetatable(L, LAW_MT);
+        is_law = lua_rawequal(L, -1, -2);
+        lua_pop(L, 2);
+    }
+    if (!is_law)
+        return lu_error(L, fn, "field '%s' must be a law made by mech.%s.<name>{...} (got %s)",
+                        field, nl ? "contact" : "friction", luaL_typename(L, idx));
+    const char *kind = lu_string(L, idx, fn, "kind", "");
+    const char *name = lu_string(L, idx, fn, "law", "");
+    if (nl) {
+        if (strcmp(kind, "contact") != 0)
+            return lu_error(L, fn, "field '%s' must be a contact law (got a %s law)", field, kind);
+        for (int k = 0; k < MECH_NORMAL_COUNT; k++)
+            if (strcmp(mech_normal_name((mech_normal_type)k), name) == 0) {
+                lcontact_normal(L, idx, fn, normal_variant(L, idx, (mech_normal_type)k), nl);
+                return 0;
+            }
+    } else {
+        if (strcmp(kind, "friction") != 0)
+            return lu_error(L, fn, "field '%s' must be a friction law (got a %s law)", field, kind);
+        for (int k = 0; k < MECH_FRICTION_COUNT; k++)
+            if (strcmp(mech_friction_name((mech_friction_type)k), name) == 0) {
+                lcontact_friction(L, idx, fn, friction_variant(L, idx, fn, (mech_friction_type)k),
+                                  fl);
+                return 0;
+            }
+    }
+    return lu_error(L, fn, "field '%s': unknown law '%s'", field, name);
+}
+
+static int law_tostring(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_getfield(L, 1, "kind");
+    lua_getfield(L, 1, "law");
+    lua_pushfstring(L, "%s law %s:", lua_tostring(L, -2), lua_tostring(L, -1));
+    luaL_Buffer b;
+    luaL_buffinit(L, &b); /* may push a placeholder: the title is added through the stack */
+    lua_pushvalue(L, -2);
+    luaL_addvalue(&b);
+    static const char *const order[] = {
+        "K",     "n",     "c",  "b",  "p",  "q",     "restitution", "v_min",  "mu",     "mu_s",
+        "v_reg", "v_eps", "v0", "v1", "vs", "delta", "sigma0",      "sigma1", "sigma2", NULL};
+    for (int i = 0; order[i]; i++) {
+        if (lua_getfield(L, 1, order[i]) == LUA_TNUMBER) {
+            lua_pushfstring(L, " %s = %s", order[i], luaL_tolstring(L, -1, NULL));
+            lua_remove(L, -2);
+            lua_remove(L, -2);
+            luaL_addvalue(&b);
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+    luaL_pushresult(&b);
+    return 1;
+}
+
+void lmech_open_contact(lua_State *L)
+{
+    int mech = lua_gettop(L);
+    luaL_newmetatable(L, LAW_MT);
+    lua_pushcfunction(L, law_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pop(L, 1);
+
+    lua_newtable(L);
+    for (int k = 0; k < MECH_NORMAL_COUNT; k++) {
+        if (k == MECH_NORMAL_HC_RESTITUTION) continue; /* hunt_crossley{ restitution = } */
+        lua_pushinteger(L, k);
+        lua_pushcclosure(L, contact_law, 1);
+        lua_setfield(L, -2, mech_normal_name((mech_normal_type)k));
+    }
+    lua_getfield(L, -1, "hu_guo");
+    lua_setfield(L, -2, "modified"); /* spec 004's "modified" model is Hu and Guo's */
+    lua_setfield(L, mech, "contact");
+
+    lua_newtable(L);
+    static const mech_friction_type exposed[] = {MECH_FRICTION_COULOMB,  MECH_FRICTION_STICK,
+                                                 MECH_FRICTION_AMBROSIO, MECH_FRICTION_THRELFALL,
+                                                 MECH_FRICTION_STRIBECK, MECH_FRICTION_DAHL,
+                                                 MECH_FRICTION_LUGRE};
+    for (size_t i = 0; i < sizeof exposed / sizeof exposed[0]; i++) {
+        lua_pushinteger(L, exposed[i]);
+        lua_pushcclosure(L, friction_law, 1);
+        lua_setfield(L, -2, mech_friction_name(exposed[i]));
+    }
+    lua_setfield(L, mech, "friction");
+
+    static const luaL_Reg stiffness[] = {{"sphere", st_sphere},     {"journal", st_journal},
+                                         {"punch", st_punch},       {"rectangle", st_rectangle},
+                                         {"triangle", st_triangle}, {NULL, NULL}};
+    luaL_newlib(L, stiffness);
+    lua_setfield(L, mech, "stiffness");
+
+    open_materials(L);
+    lua_setfield(L, mech, "materials");
+}
