@@ -1,12 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** Contact elements: a point of body a against a straight surface of body b, with any
-** normal law and any friction law of contact_laws.c.
+** Contact elements: body a touches a surface of body b, with any normal law and any
+** friction law of contact_laws.c.  Two geometries (contact_shape) share everything but
+** the computation of the gap, the normal and the contact points:
 **
-** Kinematics: P the point, Q and n the surface point and unit normal (world), t = (n_y,
-** -n_x); the surface material at P moves with v_s(P) = v_b + w_b R90 (P - r_b) + speed t.
-** Relative velocity v_rel = P' - v_s(P); gap g = n.(P - Q), penetration d = -g, its rate
-** dd = -n.v_rel (exactly d/dt of d: the turning of n cancels), slip v_t = t.v_rel.
+** Point against plane: P a point of a, Q and n the surface point and unit normal of b
+** (world), gap g = n.(P - Q); both bodies touch at P.
+**
+** Circle in circle (a journal of radius R_j on a inside a bearing of radius R_b on b, the
+** revolute clearance joint of Flores and Ambrosio, spec 004 R1-R9): e = P_j - P_b the
+** eccentricity of the centres, u = e/|e|, gap g = (R_b - R_j) - |e|; the contact points
+** are P_j + R_j u on the journal and P_b + R_b u on the bearing; the bearing's normal at
+** the contact, pointing to the free side, is n = -u.  At |e| = 0 (the journal centred)
+** u is undefined and the contact is as far from active as it can be (g = R_b - R_j):
+** u = (1, 0) is taken.
+**
+** Then for both: t = (n_y, -n_x) (the normal turned -90 degrees; for the journal t =
+** R90 u, counter-clockwise about the bearing, as spec 004 R4); the materials at the
+** contact points move with v_a and v_b (plus `speed` t on b: a belt); v_rel = v_a - v_b;
+** penetration d = -g, its rate dd = -n.v_rel (exactly d/dt of d: the turning of n and the
+** radii drop out), slip v_t = t.v_rel.  The normal force fn n and the friction force
+** ft t act on a at its contact point, their opposites on b at its own, so that their
+** power is exactly -fn dd + ft v_t and the energy accounts close.
 **
 ** History: a contact acts only while `active`.  Its onset (the gap turning negative) and
 ** its end are events located by the integrator; at the onset the impact velocity v0 = dd
@@ -15,8 +30,9 @@
 **
 ** Sticking friction (MECH_FRICTION_STICK, spec 000 Eq. 13): below v_eps the friction force
 ** is the one that keeps the point from sliding, computed from every other force on body a
-** along t (so it needs a's tangential motion free of Lagrange constraints: free bodies,
-** bodies on a guide parallel to the surface, lumped FE nodes), clamped to mu_s F_n.
+** along t (so it needs a's tangential motion free of Lagrange constraints and b fixed:
+** free bodies, bodies on a guide parallel to the surface, lumped FE nodes; for a journal
+** it ignores the bearing's motion and both rotations), clamped to mu_s F_n.
 */
 #include <math.h>
 #include <stdio.h>
@@ -76,41 +92,57 @@ mech_status mech_contact_add(mech_system *sys, const mech_contact_def *d, int *i
     c->nlaw = d->normal_law;
     c->flaw = d->friction;
     c->z = -1;
+    c->owner = -1;
     if (id) *id = sys->ncontacts;
     sys->ncontacts++;
     system_changed(sys);
     return MECH_OK;
 }
 
-/* Geometry of a contact at (q, v): world point P, its offsets from both centres, the
-** normal and tangent, the relative velocity, the gap. */
+/* Geometry of a contact at (q, v): the normal and tangent, the offsets of the contact
+** points from the centres of a and b, the relative velocity of the materials there, the
+** gap. */
 typedef struct cgeom {
-    double P[2], sa[2], sb[2], n[2], t[2], vrel[2], gap;
+    double n[2], t[2], sa[2], sb[2], vrel[2], gap;
 } cgeom;
 
 static void geometry(const mech_system *sys, const contact *c, const double *q, const double *v,
                      cgeom *g)
 {
-    double pv[2], Q[2], posea[3], poseb[3], velb[3], cb, sb;
-    body_point(sys, c->a, c->pa, q, v, g->P, pv);
+    double P[2], Q[2], Pa[2], Pb[2], posea[3], vela[3], poseb[3], velb[3];
+    body_point(sys, c->a, c->pa, q, v, P, NULL);
     body_point(sys, c->b, c->qb, q, v, Q, NULL);
-    body_pose(sys, c->a, q, v, posea, NULL);
+    body_pose(sys, c->a, q, v, posea, vela);
     body_pose(sys, c->b, q, v, poseb, velb);
-    body_trig(sys, c->b, q, &cb, &sb);
-    g->n[0] = cb * c->nb[0] - sb * c->nb[1];
-    g->n[1] = sb * c->nb[0] + cb * c->nb[1];
+    if (c->shape == SHAPE_CIRCLE_IN_CIRCLE) {
+        double e[2] = {P[0] - Q[0], P[1] - Q[1]}, len = hypot(e[0], e[1]);
+        double u[2] = {1, 0};
+        if (len > 0) u[0] = e[0] / len, u[1] = e[1] / len;
+        g->n[0] = -u[0];
+        g->n[1] = -u[1];
+        g->gap = c->rb - c->ra - len;
+        for (int k = 0; k < 2; k++) {
+            Pa[k] = P[k] + c->ra * u[k];
+            Pb[k] = Q[k] + c->rb * u[k];
+        }
+    } else {
+        double cb, sb;
+        body_trig(sys, c->b, q, &cb, &sb);
+        g->n[0] = cb * c->nb[0] - sb * c->nb[1];
+        g->n[1] = sb * c->nb[0] + cb * c->nb[1];
+        g->gap = g->n[0] * (P[0] - Q[0]) + g->n[1] * (P[1] - Q[1]);
+        memcpy(Pa, P, sizeof Pa);
+        memcpy(Pb, P, sizeof Pb);
+    }
     g->t[0] = g->n[1];
     g->t[1] = -g->n[0];
     for (int k = 0; k < 2; k++) {
-        g->sa[k] = g->P[k] - posea[k];
-        g->sb[k] = g->P[k] - poseb[k];
+        g->sa[k] = Pa[k] - posea[k];
+        g->sb[k] = Pb[k] - poseb[k];
     }
-    /* the surface material at P */
-    double vs[2] = {velb[0] - velb[2] * g->sb[1] + c->speed * g->t[0],
-                    velb[1] + velb[2] * g->sb[0] + c->speed * g->t[1]};
-    g->vrel[0] = pv[0] - vs[0];
-    g->vrel[1] = pv[1] - vs[1];
-    g->gap = g->n[0] * (g->P[0] - Q[0]) + g->n[1] * (g->P[1] - Q[1]);
+    /* the materials at the contact points; the surface's may slide along t (a belt) */
+    g->vrel[0] = vela[0] - vela[2] * g->sa[1] - (velb[0] - velb[2] * g->sb[1] + c->speed * g->t[0]);
+    g->vrel[1] = vela[1] + vela[2] * g->sa[0] - (velb[1] + velb[2] * g->sb[0] + c->speed * g->t[1]);
 }
 
 /* Adds force f (world) at offset s of body b's centre to Q. */

@@ -67,15 +67,25 @@ typedef struct driver {
     double lambda, effort, power, actual;
 } driver;
 
-/* A contact pair: a point of body a against a surface line of body b, with its laws and
-** its history.  The discrete state (active, v0, impacts) changes only at located events,
-** never inside a step; the bristle state (Dahl, LuGre) is part of the state vector. */
+/* The geometry of a contact: only how the gap, the normal and the two contact points are
+** found differs; the laws, events, friction and energy accounts are the same for all. */
+typedef enum contact_shape {
+    SHAPE_POINT_PLANE = 0, /* a point of a against a straight surface of b */
+    SHAPE_CIRCLE_IN_CIRCLE /* a circle of a (a journal) inside a circle of b (its bearing) */
+} contact_shape;
+
+/* A contact pair: body a touches a surface of body b, with its laws and its history.  The
+** discrete state (active, v0, impacts) changes only at located events, never inside a
+** step; the bristle state (Dahl, LuGre) is part of the state vector. */
 typedef struct contact {
-    char name[MECH_NAME_MAX];
+    char name[2 * MECH_NAME_MAX + 1]; /* "joint.c1_top" for the contacts a joint owns */
+    contact_shape shape;
     int a, b;
-    double pa[2];        /* the point, a's coordinates */
-    double qb[2], nb[2]; /* the surface point and unit normal, b's coordinates */
+    double pa[2];        /* the point (the journal's centre), a's coordinates */
+    double qb[2], nb[2]; /* the surface point and unit normal (the bearing's centre), b's */
+    double ra, rb;       /* circle in circle: the journal's and the bearing's radii */
     double speed;        /* surface speed along the tangent */
+    int owner;           /* the clearance joint this contact belongs to, -1 for none */
     mech_normal_law nlaw;
     mech_friction_law flaw;
     int z; /* state index of the bristle deflection, -1 if none */
