@@ -42,6 +42,17 @@ enum { J_FX, J_FY, J_F, J_M, J_FN, J_VIOLATION, J_TWIST };
 static const quantity rev_q[] = {{"fx", "N"}, {"fy", "N"},        {"f", "N"},       {"m", "N m"},
                                  {"fn", "N"}, {"violation", "m"}, {"twist", "rad"}, {NULL, NULL}};
 
+/* Joints with clearance: a journal in a bearing also offers its contact's quantities, a
+** slider in a guide each corner contact's as "c<k>_<surface>.<quantity>". */
+enum { E_EX, E_EY, E_E, E_EXB, E_EYB };
+static const quantity journal_q[] = {{"ex", "m"},  {"ey", "m"},  {"e", "m"},
+                                     {"exb", "m"}, {"eyb", "m"}, {NULL, NULL}};
+
+enum { G_FN, G_FT, G_TILT, G_OFFSET, G_IMPACTS, G_ACTIVE };
+static const quantity guide_q[] = {{"fn", "N"},     {"ft", "N"},      {"tilt", "rad"},
+                                   {"offset", "m"}, {"impacts", "-"}, {"active", "-"},
+                                   {NULL, NULL}};
+
 enum { D_EFFORT, D_VALUE, D_TARGET, D_POWER, D_WORK };
 static const quantity drive_angle_q[] = {{"torque", "N m"}, {"angle", "rad"}, {"target", "rad"},
                                          {"power", "W"},    {"work", "J"},    {NULL, NULL}};
@@ -87,7 +98,11 @@ static const quantity *table_of(const mech_system *sys, int kind, int id, int *c
             : sys->forces[id].type == MECH_ROT_SPRING ? rot_q
                                                       : load_q;
         break;
-    case MECH_KIND_JOINT: t = rev_q; break;
+    case MECH_KIND_JOINT:
+        t = sys->joints[id].enforce != MECH_CLEARANCE ? rev_q
+            : sys->joints[id].type == MECH_REVOLUTE   ? journal_q
+                                                      : guide_q;
+        break;
     case MECH_KIND_DRIVER:
         t = sys->drivers[id].type == MECH_DRIVE_JOINT_DISTANCE ? drive_dist_q : drive_angle_q;
         break;
@@ -97,7 +112,7 @@ static const quantity *table_of(const mech_system *sys, int kind, int id, int *c
     }
     int n = 0;
     while (t && t[n].name) n++;
-    if (kind == MECH_KIND_JOINT) {
+    if (kind == MECH_KIND_JOINT && t == rev_q) {
         mech_joint_type type = sys->joints[id].type;
         /* revolute: no moment, normal force or twist; fixed: no normal force */
         n = type == MECH_REVOLUTE ? J_VIOLATION + 1 : J_TWIST + 1;
@@ -109,9 +124,18 @@ static const quantity *table_of(const mech_system *sys, int kind, int id, int *c
 static int joint_offers(const mech_system *sys, int id, int q)
 {
     mech_joint_type type = sys->joints[id].type;
+    if (sys->joints[id].enforce == MECH_CLEARANCE) return 1;
     if (type == MECH_REVOLUTE) return q != J_M && q != J_FN && q != J_TWIST;
     if (type == MECH_FIXED) return q != J_FN;
     return 1;
+}
+
+/* Appends ", <prefix><name>" (no comma first) to buf, tracking the length it needs. */
+static void list_add(char *buf, size_t size, size_t *len, const char *prefix, const char *name)
+{
+    int w = snprintf(*len < size ? buf + *len : NULL, *len < size ? size - *len : 0, "%s%s%s",
+                     *len ? ", " : "", prefix, name);
+    if (w > 0) *len += (size_t)w;
 }
 
 size_t mech_channel_list(const mech_system *sys, int kind, int id, char *buf, size_t size)
@@ -120,13 +144,32 @@ size_t mech_channel_list(const mech_system *sys, int kind, int id, char *buf, si
     const quantity *t = table_of(sys, kind, id, &n);
     size_t len = 0;
     if (size) buf[0] = '\0';
-    for (int i = 0; i < n; i++) {
-        if (kind == MECH_KIND_JOINT && !joint_offers(sys, id, i)) continue;
-        int w = snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0, "%s%s",
-                         len ? ", " : "", t[i].name);
-        if (w > 0) len += (size_t)w;
+    for (int i = 0; i < n; i++)
+        if (kind != MECH_KIND_JOINT || joint_offers(sys, id, i))
+            list_add(buf, size, &len, "", t[i].name);
+    if (t == journal_q)
+        for (int i = 0; contact_q[i].name; i++) list_add(buf, size, &len, "", contact_q[i].name);
+    if (t == guide_q) {
+        const joint *j = &sys->joints[id];
+        size_t skip = strlen(j->name) + 1; /* "guide." */
+        for (int k = j->contact0; k < j->contact0 + j->ncontact; k++) {
+            char prefix[2 * MECH_NAME_MAX + 2];
+            snprintf(prefix, sizeof prefix, "%s.", sys->contacts[k].name + skip);
+            list_add(buf, size, &len, prefix, contact_q[C_GAP].name);
+            list_add(buf, size, &len, prefix, contact_q[C_FN].name);
+        }
     }
     return len;
+}
+
+/* Index of quantity `name` among the n of table t that entity (kind, id) offers, or -1. */
+static int find_quantity(const mech_system *sys, int kind, int id, const quantity *t, int n,
+                         const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if ((kind != MECH_KIND_JOINT || joint_offers(sys, id, i)) && strcmp(t[i].name, name) == 0)
+            return i;
+    return -1;
 }
 
 mech_status mech_channel_lookup(const mech_system *sys, const char *name, mech_channel *out,
@@ -150,21 +193,25 @@ mech_status mech_channel_lookup(const mech_system *sys, const char *name, mech_c
             err, MECH_ERR_NOTFOUND,
             "channel '%s': no body, point, force, joint, driver or contact is named '%s'", name,
             entity);
-    int n;
+    int n, qkind = kind, qid = id;
     const quantity *t = table_of(sys, kind, id, &n);
-    for (int i = 0; i < n; i++) {
-        if (kind == MECH_KIND_JOINT && !joint_offers(sys, id, i)) continue;
-        if (strcmp(t[i].name, dot + 1) == 0) {
-            memset(out, 0, sizeof *out);
-            snprintf(out->name, sizeof out->name, "%s", name);
-            out->unit = t[i].unit;
-            out->kind = kind;
-            out->id = id;
-            out->quantity = i;
-            return MECH_OK;
-        }
+    int i = find_quantity(sys, kind, id, t, n, dot + 1);
+    if (i < 0 && t == journal_q) { /* a journal's other quantities are its contact's */
+        qkind = MECH_KIND_CONTACT;
+        qid = sys->joints[id].contact0;
+        t = table_of(sys, qkind, qid, &n);
+        i = find_quantity(sys, qkind, qid, t, n, dot + 1);
     }
-    char list[400];
+    if (i >= 0) {
+        memset(out, 0, sizeof *out);
+        snprintf(out->name, sizeof out->name, "%s", name);
+        out->unit = t[i].unit;
+        out->kind = qkind;
+        out->id = qid;
+        out->quantity = i;
+        return MECH_OK;
+    }
+    char list[1024];
     mech_channel_list(sys, kind, id, list, sizeof list);
     return mech_error_set(err, MECH_ERR_NOTFOUND,
                           "channel '%s': '%s' has no quantity '%s'; it has %s", name, entity,
@@ -216,9 +263,43 @@ static double point_value(const mech_system *sys, int id, int qn)
     }
 }
 
+/* The channels of a joint with clearance: eccentricity, or the guide's totals. */
+static double clearance_value(const mech_system *sys, const joint *j, int qn)
+{
+    if (j->type == MECH_REVOLUTE) {
+        double e[2], eb[2];
+        clearance_eccentricity(sys, j, sys->q, sys->v, e, eb);
+        switch (qn) {
+        case E_EX: return e[0];
+        case E_EY: return e[1];
+        case E_E: return hypot(e[0], e[1]);
+        case E_EXB: return eb[0];
+        case E_EYB: return eb[1];
+        }
+        return NAN;
+    }
+    if (qn == G_TILT || qn == G_OFFSET) {
+        double tilt, offset;
+        clearance_slider(sys, j, sys->q, sys->v, &tilt, &offset);
+        return qn == G_TILT ? tilt : offset;
+    }
+    double sum = 0;
+    for (int k = j->contact0; k < j->contact0 + j->ncontact; k++) {
+        const contact *c = &sys->contacts[k];
+        switch (qn) {
+        case G_FN: sum += c->fn; break;
+        case G_FT: sum += c->ft * (c->nb[1] * j->axis[0] - c->nb[0] * j->axis[1]); break;
+        case G_IMPACTS: sum += (double)c->impacts; break;
+        case G_ACTIVE: sum += c->active; break;
+        }
+    }
+    return sum;
+}
+
 static double joint_value(const mech_system *sys, int id, int qn)
 {
     const joint *j = &sys->joints[id];
+    if (j->enforce == MECH_CLEARANCE) return clearance_value(sys, j, qn);
     switch (qn) {
     case J_FX: return j->react[0];
     case J_FY: return j->react[1];

@@ -214,13 +214,16 @@ int contact_forces(mech_system *sys, double t, const double *y, double *ydot, in
     return 0;
 }
 
+double contact_gap(const mech_system *sys, int k, const double *y)
+{
+    cgeom g;
+    geometry(sys, &sys->contacts[k], y, y + mech_system_ncoord(sys), &g);
+    return g.gap;
+}
+
 void contact_gaps(const mech_system *sys, const double *y, double *gaps)
 {
-    for (int k = 0; k < sys->ncontacts; k++) {
-        cgeom g;
-        geometry(sys, &sys->contacts[k], y, y + sys->ncoord, &g);
-        gaps[k] = g.gap;
-    }
+    for (int k = 0; k < sys->ncontacts; k++) gaps[k] = contact_gap(sys, k, y);
 }
 
 int contact_event(mech_system *sys, int k, double t, double *y)

@@ -455,6 +455,7 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
         /* reactions: the generalized force of each joint on its body b */
         for (int i = 0; i < sys->njoints; i++) {
             joint *j = &sys->joints[i];
+            if (j->enforce == MECH_CLEARANCE) continue; /* its contacts keep their forces */
             crow local[3];
             const crow *rows = local;
             const double *lam = j->lambda;

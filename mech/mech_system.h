@@ -37,8 +37,10 @@ typedef struct mech_system mech_system;
 
 /// How a joint is enforced.
 typedef enum mech_enforce {
-    MECH_LAGRANGE = 0, ///< Lagrange multipliers with Baumgarte stabilisation
-    MECH_PENALTY = 1,  ///< stiff spring-dampers on the constraint equations
+    MECH_LAGRANGE = 0,  ///< Lagrange multipliers with Baumgarte stabilisation
+    MECH_PENALTY = 1,   ///< stiff spring-dampers on the constraint equations
+    MECH_CLEARANCE = 2, ///< no equation: contact forces within a clearance (revolute and
+                        ///< prismatic joints; see mech_clearance_def)
 } mech_enforce;
 
 typedef enum mech_joint_type {
@@ -154,6 +156,38 @@ mech_status mech_load_add(mech_system *sys, const mech_load_def *def, int *id, m
 
 /* ---- joints and drivers ---------------------------------------------------------------- */
 
+/// Most points of a slider's outline in a prismatic joint with clearance.
+#define MECH_CLEARANCE_CORNERS 8
+
+/*
+** The clearance of a joint enforced by MECH_CLEARANCE.  Such a joint has no constraint
+** equation: it is a force element that owns contact elements (mech_contact_def), so the
+** mechanism keeps the degrees of freedom the ideal joint would remove.
+**
+** Revolute (journal in bearing, Flores and Ambrosio): a bearing of radius `radius` on body
+** a centred at the anchor pa, a journal of radius radius - gap on body b centred at pb; one
+** contact of the two circles, named "<joint>.journal".
+**
+** Prismatic (slider in guide): the guide is two parallel surfaces fixed to body a, at
+** -+(h + gap) from the axis through pa along `axis`, their normals pointing inwards; h is
+** half the slider's height, the extent of the corners' y coordinates (b's frame) / 2.  The
+** slider is the corners, in b's coordinates; b's x axis runs along the guide when the
+** slider is not tilted.  Every corner k against each surface is a point-plane contact,
+** named "<joint>.c<k>_bottom" (the surface on the right of the axis direction, below a
+** guide along +x) and "<joint>.c<k>_top".
+**
+** The bodies must start where the joint says: the journal's centre within the radial
+** clearance, every corner inside the guide.
+*/
+typedef struct mech_clearance_def {
+    double gap;    ///< radial clearance (revolute) or clearance on each side (prismatic) [m]
+    double radius; ///< revolute: the bearing's radius [m], > gap
+    int ncorners;  ///< prismatic: points of the slider's outline, 1 to MECH_CLEARANCE_CORNERS
+    double corners[MECH_CLEARANCE_CORNERS][2]; ///< prismatic: the points, b's coordinates [m]
+    mech_normal_law normal_law;                ///< any law of mech_contact.h
+    mech_friction_law friction;                ///< any friction law (MECH_FRICTION_NONE: none)
+} mech_clearance_def;
+
 typedef struct mech_joint_def {
     const char *name;
     mech_joint_type type;
@@ -162,10 +196,11 @@ typedef struct mech_joint_def {
     double axis[2];      ///< prismatic: sliding direction in body a's coordinates
     double angle0;       ///< prismatic/fixed: phi_b - phi_a held [rad]; NaN: initial value
     mech_enforce enforce;
-    double k[3];        ///< penalty stiffness per equation (revolute: x, y; prismatic:
-                        ///< normal [N/m], rotation [N m/rad]; fixed: x, y, rotation)
-    double c[3];        ///< penalty damping per equation
-    double alpha, beta; ///< Baumgarte coefficients [1/s]; NaN: the system's
+    double k[3];                  ///< penalty stiffness per equation (revolute: x, y; prismatic:
+                                  ///< normal [N/m], rotation [N m/rad]; fixed: x, y, rotation)
+    double c[3];                  ///< penalty damping per equation
+    double alpha, beta;           ///< Baumgarte coefficients [1/s]; NaN: the system's
+    mech_clearance_def clearance; ///< enforce = MECH_CLEARANCE: the geometry and the laws
 } mech_joint_def;
 
 typedef enum mech_driver_type {

@@ -56,6 +56,8 @@ mech_joint_def mech_joint_default(void)
     d.axis[0] = 1;
     d.angle0 = NAN;
     d.alpha = d.beta = NAN;
+    d.clearance.normal_law = mech_normal_default(MECH_NORMAL_HERTZ);
+    d.clearance.friction = mech_friction_default(MECH_FRICTION_NONE);
     return d;
 }
 
@@ -154,6 +156,24 @@ mech_status system_check_body(const mech_system *sys, const char *what, const ch
 void system_changed(mech_system *sys)
 {
     sys->final = 0;
+}
+
+/* Writes the positions and velocities as given into y (2 ncoord values). */
+static void fill_initial_state(const mech_system *sys, double *y)
+{
+    int n = mech_system_ncoord(sys);
+    for (int b = 1; b < sys->nbodies; b++) {
+        memcpy(y + sys->bodies[b].dof, sys->bodies[b].q0, 3 * sizeof(double));
+        memcpy(y + n + sys->bodies[b].dof, sys->bodies[b].v0, 3 * sizeof(double));
+    }
+}
+
+double *system_initial_state(const mech_system *sys)
+{
+    int n = mech_system_ncoord(sys);
+    double *y = mech_malloc(sizeof(double) * (size_t)(n ? 2 * n : 1));
+    if (y) fill_initial_state(sys, y);
+    return y;
 }
 
 /* ---- system -------------------------------------------------------------------------- */
@@ -301,7 +321,7 @@ int mech_system_dof(const mech_system *sys)
 {
     int eq = sys->ndrivers;
     for (int i = 0; i < sys->njoints; i++)
-        if (sys->joints[i].enforce == MECH_LAGRANGE) eq += joint_equations(sys->joints[i].type);
+        if (sys->joints[i].enforce == MECH_LAGRANGE) eq += sys->joints[i].neq;
     return mech_system_ncoord(sys) - eq;
 }
 
@@ -584,8 +604,8 @@ mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, m
         axis[0] /= len;
         axis[1] /= len;
     }
-    int neq = joint_equations(d->type);
-    if (d->enforce != MECH_LAGRANGE && d->enforce != MECH_PENALTY)
+    int neq = d->enforce == MECH_CLEARANCE ? 0 : joint_equations(d->type);
+    if (d->enforce != MECH_LAGRANGE && d->enforce != MECH_PENALTY && d->enforce != MECH_CLEARANCE)
         return mech_error_set(err, MECH_ERR_ARG, "%s '%s': unknown enforcement", tname, name);
     if (d->enforce == MECH_PENALTY) {
         for (int i = 0; i < neq; i++) {
@@ -630,8 +650,13 @@ mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, m
     j->beta = beta;
     j->neq = neq;
     j->row = -1;
-    if (id) *id = sys->njoints;
     sys->njoints++;
+    if (d->enforce == MECH_CLEARANCE &&
+        (st = clearance_attach(sys, sys->njoints - 1, &d->clearance, err))) {
+        sys->njoints--;
+        return st;
+    }
+    if (id) *id = sys->njoints - 1;
     system_changed(sys);
     return MECH_OK;
 }
@@ -685,12 +710,9 @@ mech_status mech_driver_add(mech_system *sys, const mech_driver_def *d, int *id,
     dr->value0 = d->value0;
     if (isnan(dr->value0)) {
         /* the coordinate's value in the configuration as given */
-        int n = 3 * (sys->nbodies - 1);
-        double *q = mech_malloc(sizeof(double) * (size_t)(n ? n : 1));
+        double *q = system_initial_state(sys);
         if (q == NULL)
             return mech_error_set(err, MECH_ERR_NOMEM, "driver '%s': out of memory", name);
-        for (int b = 1; b < sys->nbodies; b++)
-            memcpy(q + 3 * (b - 1), sys->bodies[b].q0, 3 * sizeof(double));
         dr->value0 = driver_coordinate(sys, dr, q);
         mech_free(q);
     }
@@ -875,7 +897,19 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         for (int r = 0; r < nrows && !tied; r++)
             tied = sys->rows[r].dof_a == bd->dof || sys->rows[r].dof_b == bd->dof;
         if (!tied) {
+            /* a joint with clearance does not hold it: say so when one is on it */
+            const joint *cj = NULL;
+            for (int i = 0; i < sys->njoints && !cj; i++)
+                if (sys->joints[i].enforce == MECH_CLEARANCE &&
+                    (sys->joints[i].a == b || sys->joints[i].b == b))
+                    cj = &sys->joints[i];
             free_workspace(sys);
+            if (cj)
+                return mech_error_set(err, MECH_ERR_ARG,
+                                      "body '%s': inertia is 0, but %s '%s' has clearance: it is "
+                                      "a force element, not a constraint, and lets the body turn; "
+                                      "give '%s' its inertia",
+                                      bd->name, mech_joint_type_name(cj->type), cj->name, bd->name);
             return mech_error_set(err, MECH_ERR_ARG,
                                   "body '%s': inertia is 0 but no Lagrange joint keeps it from "
                                   "rotating; give it an inertia or guide it with a prismatic or "
@@ -884,13 +918,12 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         }
     }
 
-    for (int b = 1; b < sys->nbodies; b++) {
-        const body *bd = &sys->bodies[b];
-        memcpy(sys->y0 + bd->dof, bd->q0, 3 * sizeof(double));
-        memcpy(sys->y0 + n + bd->dof, bd->v0, 3 * sizeof(double));
-    }
+    fill_initial_state(sys, sys->y0);
     if (sys->assemble) {
+        /* assembly moves bodies only through the joint equations: the bodies of a joint
+        ** with clearance must still be within it afterwards */
         mech_status st = assemble_state(sys, 0.0, sys->y0, err);
+        if (!st) st = clearance_check_state(sys, sys->y0, "after assembly", err);
         if (st) {
             free_workspace(sys);
             return st;
@@ -983,6 +1016,25 @@ sb_printf(sbuf *b, const char *fmt, ...)
     if (n > 0) b->len += (size_t)n;
 }
 
+/* Writes the laws of a contact: "; <law> K .. n ..[; friction <law> ...]". */
+static void describe_laws(sbuf *b, const contact *c)
+{
+    const mech_normal_law *nl = &c->nlaw;
+    const mech_friction_law *fl = &c->flaw;
+    sb_printf(b, "; %s K %.10g n %.10g", mech_normal_name(nl->type), nl->K, nl->n);
+    if (nl->type == MECH_NORMAL_KELVIN_VOIGT) sb_printf(b, " c %.10g", nl->c);
+    if (nl->type == MECH_NORMAL_HUNT_CROSSLEY)
+        sb_printf(b, " b %.10g p %.10g q %.10g", nl->c, nl->p, nl->q);
+    if (mech_normal_uses_impact(nl))
+        sb_printf(b, " restitution %.10g v_min %.10g", nl->e, nl->v_min);
+    if (fl->type != MECH_FRICTION_NONE)
+        sb_printf(b,
+                  "; friction %s mu %.10g mu_s %.10g v_reg %.10g v_eps %.10g v0 %.10g "
+                  "v1 %.10g vs %.10g delta %.10g sigma0 %.10g sigma1 %.10g sigma2 %.10g",
+                  mech_friction_name(fl->type), fl->mu, fl->mu_s, fl->v_reg, fl->v_eps, fl->v0,
+                  fl->v1, fl->vs, fl->delta, fl->sigma0, fl->sigma1, fl->sigma2);
+}
+
 /* Writes an entity's parameters (without its kind and name) to b. */
 static void entity_line(sbuf *b, const mech_system *sys, int kind, int id)
 {
@@ -1055,8 +1107,20 @@ static void entity_line(sbuf *b, const mech_system *sys, int kind, int id)
                   j->pb[1]);
         if (j->type == MECH_PRISMATIC)
             sb_printf(b, ", axis (%.10g, %.10g)", j->axis[0], j->axis[1]);
-        if (j->type != MECH_REVOLUTE) sb_printf(b, ", angle %.10g rad", j->angle0);
-        if (j->enforce == MECH_PENALTY) {
+        if (j->type != MECH_REVOLUTE && j->enforce != MECH_CLEARANCE)
+            sb_printf(b, ", angle %.10g rad", j->angle0);
+        if (j->enforce == MECH_CLEARANCE) {
+            const contact *c = &sys->contacts[j->contact0];
+            if (j->type == MECH_REVOLUTE) {
+                sb_printf(b, ", clearance: bearing radius %.10g m, journal radius %.10g m", c->rb,
+                          c->ra);
+            } else {
+                sb_printf(b, ", clearance %.10g m on each side of the slider's corners", j->gap);
+                for (int k = 0; k < j->ncontact; k += 2)
+                    sb_printf(b, " (%.10g, %.10g)", c[k].pa[0], c[k].pa[1]);
+            }
+            describe_laws(b, c);
+        } else if (j->enforce == MECH_PENALTY) {
             sb_printf(b, ", penalty k");
             for (int e = 0; e < j->neq; e++) sb_printf(b, " %.10g", j->k[e]);
             sb_printf(b, ", c");
@@ -1069,26 +1133,20 @@ static void entity_line(sbuf *b, const mech_system *sys, int kind, int id)
     }
     case MECH_KIND_CONTACT: {
         const contact *c = &sys->contacts[id];
-        const mech_normal_law *nl = &c->nlaw;
-        const mech_friction_law *fl = &c->flaw;
-        sb_printf(b,
-                  "%s (%.10g, %.10g) on the surface of %s through (%.10g, %.10g) normal "
-                  "(%.10g, %.10g)",
-                  sys->bodies[c->a].name, c->pa[0], c->pa[1], sys->bodies[c->b].name, c->qb[0],
-                  c->qb[1], c->nb[0], c->nb[1]);
-        if (c->speed != 0) sb_printf(b, " moving at %.10g m/s", c->speed);
-        sb_printf(b, "; %s K %.10g n %.10g", mech_normal_name(nl->type), nl->K, nl->n);
-        if (nl->type == MECH_NORMAL_KELVIN_VOIGT) sb_printf(b, " c %.10g", nl->c);
-        if (nl->type == MECH_NORMAL_HUNT_CROSSLEY)
-            sb_printf(b, " b %.10g p %.10g q %.10g", nl->c, nl->p, nl->q);
-        if (mech_normal_uses_impact(nl))
-            sb_printf(b, " restitution %.10g v_min %.10g", nl->e, nl->v_min);
-        if (fl->type != MECH_FRICTION_NONE)
+        if (c->shape == SHAPE_CIRCLE_IN_CIRCLE)
             sb_printf(b,
-                      "; friction %s mu %.10g mu_s %.10g v_reg %.10g v_eps %.10g v0 %.10g "
-                      "v1 %.10g vs %.10g delta %.10g sigma0 %.10g sigma1 %.10g sigma2 %.10g",
-                      mech_friction_name(fl->type), fl->mu, fl->mu_s, fl->v_reg, fl->v_eps, fl->v0,
-                      fl->v1, fl->vs, fl->delta, fl->sigma0, fl->sigma1, fl->sigma2);
+                      "circle of %s centred (%.10g, %.10g) radius %.10g m inside the circle of %s "
+                      "centred (%.10g, %.10g) radius %.10g m",
+                      sys->bodies[c->a].name, c->pa[0], c->pa[1], c->ra, sys->bodies[c->b].name,
+                      c->qb[0], c->qb[1], c->rb);
+        else
+            sb_printf(b,
+                      "%s (%.10g, %.10g) on the surface of %s through (%.10g, %.10g) normal "
+                      "(%.10g, %.10g)",
+                      sys->bodies[c->a].name, c->pa[0], c->pa[1], sys->bodies[c->b].name, c->qb[0],
+                      c->qb[1], c->nb[0], c->nb[1]);
+        if (c->speed != 0) sb_printf(b, " moving at %.10g m/s", c->speed);
+        describe_laws(b, c);
         break;
     }
     case MECH_KIND_DRIVER: {
@@ -1130,6 +1188,8 @@ size_t mech_system_describe(const mech_system *sys, const char *prefix, char *bu
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
         int n = mech_system_count(sys, order[k].kind);
         for (int i = order[k].kind == MECH_KIND_BODY ? 1 : 0; i < n; i++) {
+            if (order[k].kind == MECH_KIND_CONTACT && sys->contacts[i].owner >= 0)
+                continue; /* described with its joint */
             sb_printf(&b, "%s%s %s: ", pf, order[k].label, mech_system_name(sys, order[k].kind, i));
             entity_line(&b, sys, order[k].kind, i);
             sb_printf(&b, "\n");

@@ -45,8 +45,11 @@ typedef struct joint {
     mech_enforce enforce;
     double k[3], c[3];
     double alpha, beta;
-    int neq; /* equations */
-    int row; /* first row among the Lagrange rows, -1 for penalty */
+    int neq; /* equations (0 with clearance) */
+    int row; /* first row among the Lagrange rows, -1 for penalty and clearance */
+    /* clearance: the joint's contacts are contacts[contact0 .. contact0 + ncontact) */
+    int contact0, ncontact;
+    double gap, radius; /* the clearance and the bearing's radius, as given */
     /* last evaluation */
     double phi[3], phidot[3], lambda[3];
     double react[4]; /* on body b: fx, fy, moment about anchor b, normal force (prismatic) */
@@ -189,6 +192,9 @@ int system_grow(void **items, int *cap, int count, size_t size);
 /* Checks a requested entity name or makes one from base and a counter; copies it to out. */
 mech_status system_take_name(mech_system *sys, const char *what, const char *requested,
                              const char *base, char out[MECH_NAME_MAX], mech_error *err);
+/* The configuration as given: positions, then velocities of every body (2 ncoord values,
+** allocated; the caller frees it), or NULL when out of memory. */
+double *system_initial_state(const mech_system *sys);
 /* Checks that b is a body of the system; the message names the entity and its role. */
 mech_status system_check_body(const mech_system *sys, const char *what, const char *name,
                               const char *role, int b, mech_error *err);
@@ -245,6 +251,26 @@ void contact_gaps(const mech_system *sys, const double *y, double *g);
 int contact_event(mech_system *sys, int k, double t, double *y);
 /* Sets every contact's history from state y (at the start of a run). */
 void contact_start(mech_system *sys, double t, const double *y);
+/* Gap of contact k at state y. */
+double contact_gap(const mech_system *sys, int k, const double *y);
+
+/* ---- clearance.c: joints with clearance, made of contacts ---- */
+/* Checks the clearance d of joint j (the last one added), adds its contacts and checks that
+** its bodies start within the clearance.  On failure no contact is added (the caller then
+** removes the joint). */
+mech_status clearance_attach(mech_system *sys, int j, const mech_clearance_def *d, mech_error *err);
+/* Checks that every joint with clearance holds its bodies within the clearance in state y;
+** `when` ends the message ("after assembly"). */
+mech_status clearance_check_state(const mech_system *sys, const double *y, const char *when,
+                                  mech_error *err);
+/* Revolute joint j with clearance at (q, v): the eccentricity (journal centre - bearing
+** centre) in the world and in the bearing body's frame. */
+void clearance_eccentricity(const mech_system *sys, const joint *j, const double *q,
+                            const double *v, double world[2], double local[2]);
+/* Prismatic joint j with clearance at (q, v): the slider's angle to the guide axis and the
+** distance of its anchor from the axis (along the axis turned +90 degrees). */
+void clearance_slider(const mech_system *sys, const joint *j, const double *q, const double *v,
+                      double *tilt, double *offset);
 
 /* ---- assemble.c ---- */
 /* Moves the positions and velocities of state y the least so that every joint and driver

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** Joints with clearance: a revolute joint as a journal in a bearing (Flores and Ambrosio;
+** spec 004 R1-R9), a prismatic joint as a slider in a guide (spec 004 R10-R14; Flores,
+** Leine and Glocker).  Neither has a constraint equation: each is a force element that
+** owns contact elements of contact.c, which give the forces, the events, the impact
+** velocity, the friction and the energy accounts; this file only builds them, checks
+** where the bodies start, and derives the joint's own channels.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "system_impl.h"
+
+static const char *const surface_names[2] = {"bottom", "top"};
+
+/* Appends a contact of joint j with the laws of d (room was reserved): a is the body that
+** touches (journal, slider), b the one that carries the surface (bearing, guide). */
+static contact *new_contact(mech_system *sys, int jid, const mech_clearance_def *d,
+                            const char *suffix)
+{
+    const joint *j = &sys->joints[jid];
+    contact *c = &sys->contacts[sys->ncontacts++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s.%s", j->name, suffix);
+    c->a = j->b;
+    c->b = j->a;
+    c->nlaw = d->normal_law;
+    c->flaw = d->friction;
+    c->z = -1;
+    c->owner = jid;
+    return c;
+}
+
+/* Checks the clearance's numbers and laws; the message names the joint. */
+static mech_status check_def(const joint *j, const mech_clearance_def *d, mech_error *err)
+{
+    const char *tname = mech_joint_type_name(j->type);
+    if (j->type == MECH_FIXED)
+        return mech_error_set(err, MECH_ERR_ARG, "fixed '%s': a fixed joint has no clearance",
+                              j->name);
+    if (j->type == MECH_REVOLUTE) {
+        if (!(isfinite(d->gap) && d->gap > 0))
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "revolute '%s': radial clearance must be > 0 (got %g m: a "
+                                  "journal of radius %g m in a bearing of radius %g m)",
+                                  j->name, d->gap, d->radius - d->gap, d->radius);
+        if (!(isfinite(d->radius) && d->radius > d->gap))
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "revolute '%s': the bearing's radius must be larger than the "
+                                  "radial clearance (got radius %g m, clearance %g m)",
+                                  j->name, d->radius, d->gap);
+    } else {
+        if (!(isfinite(d->gap) && d->gap > 0))
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "prismatic '%s': the clearance on each side must be > 0 (got "
+                                  "%g m: the slider does not fit in the guide)",
+                                  j->name, d->gap);
+        if (d->ncorners < 1 || d->ncorners > MECH_CLEARANCE_CORNERS)
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "prismatic '%s': the slider needs 1 to %d corners (got %d)",
+                                  j->name, MECH_CLEARANCE_CORNERS, d->ncorners);
+        for (int k = 0; k < d->ncorners; k++)
+            if (!(isfinite(d->corners[k][0]) && isfinite(d->corners[k][1])))
+                return mech_error_set(err, MECH_ERR_ARG,
+                                      "prismatic '%s': corner %d of the slider is not finite",
+                                      j->name, k + 1);
+    }
+    mech_error lerr;
+    if (mech_normal_check(&d->normal_law, &lerr))
+        return mech_error_set(err, MECH_ERR_ARG, "%s '%s': %s law: %s", tname, j->name,
+                              mech_normal_name(d->normal_law.type), lerr.msg);
+    if (mech_friction_check(&d->friction, &lerr))
+        return mech_error_set(err, MECH_ERR_ARG, "%s '%s': %s friction: %s", tname, j->name,
+                              mech_friction_name(d->friction.type), lerr.msg);
+    return MECH_OK;
+}
+
+/* Whether joint j holds its bodies within the clearance in state y. */
+static mech_status placement(const mech_system *sys, const joint *j, const double *y,
+                             const char *when, mech_error *err)
+{
+    const double tol = 1e-9 * j->gap; /* rounding of the positions, not a penetration */
+    for (int i = 0; i < j->ncontact; i++) {
+        int k = j->contact0 + i;
+        double g = contact_gap(sys, k, y);
+        if (g >= -tol) continue;
+        if (j->type == MECH_REVOLUTE)
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "revolute '%s': the journal's centre is %g m from the "
+                                  "bearing's %s, more than the radial clearance %g m: place the "
+                                  "bodies so that the joint's anchors are at most that far apart",
+                                  j->name, j->gap - g, when, j->gap);
+        const contact *c = &sys->contacts[k];
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "prismatic '%s': corner %d of the slider (%g, %g in its "
+                              "coordinates) is %g m beyond the guide's %s surface %s: place the "
+                              "slider inside the guide, its x axis along the guide",
+                              j->name, i / 2 + 1, c->pa[0], c->pa[1], -g, surface_names[i % 2],
+                              when);
+    }
+    return MECH_OK;
+}
+
+/* The contacts of a journal in a bearing: one, of the two circles. */
+static void journal_contacts(mech_system *sys, int jid, const mech_clearance_def *d)
+{
+    const joint *j = &sys->joints[jid];
+    contact *c = new_contact(sys, jid, d, "journal");
+    c->shape = SHAPE_CIRCLE_IN_CIRCLE;
+    memcpy(c->pa, j->pb, sizeof c->pa);
+    memcpy(c->qb, j->pa, sizeof c->qb);
+    c->ra = d->radius - d->gap;
+    c->rb = d->radius;
+}
+
+/* The contacts of a slider in a guide: every corner against both surfaces. */
+static void guide_contacts(mech_system *sys, int jid, const mech_clearance_def *d)
+{
+    const joint *j = &sys->joints[jid];
+    double ymin = INFINITY, ymax = -INFINITY;
+    for (int k = 0; k < d->ncorners; k++) {
+        ymin = fmin(ymin, d->corners[k][1]);
+        ymax = fmax(ymax, d->corners[k][1]);
+    }
+    /* the surfaces at -+(half the slider's height + gap) from the axis, a's frame */
+    const double nu[2] = {-j->axis[1], j->axis[0]}; /* the axis turned +90 degrees */
+    const double h = (ymax - ymin) / 2 + d->gap, level[2] = {-h, h}, side[2] = {1, -1};
+    for (int k = 0; k < d->ncorners; k++) {
+        for (int s = 0; s < 2; s++) {
+            char suffix[32];
+            snprintf(suffix, sizeof suffix, "c%d_%s", k + 1, surface_names[s]);
+            contact *c = new_contact(sys, jid, d, suffix);
+            memcpy(c->pa, d->corners[k], sizeof c->pa);
+            c->qb[0] = j->pa[0] + level[s] * nu[0];
+            c->qb[1] = j->pa[1] + level[s] * nu[1];
+            c->nb[0] = side[s] * nu[0];
+            c->nb[1] = side[s] * nu[1];
+        }
+    }
+}
+
+mech_status clearance_attach(mech_system *sys, int jid, const mech_clearance_def *d,
+                             mech_error *err)
+{
+    joint *j = &sys->joints[jid];
+    mech_status st = check_def(j, d, err);
+    if (st) return st;
+    int n = j->type == MECH_REVOLUTE ? 1 : 2 * d->ncorners, first = sys->ncontacts;
+    for (int i = 0; i < n; i++)
+        if (!system_grow((void **)&sys->contacts, &sys->cap_contacts, first + i, sizeof(contact)))
+            return mech_error_set(err, MECH_ERR_NOMEM, "%s '%s': out of memory",
+                                  mech_joint_type_name(j->type), j->name);
+    double *y = system_initial_state(sys);
+    if (y == NULL)
+        return mech_error_set(err, MECH_ERR_NOMEM, "%s '%s': out of memory",
+                              mech_joint_type_name(j->type), j->name);
+    j->gap = d->gap;
+    j->radius = d->radius;
+    j->contact0 = first;
+    j->ncontact = n;
+    if (j->type == MECH_REVOLUTE)
+        journal_contacts(sys, jid, d);
+    else
+        guide_contacts(sys, jid, d);
+    st = placement(sys, j, y, "at the start", err);
+    mech_free(y);
+    if (st) sys->ncontacts = first;
+    return st;
+}
+
+mech_status clearance_check_state(const mech_system *sys, const double *y, const char *when,
+                                  mech_error *err)
+{
+    for (int i = 0; i < sys->njoints; i++) {
+        const joint *j = &sys->joints[i];
+        if (j->enforce != MECH_CLEARANCE) continue;
+        mech_status st = placement(sys, j, y, when, err);
+        if (st) return st;
+    }
+    return MECH_OK;
+}
+
+void clearance_eccentricity(const mech_system *sys, const joint *j, const double *q,
+                            const double *v, double world[2], double local[2])
+{
+    double pj[2], pb[2], c, s;
+    body_point(sys, j->b, j->pb, q, v, pj, NULL);
+    body_point(sys, j->a, j->pa, q, v, pb, NULL);
+    body_trig(sys, j->a, q, &c, &s);
+    world[0] = pj[0] - pb[0];
+    world[1] = pj[1] - pb[1];
+    local[0] = c * world[0] + s * world[1];
+    local[1] = -s * world[0] + c * world[1];
+}
+
+void clearance_slider(const mech_system *sys, const joint *j, const double *q, const double *v,
+                      double *tilt, double *offset)
+{
+    double pa[2], pb[2], posea[3], poseb[3], c, s;
+    body_point(sys, j->a, j->pa, q, v, pa, NULL);
+    body_point(sys, j->b, j->pb, q, v, pb, NULL);
+    body_pose(sys, j->a, q, v, posea, NULL);
+    body_pose(sys, j->b, q, v, poseb, NULL);
+    body_trig(sys, j->a, q, &c, &s);
+    double u[2] = {c * j->axis[0] - s * j->axis[1], s * j->axis[0] + c * j->axis[1]};
+    *offset = -u[1] * (pb[0] - pa[0]) + u[0] * (pb[1] - pa[1]);
+    double rel = poseb[2] - posea[2] - atan2(j->axis[1], j->axis[0]);
+    *tilt = atan2(sin(rel), cos(rel)); /* in (-pi, pi] */
+}
