@@ -382,23 +382,10 @@ static int sys_body(lua_State *L)
     if (lu_vec2(L, t, fn, "rectangle", rect) &&
         mech_body_set_rectangle(ls->sys, id, rect[0] / 2, rect[1] / 2, &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
-    if (lua_getfield(L, t, "segment") != LUA_TNIL) {
-        double p[2][2];
-        if (!lua_istable(L, -1) || lua_rawlen(L, -1) != 2)
-            return lu_error(L, fn,
-                            "field 'segment' must be {{x1, y1}, {x2, y2}} in body coordinates");
-        for (int i = 0; i < 2; i++) {
-            lua_rawgeti(L, -1, i + 1);
-            lua_newtable(L);
-            lua_insert(L, -2);
-            lua_setfield(L, -2, "p");
-            lu_vec2(L, lua_gettop(L), fn, "p", p[i]);
-            lua_pop(L, 1);
-        }
-        if (mech_body_set_segment(ls->sys, id, p[0], p[1], &err) != MECH_OK)
-            return lu_mech_error(L, fn, &err);
-    }
-    lua_pop(L, 1);
+    double seg[2][2];
+    if (lu_points(L, t, fn, "segment", seg, 2, 2) &&
+        mech_body_set_segment(ls->sys, id, seg[0], seg[1], &err) != MECH_OK)
+        return lu_mech_error(L, fn, &err);
     push_entity(L, 1, MECH_KIND_BODY, id);
     return 1;
 }
@@ -491,14 +478,116 @@ static void two_points(lua_State *L, lsys *ls, int t, const char *fn, int a, int
     to_body(ls->sys, b, w[1], pb);
 }
 
+/* Reads the required field `law` (a contact law) and the optional `friction` of table t. */
+static void read_laws(lua_State *L, int t, const char *fn, mech_normal_law *law,
+                      mech_friction_law *friction)
+{
+    if (lua_getfield(L, t, "law") == LUA_TNIL)
+        lu_error(L, fn,
+                 "field 'law' is required: a contact law, e.g. mech.contact.hertz{ K = ... }");
+    lcontact_read(L, -1, fn, "law", law, NULL);
+    lua_pop(L, 1);
+    if (lua_getfield(L, t, "friction") != LUA_TNIL)
+        lcontact_read(L, -1, fn, "friction", NULL, friction);
+    lua_pop(L, 1);
+}
+
+/*
+** Reads field `clearance` of the joint table t into d (making it a joint with clearance);
+** returns 0 when there is none (an ideal joint).
+**   revolute:  { radial = c | journal = R_j, radius = R_b, law, friction }
+**   prismatic: { gap = c | width = W, length, height | corners = {{x, y}, ...}, law, friction }
+*/
+static int read_clearance(lua_State *L, int t, const char *fn, mech_joint_def *d)
+{
+    static const char *const rknown[] = {"radial", "journal", "radius", "law", "friction", NULL};
+    static const char *const pknown[] = {"gap",     "width", "length",   "height",
+                                         "corners", "law",   "friction", NULL};
+    static const char *const ideal_only[] = {"method", "k", "c", "baumgarte", "angle", NULL};
+    if (lua_getfield(L, t, "clearance") == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    int c = lua_gettop(L);
+    for (const char *const *k = ideal_only; *k; k++) {
+        if (lua_getfield(L, t, *k) != LUA_TNIL)
+            lu_error(L, fn,
+                     "'%s' is for ideal joints: a joint with clearance has no constraint "
+                     "equation",
+                     *k);
+        lua_pop(L, 1);
+    }
+    char cfn[MECH_NAME_MAX + 48];
+    if (d->name)
+        snprintf(cfn, sizeof cfn, "%s (clearance of '%.*s')", fn, MECH_NAME_MAX, d->name);
+    else
+        snprintf(cfn, sizeof cfn, "%s (clearance)", fn);
+    lu_checktable(L, c, cfn,
+                  d->type == MECH_REVOLUTE
+                      ? "{ radial = ..., radius = ..., law = ... }"
+                      : "{ gap = ..., length = ..., height = ..., law = ... }");
+    lu_checkfields(L, c, cfn, d->type == MECH_REVOLUTE ? rknown : pknown, 0);
+    mech_clearance_def *cl = &d->clearance;
+    d->enforce = MECH_CLEARANCE;
+    double other;
+    const char *size = d->type == MECH_REVOLUTE ? "radial" : "gap";
+    const char *alt = d->type == MECH_REVOLUTE ? "journal" : "width";
+    int has_size = lu_optnumber(L, c, cfn, size, &cl->gap);
+    int has_alt = lu_optnumber(L, c, cfn, alt, &other);
+    if (has_size == has_alt)
+        lu_error(L, cfn, "give either '%s' (the clearance) or '%s' (%s)", size, alt,
+                 d->type == MECH_REVOLUTE ? "the journal's radius" : "the guide's width");
+    if (d->type == MECH_REVOLUTE) {
+        cl->radius = lu_number(L, c, cfn, "radius", 0, 1);
+        if (has_alt) cl->gap = cl->radius - other;
+    } else {
+        cl->ncorners = lu_points(L, c, cfn, "corners", cl->corners, 1, MECH_CLEARANCE_CORNERS);
+        double len, height;
+        int has_len = lu_optnumber(L, c, cfn, "length", &len);
+        int has_height = lu_optnumber(L, c, cfn, "height", &height);
+        if (cl->ncorners && (has_len || has_height))
+            lu_error(L, cfn, "give either 'length' and 'height' or 'corners', not both");
+        if (!cl->ncorners) {
+            if (!has_len || !has_height || !(len > 0) || !(height > 0))
+                lu_error(L, cfn,
+                         "the slider's outline: 'length' and 'height' > 0 (a rectangle centred "
+                         "on its centre of mass) or 'corners' = {{x, y}, ...}");
+            /* counter-clockwise from the lower left corner, in the slider's frame */
+            const double sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1};
+            cl->ncorners = 4;
+            for (int k = 0; k < 4; k++) {
+                cl->corners[k][0] = sx[k] * len / 2;
+                cl->corners[k][1] = sy[k] * height / 2;
+            }
+        }
+        if (has_alt) { /* the guide's width: what the slider's height leaves, on each side */
+            double ymin = INFINITY, ymax = -INFINITY;
+            for (int k = 0; k < cl->ncorners; k++) {
+                ymin = fmin(ymin, cl->corners[k][1]);
+                ymax = fmax(ymax, cl->corners[k][1]);
+            }
+            if (!(other > ymax - ymin))
+                lu_error(L, cfn, "the slider (%g m high) does not fit in the guide (width %g m)",
+                         ymax - ymin, other);
+            cl->gap = (other - (ymax - ymin)) / 2;
+        }
+    }
+    read_laws(L, c, cfn, &cl->normal_law, &cl->friction);
+    lua_settop(L, c - 1);
+    return 1;
+}
+
 static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
 {
     static const char *const known[] = {"name",   "at", "a_at", "b_at",      "axis", "angle",
                                         "method", "k",  "c",    "baumgarte", NULL};
+    static const char *const known_clearance[] = {"name", "at",        "a_at",      "b_at",
+                                                  "axis", "angle",     "method",    "k",
+                                                  "c",    "baumgarte", "clearance", NULL};
     static const char *const methods[] = {"lagrange", "penalty", NULL};
     lsys *ls = check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ body_a, body_b, at = {x, y}, ... }");
-    lu_checkfields(L, t, fn, known, 2);
+    lu_checkfields(L, t, fn, type == MECH_FIXED ? known : known_clearance, 2);
     mech_joint_def d = mech_joint_default();
     d.type = type;
     d.name = lu_string(L, t, fn, "name", NULL);
@@ -527,17 +616,19 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
     } else {
         two_points(L, ls, t, fn, d.body_a, d.body_b, 0, d.pa, d.pb);
     }
-    double angle;
-    if (lu_optnumber(L, t, fn, "angle", &angle)) d.angle0 = angle;
-    d.enforce = lu_option(L, t, fn, "method", methods, MECH_LAGRANGE);
-    int neq = type == MECH_FIXED ? 3 : 2;
-    int has_k = lu_numbers(L, t, fn, "k", d.k, neq);
-    lu_numbers(L, t, fn, "c", d.c, neq);
-    if (d.enforce == MECH_PENALTY && !has_k)
-        lu_error(L, fn, "a penalty joint needs 'k', its stiffness (one number or %d)", neq);
-    if (d.enforce == MECH_LAGRANGE && has_k)
-        lu_error(L, fn, "'k' is for penalty joints: add method = \"penalty\"");
-    baumgarte_field(L, t, fn, &d.alpha, &d.beta);
+    if (!read_clearance(L, t, fn, &d)) {
+        double angle;
+        if (lu_optnumber(L, t, fn, "angle", &angle)) d.angle0 = angle;
+        d.enforce = lu_option(L, t, fn, "method", methods, MECH_LAGRANGE);
+        int neq = type == MECH_FIXED ? 3 : 2;
+        int has_k = lu_numbers(L, t, fn, "k", d.k, neq);
+        lu_numbers(L, t, fn, "c", d.c, neq);
+        if (d.enforce == MECH_PENALTY && !has_k)
+            lu_error(L, fn, "a penalty joint needs 'k', its stiffness (one number or %d)", neq);
+        if (d.enforce == MECH_LAGRANGE && has_k)
+            lu_error(L, fn, "'k' is for penalty joints: add method = \"penalty\"");
+        baumgarte_field(L, t, fn, &d.alpha, &d.beta);
+    }
     mech_error err;
     int id;
     if (mech_joint_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
@@ -768,15 +859,7 @@ static int sys_contact(lua_State *L)
     d.normal[1] = -sn * n[0] + c * n[1];
     d.surface_speed = lu_number(L, s, sfn, "speed", 0, 0);
     lua_settop(L, t);
-    if (lua_getfield(L, t, "law") == LUA_TNIL)
-        return lu_error(L, fn,
-                        "field 'law' is required: a contact law, e.g. "
-                        "mech.contact.hertz{ K = ... }");
-    lcontact_read(L, -1, fn, "law", &d.normal_law, NULL);
-    lua_pop(L, 1);
-    if (lua_getfield(L, t, "friction") != LUA_TNIL)
-        lcontact_read(L, -1, fn, "friction", NULL, &d.friction);
-    lua_pop(L, 1);
+    read_laws(L, t, fn, &d.normal_law, &d.friction);
     mech_error err;
     int id;
     if (mech_contact_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
@@ -1274,7 +1357,7 @@ static int ent_index(lua_State *L)
         return 1;
     }
     if (strcmp(key, "channels") == 0) { /* what can be recorded */
-        char list[400];
+        char list[1024];
         mech_channel_list(ls->sys, e->kind, e->id, list, sizeof list);
         lua_pushstring(L, list);
         return 1;

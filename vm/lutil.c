@@ -108,6 +108,38 @@ int lu_vec2(lua_State *L, int idx, const char *fname, const char *key, double ou
     return 1;
 }
 
+int lu_points(lua_State *L, int idx, const char *fname, const char *key, double (*out)[2], int min,
+              int max)
+{
+    int t = lua_getfield(L, idx, key);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    int n = t == LUA_TTABLE ? (int)lua_rawlen(L, -1) : -1;
+    if (n < min || n > max) {
+        if (min == max)
+            lu_error(L, fname, "field '%s' must be a list of %d points {{x1, y1}, ...}", key, min);
+        lu_error(L, fname, "field '%s' must be a list of %d to %d points {{x1, y1}, ...}", key, min,
+                 max);
+    }
+    for (int i = 0; i < n; i++) {
+        int ok = lua_rawgeti(L, -1, i + 1) == LUA_TTABLE && lua_rawlen(L, -1) == 2;
+        for (int k = 0; ok && k < 2; k++) {
+            ok = lua_rawgeti(L, -1, k + 1) == LUA_TNUMBER;
+            out[i][k] = lua_tonumber(L, -1);
+            ok = ok && isfinite(out[i][k]);
+            lua_pop(L, 1);
+        }
+        if (!ok)
+            lu_error(L, fname, "field '%s': point %d must be {x, y}, two finite numbers", key,
+                     i + 1);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return n;
+}
+
 int lu_numbers(lua_State *L, int idx, const char *fname, const char *key, double out[3], int n)
 {
     int t = lua_getfield(L, idx, key);

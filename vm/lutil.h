@@ -42,6 +42,11 @@ int lu_optnumber(lua_State *L, int idx, const char *fname, const char *key, doub
 /// Vector field {x, y}: 1 and out set when present; raises on a malformed value.
 int lu_vec2(lua_State *L, int idx, const char *fname, const char *key, double out[2]);
 
+/// List of min to max points {{x1, y1}, {x2, y2}, ...} into out: returns how many (0 when the
+/// field is absent); raises on anything else.
+int lu_points(lua_State *L, int idx, const char *fname, const char *key, double (*out)[2], int min,
+              int max);
+
 /// 1 to 3 numbers, given as a number or a table (penalty stiffness per equation).
 int lu_numbers(lua_State *L, int idx, const char *fname, const char *key, double out[3], int n);
 
@@ -58,12 +63,6 @@ int lu_bool(lua_State *L, int idx, const char *fname, const char *key, int def);
 /// 1 when t[key] is a function (left on the stack), else 0 (nothing pushed; raises if
 /// the field is present but is not a function).
 int lu_function(lua_State *L, int idx, const char *fname, const char *key);
-
-/*
-** Pushes the table at idx as text, one "parameter key = value" line per string key in
-** sorted order (so that headers are the same from run to run).
-*/
-void lu_push_params(lua_State *L, int idx);
 
 /*
 ** Pushes the table at idx as text, one "parameter key = value" line per string key in
