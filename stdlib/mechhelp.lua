@@ -26,8 +26,9 @@ system methods (all take one table of named fields):
   sys:body{ name, mass, inertia, at = {x, y}, angle, velocity = {vx, vy}, omega,
             rectangle = {length, height}, segment = {{x1, y1}, {x2, y2}} }
   sys:point{ body, name, at | body_at }           body:point{ name, at | body_at }
-  sys:revolute{ a, b, at = {x, y} | a_at, b_at, method = "lagrange"|"penalty", k, c, baumgarte }
-  sys:prismatic{ a, b, axis = {ux, uy}, at | a_at, b_at, angle, method, k, c }
+  sys:revolute{ a, b, at = {x, y} | a_at, b_at, method = "lagrange"|"penalty", k, c, baumgarte,
+                clearance = {...} }                help("clearance")
+  sys:prismatic{ a, b, axis = {ux, uy}, at | a_at, b_at, angle, method, k, c, clearance = {...} }
   sys:fixed{ a, b, at | a_at, b_at, angle, method, k, c }
   sys:drive{ body | joint, speed = w | motion = function(t) return value, speed, accel end, start }
   sys:spring{ a, b, at = {{x1, y1}, {x2, y2}} | a_at, b_at, k, c, length | law = function(l, ldot, t) }
@@ -54,12 +55,35 @@ sys:revolute{ a, b, at = {x, y} | a_at = {x, y}, b_at = {x, y}, name,
               baumgarte = {alpha, beta} }
   A pin between bodies a and b (sys.ground for the ground).  Penalty joints are the
   spring-dampers of spec 000 Eq. 4: F = k (P_a - P_b) + c (P_a' - P_b').
-  Channels: fx, fy, f (force on b), violation.]]
+  Channels: fx, fy, f (force on b), violation.
+  clearance = { radial = m | journal = m, radius = m, law, friction }: a journal on b in a
+  bearing on a instead (help("clearance")).]]
 
 topics["sys:prismatic"] = [[
 sys:prismatic{ a, b, axis = {ux, uy}, at | a_at, b_at, angle, name, method, k = {kn, ktheta}, c }
   b slides along the axis (world direction at the start, fixed to a) and keeps its angle
-  relative to a.  Channels: fx, fy, f, fn (normal force), m (moment), violation, twist.]]
+  relative to a.  Channels: fx, fy, f, fn (normal force), m (moment), violation, twist.
+  clearance = { gap = m | width = m, length, height | corners, law, friction }: a slider
+  on b that tilts in a guide on a instead (help("clearance")).]]
+
+topics["clearance"] = [[
+Joints with clearance: the field clearance of sys:revolute and sys:prismatic.
+  sys:revolute{ a, b, at = {x, y}, clearance = { radial = 0.5e-3 | journal = 9.5e-3,
+      radius = 10e-3, law = mech.contact.hu_guo{ K = ..., restitution = ... },
+      friction = mech.friction.ambrosio{ mu = ... } } }
+    a bearing of that radius on a, a journal of radius - radial on b, centred at `at`.
+    Channels: ex, ey, e (eccentricity journal - bearing), exb, eyb (in a's frame), and
+    gap, penetration, rate, fn, ft, vt, mu, active, impacts, v0, z, stick (its contact,
+    also the entity "<joint>.journal").
+  sys:prismatic{ a, b, axis = {1, 0}, clearance = { gap = 1e-3 | width = m, length = m,
+      height = m | corners = {{x, y}, ...}, law = ..., friction = ... } }
+    a guide on a, at -+(height/2 + gap) from the axis, and a slider on b (its x axis along
+    the guide); every corner against both surfaces.  Channels: fn, ft (along the axis),
+    tilt, offset, impacts, active, and per corner k (counter-clockwise from the lower
+    left) c<k>_bottom.gap, c<k>_bottom.fn, c<k>_top.gap, c<k>_top.fn.
+  No constraint equation: the joint is contact forces (any law of mechlua-contact(3)) and
+  the mechanism gains 2 degrees of freedom.  The bodies must start within the clearance;
+  a slider guided only with clearance needs its inertia.]]
 
 topics["sys:fixed"] = [[
 sys:fixed{ a, b, at | a_at, b_at, angle, name, method, k = {kx, ky, ktheta}, c }
@@ -158,7 +182,7 @@ analysis = require "analysis" (man -l man/mechlua-analysis.3)
   sys:lyapunov{ t, every, ... }              largest Lyapunov exponent]]
 
 local order = { "mech", "mech.planar", "mech.system", "sys:body", "sys:revolute", "sys:prismatic",
-  "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
+  "clearance", "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
   "sys:simulate", "sys:lyapunov", "mech.entity", "mech.run", "mech.column", "plot", "analysis" }
 
 -- The topic of a value: a name, a function of the mech module or a system method, or
