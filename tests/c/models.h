@@ -8,30 +8,42 @@
 #include "mech.h"
 
 /*
-** The ideal slider-crank of benchmark A (shared/spec/benchmarks.md): crank 0.05 m, rod
-** 0.12 m, masses 0.17 / 0.25 / 0.14 kg, inertias 1e-4 / 4e-4 kg m^2 (the slider has none:
-** the prismatic guide holds its angle), gravity -y, the crank driven at `speed` rad/s by
-** the driver "motor".  Not finalized.  NULL on failure, with err filled.
+** The slider-crank of benchmark A (shared/spec/benchmarks.md): crank 0.05 m, rod 0.12 m,
+** masses 0.17 / 0.25 / 0.14 kg, inertias 1e-4 / 4e-4 kg m^2 (the slider has none: the
+** prismatic guide holds its angle), gravity -y, the crank driven at `speed` rad/s by the
+** driver "motor", from crank angle 0 with the ideal mechanism's velocities.  The piston
+** pin "pin" is ideal, or with pin != NULL a journal on the rod in a bearing on the slider
+** with that clearance.  Not finalized.  NULL on failure, with err filled.
 */
-static inline mech_system *model_slider_crank(double speed, mech_error *err)
+static inline mech_system *model_slider_crank_pin(double speed, const mech_clearance_def *pin,
+                                                  mech_error *err)
 {
     mech_system *sys;
-    double g[2] = {0, -9.81};
+    double g[2] = {0, -9.81}, r = 0.05, l = 0.12;
     if (mech_system_create(&sys, g, err)) return NULL;
     mech_body_def b = mech_body_default();
     int crank, rod, slider;
-    b.name = "crank", b.mass = 0.17, b.inertia = 1e-4, b.pos[0] = 0.025;
+    b.name = "crank", b.mass = 0.17, b.inertia = 1e-4, b.pos[0] = r / 2;
+    b.vel[1] = r * speed / 2, b.omega = speed;
     mech_status st = mech_body_add(sys, &b, &crank, err);
-    b.name = "rod", b.mass = 0.25, b.inertia = 4e-4, b.pos[0] = 0.11;
+    b.name = "rod", b.mass = 0.25, b.inertia = 4e-4, b.pos[0] = r + l / 2;
+    b.omega = -r * speed / l;
     if (!st) st = mech_body_add(sys, &b, &rod, err);
-    b.name = "slider", b.mass = 0.14, b.inertia = 0, b.pos[0] = 0.17;
+    b = mech_body_default();
+    b.name = "slider", b.mass = 0.14, b.inertia = 0, b.pos[0] = r + l;
     if (!st) st = mech_body_add(sys, &b, &slider, err);
     mech_joint_def j = mech_joint_default();
     j.body_a = MECH_GROUND, j.body_b = crank, j.pb[0] = -0.025;
     if (!st) st = mech_joint_add(sys, &j, NULL, err);
     j.body_a = crank, j.body_b = rod, j.pa[0] = 0.025, j.pb[0] = -0.06;
     if (!st) st = mech_joint_add(sys, &j, NULL, err);
-    j.body_a = rod, j.body_b = slider, j.pa[0] = 0.06, j.pb[0] = 0;
+    if (pin) { /* the bearing on the slider, the journal on the rod */
+        j.body_a = slider, j.body_b = rod, j.pa[0] = 0, j.pb[0] = 0.06;
+        j.enforce = MECH_CLEARANCE, j.clearance = *pin;
+    } else {
+        j.body_a = rod, j.body_b = slider, j.pa[0] = 0.06, j.pb[0] = 0;
+    }
+    j.name = "pin";
     if (!st) st = mech_joint_add(sys, &j, NULL, err);
     j = mech_joint_default();
     j.type = MECH_PRISMATIC, j.body_a = MECH_GROUND, j.body_b = slider, j.pa[0] = 0.17;
@@ -44,6 +56,12 @@ static inline mech_system *model_slider_crank(double speed, mech_error *err)
         return NULL;
     }
     return sys;
+}
+
+/* The ideal slider-crank of benchmark A. */
+static inline mech_system *model_slider_crank(double speed, mech_error *err)
+{
+    return model_slider_crank_pin(speed, NULL, err);
 }
 
 #endif
