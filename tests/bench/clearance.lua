@@ -5,42 +5,14 @@
 -- slider in a guide with 1 mm per side (Flores K = 1e10, e = 0.4, mu = 0.01), free motion
 -- for 0.2 s.  Prints wall time, steps, impacts and right-hand-side evaluations.
 
-local g = 9.81
+local benchmarks = dofile((arg[0]:match("^(.*)/") or ".") .. "/../lib/benchmarks.lua")
 
 local function benchmark_a()
-  local r, l, w = 0.05, 0.12, mech.rpm(5000)
-  local sys = mech.planar{ gravity = { 0, -g } }
-  local crank = sys:body{ name = "crank", mass = 0.17, inertia = 1e-4, at = { r / 2, 0 },
-    velocity = { 0, r * w / 2 }, omega = w }
-  local rod = sys:body{ name = "rod", mass = 0.25, inertia = 4e-4, at = { r + l / 2, 0 },
-    velocity = { 0, r * w / 2 }, omega = -r * w / l }
-  local slider = sys:body{ name = "slider", mass = 0.14, at = { r + l, 0 } }
-  sys:revolute{ sys.ground, crank, at = { 0, 0 } }
-  sys:revolute{ crank, rod, at = { r, 0 } }
-  sys:revolute{ slider, rod, at = { r + l, 0 }, name = "pin", clearance = { radial = 0.5e-3,
-    radius = 10e-3, law = mech.contact.lankarani_nikravesh{ K = 3.35e10, restitution = 0.9 },
-    friction = mech.friction.ambrosio{ mu = 0.01, v0 = 1e-4, v1 = 1e-3 } } }
-  sys:prismatic{ sys.ground, slider, axis = { 1, 0 } }
-  sys:drive{ crank, speed = w }
-  return sys, 0.024, "pin"
+  return benchmarks.a({ clearance = benchmarks.a_clearance() }, mech.rpm(5000)), 0.024, "pin"
 end
 
 local function benchmark_b()
-  local r, l = 0.153, 0.306
-  local sys = mech.planar{ gravity = { 0, -g } }
-  local crank = sys:body{ name = "crank", mass = 0.038, inertia = 7.4e-5, at = { r / 2, 0 },
-    velocity = { 0, 150 * r / 2 }, omega = 150 }
-  local rod = sys:body{ name = "rod", mass = 0.038, inertia = 5.9e-4, at = { r + l / 2, 0 },
-    velocity = { 0, 150 * r - 75 * l / 2 }, omega = -75 }
-  local slider = sys:body{ name = "slider", mass = 0.076, inertia = 2.7e-6, at = { r + l, 0 },
-    omega = -0.01 }
-  sys:revolute{ sys.ground, crank, at = { 0, 0 } }
-  sys:revolute{ crank, rod, at = { r, 0 } }
-  sys:revolute{ rod, slider, at = { r + l, 0 } }
-  sys:prismatic{ sys.ground, slider, axis = { 1, 0 }, name = "guide", clearance = { gap = 1e-3,
-    length = 0.1, height = 0.05, law = mech.contact.flores{ K = 1e10, restitution = 0.4 },
-    friction = mech.friction.ambrosio{ mu = 0.01 } } }
-  return sys, 0.2, "guide"
+  return benchmarks.b(), 0.2, "guide"
 end
 
 local function bench(label, build, opts)

@@ -58,6 +58,30 @@ static inline mech_system *model_slider_crank_pin(double speed, const mech_clear
     return sys;
 }
 
+/*
+** How many allocations one simulation of the finalized system sys to t_end makes (method,
+** step h for RK4, reporting the nch channels ch every 1e-4 s); -1 when it fails, with err
+** filled.  The tests compare two durations: nothing may be allocated while it steps.
+*/
+static inline long model_run_allocations(mech_system *sys, mech_method method, double h,
+                                         double t_end, const char *const *ch, int nch,
+                                         mech_error *err)
+{
+    mech_sim_options o = mech_sim_default_options();
+    o.integ.method = method;
+    o.integ.h = h;
+    o.t_end = t_end;
+    o.report = 1e-4;
+    o.channels = ch;
+    o.nchannels = nch;
+    long before = mech_alloc_count();
+    mech_run *run;
+    mech_status st = mech_simulate(sys, &o, &run, err);
+    long used = mech_alloc_count() - before;
+    mech_run_free(run);
+    return st ? -1 : used;
+}
+
 /* The ideal slider-crank of benchmark A. */
 static inline mech_system *model_slider_crank(double speed, mech_error *err)
 {

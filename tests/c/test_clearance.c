@@ -45,29 +45,11 @@ static long allocations_for(double t_end)
     mech_error err;
     mech_clearance_def pin = benchmark_a();
     mech_system *sys = model_slider_crank_pin(SPEED, &pin, &err);
-    if (sys == NULL || mech_system_finalize(sys, &err) != MECH_OK) {
-        diag("%s", err.msg);
-        mech_system_destroy(sys);
-        return -1;
-    }
     static const char *const ch[] = {"slider.x", "pin.fn", "pin.exb", "pin.impacts"};
-    mech_sim_options o = mech_sim_default_options();
-    o.integ.method = MECH_DOPRI5;
-    o.t_end = t_end;
-    o.report = 1e-4;
-    o.channels = ch;
-    o.nchannels = 4;
-    long before = mech_alloc_count();
-    mech_run *run;
-    mech_status st = mech_simulate(sys, &o, &run, &err);
-    long used = mech_alloc_count() - before;
-    if (st) {
-        diag("simulate failed: %s", err.msg);
-        used = -1;
-    } else {
-        diag("%.3f s: %.0f impacts", t_end, mech_run_column(run, 3)[mech_run_rows(run) - 1]);
-    }
-    mech_run_free(run);
+    long used = -1;
+    if (sys && mech_system_finalize(sys, &err) == MECH_OK)
+        used = model_run_allocations(sys, MECH_DOPRI5, 0, t_end, ch, 4, &err);
+    if (used < 0) diag("%s", err.msg);
     mech_system_destroy(sys);
     return used;
 }

@@ -25,19 +25,8 @@ static long allocations_for(double t_end, mech_method method)
     mech_error err;
     mech_system_finalize(sys, &err);
     static const char *const ch[] = {"slider.x", "slider.ax", "motor.torque", "system.energy"};
-    mech_sim_options o = mech_sim_default_options();
-    o.integ.method = method;
-    o.integ.h = 1e-5;
-    o.t_end = t_end;
-    o.report = 1e-4;
-    o.channels = ch;
-    o.nchannels = 4;
-    long before = mech_alloc_count();
-    mech_run *run;
-    mech_status st = mech_simulate(sys, &o, &run, &err);
-    long used = mech_alloc_count() - before;
-    if (st) diag("simulate failed: %s", err.msg);
-    mech_run_free(run);
+    long used = model_run_allocations(sys, method, 1e-5, t_end, ch, 4, &err);
+    if (used < 0) diag("simulate failed: %s", err.msg);
     mech_system_destroy(sys);
     return used;
 }

@@ -8,33 +8,9 @@ local tap = require "tap"
 
 local g = 9.81
 
--- Benchmark A: crank 0.05 m, rod 0.12 m, slider 0.14 kg, driven at 5000 rpm from crank
--- angle 0 with the velocities of the ideal mechanism (rod end at rest, rod turning at
--- -r w / l); the rod-slider joint given by `pin` (the bearing on the slider, the journal on
--- the rod).  Without `speed` the crank is free and gravity is off.
-local function slider_crank(pin, speed, w0)
-  local r, l = 0.05, 0.12
-  local w = speed or w0
-  local sys = mech.planar{ gravity = speed and { 0, -g } or nil }
-  local crank = sys:body{ name = "crank", mass = 0.17, inertia = 1e-4, at = { r / 2, 0 },
-    velocity = { 0, r * w / 2 }, omega = w }
-  local rod = sys:body{ name = "rod", mass = 0.25, inertia = 4e-4, at = { r + l / 2, 0 },
-    velocity = { 0, r * w / 2 }, omega = -r * w / l }
-  local slider = sys:body{ name = "slider", mass = 0.14, at = { r + l, 0 } }
-  sys:revolute{ sys.ground, crank, at = { 0, 0 } }
-  sys:revolute{ crank, rod, at = { r, 0 } }
-  pin[1], pin[2], pin.at, pin.name = slider, rod, { r + l, 0 }, "pin"
-  sys:revolute(pin)
-  sys:prismatic{ sys.ground, slider, axis = { 1, 0 } }
-  if speed then sys:drive{ crank, speed = speed, name = "motor" } end
-  return sys
-end
-
+local benchmarks = dofile((arg[0]:match("^(.*)/") or ".") .. "/../lib/benchmarks.lua")
+local slider_crank, benchmark_a = benchmarks.a, benchmarks.a_clearance()
 local w5000 = mech.rpm(5000)
-local benchmark_a = {
-  radial = 0.5e-3, radius = 10e-3,
-  law = mech.contact.lankarani_nikravesh{ K = 3.35e10, restitution = 0.9 },
-  friction = mech.friction.ambrosio{ mu = 0.01, v0 = 1e-4, v1 = 1e-3 } }
 
 do -- at rest: a pendulum hangs on its journal, the journal on the bearing's wall
   local c, K = 0.5e-3, 1e9
@@ -245,22 +221,9 @@ do -- friction and contact damping only dissipate; the energy balance closes
 end
 
 do -- benchmark B: Flores, Leine and Glocker's slider-crank with a translational clearance
-  -- Free motion for 0.2 s from the initial velocities; stiff Flores law with e = 0.4 as
-  -- benchmarks.md asks for a compliant contact (K = 1e10 N/m^1.5: micrometre penetrations)
-  local r, l, gap = 0.153, 0.306, 1e-3
-  local sys = mech.planar{ gravity = { 0, -g } }
-  local crank = sys:body{ name = "crank", mass = 0.038, inertia = 7.4e-5, at = { r / 2, 0 },
-    velocity = { 0, 150 * r / 2 }, omega = 150 }
-  local rod = sys:body{ name = "rod", mass = 0.038, inertia = 5.9e-4, at = { r + l / 2, 0 },
-    velocity = { 0, 150 * r - 75 * l / 2 }, omega = -75 }
-  local slider = sys:body{ name = "slider", mass = 0.076, inertia = 2.7e-6, at = { r + l, 0 },
-    omega = -0.01 }
-  sys:revolute{ sys.ground, crank, at = { 0, 0 } }
-  sys:revolute{ crank, rod, at = { r, 0 } }
-  sys:revolute{ rod, slider, at = { r + l, 0 } }
-  sys:prismatic{ sys.ground, slider, axis = { 1, 0 }, name = "guide", clearance = { gap = gap,
-    length = 0.1, height = 0.05, law = mech.contact.flores{ K = 1e10, restitution = 0.4 },
-    friction = mech.friction.ambrosio{ mu = 0.01 } } }
+  -- (tests/lib/benchmarks.lua: a stiff Flores law with e = 0.4, micrometre penetrations)
+  local gap = 1e-3
+  local sys = benchmarks.b()
   tap.is(sys.dof, 3, "the slider's clearance adds two degrees of freedom to the crank's")
   local rec = { "guide.tilt", "guide.offset", "guide.impacts", "system.balance", "system.energy",
     "system.friction", "system.contact_damping" }
