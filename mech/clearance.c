@@ -198,14 +198,13 @@ void clearance_eccentricity(const mech_system *sys, const joint *j, const double
 void clearance_slider(const mech_system *sys, const joint *j, const double *q, const double *v,
                       double *tilt, double *offset)
 {
-    double pa[2], pb[2], posea[3], poseb[3], c, s;
+    double pa[2], posea[3], poseb[3], c, s;
     body_point(sys, j->a, j->pa, q, v, pa, NULL);
-    body_point(sys, j->b, j->pb, q, v, pb, NULL);
     body_pose(sys, j->a, q, v, posea, NULL);
     body_pose(sys, j->b, q, v, poseb, NULL);
     body_trig(sys, j->a, q, &c, &s);
     double u[2] = {c * j->axis[0] - s * j->axis[1], s * j->axis[0] + c * j->axis[1]};
-    *offset = -u[1] * (pb[0] - pa[0]) + u[0] * (pb[1] - pa[1]);
+    *offset = -u[1] * (poseb[0] - pa[0]) + u[0] * (poseb[1] - pa[1]);
     double rel = poseb[2] - posea[2] - atan2(j->axis[1], j->axis[0]);
     *tilt = atan2(sin(rel), cos(rel)); /* in (-pi, pi] */
 }

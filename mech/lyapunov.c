@@ -80,6 +80,15 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
     double span = (o->t_end - o->transient) / o->every;
     if (span > 1e8)
         return mech_error_set(err, MECH_ERR_ARG, "lyapunov: %g renormalisations is too many", span);
+    if (sys->ncontacts > 0) {
+        /* the two trajectories would share one contact history, and nothing here locates
+        ** the onsets: refuse rather than let the bodies pass through each other */
+        const contact *c = &sys->contacts[0];
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "lyapunov: systems with contacts are not supported (%s '%s')",
+                              c->owner >= 0 ? "joint with clearance" : "contact",
+                              c->owner >= 0 ? sys->joints[c->owner].name : c->name);
+    }
     mech_status st = mech_system_finalize(sys, err);
     if (st) return st;
 

@@ -268,7 +268,7 @@ mech_status clearance_check_state(const mech_system *sys, const double *y, const
 void clearance_eccentricity(const mech_system *sys, const joint *j, const double *q,
                             const double *v, double world[2], double local[2]);
 /* Prismatic joint j with clearance at (q, v): the slider's angle to the guide axis and the
-** distance of its anchor from the axis (along the axis turned +90 degrees). */
+** distance of its centre of mass from the axis (along the axis turned +90 degrees). */
 void clearance_slider(const mech_system *sys, const joint *j, const double *q, const double *v,
                       double *tilt, double *offset);
 

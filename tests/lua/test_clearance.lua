@@ -366,6 +366,9 @@ do -- errors name the joint and the values
     "fixed joints have no clearance")
   tap.is(sys:entity("pin"), nil, "a refused joint is not added")
   tap.ok(not tostring(sys):find("contact"), "nor its contacts")
+  local s1 = slider_crank({ clearance = benchmark_a }, w5000)
+  tap.raises(function() s1:lyapunov{ t = 0.1, every = 0.01 } end, "lyapunov: systems with contacts "
+    .. "are not supported (joint with clearance 'pin')", "sys:lyapunov refuses contacts (it locates no onset)")
   -- a body that only a joint with clearance guides needs its inertia
   local s2 = mech.planar{}
   local slider = s2:body{ name = "slider", mass = 1, at = { 0, 0 } }
