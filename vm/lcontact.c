@@ -416,7 +416,7 @@ void lcontact_friction(lua_State *L, int t, const char *fn, mech_friction_type t
 {
     mech_friction_law fl = mech_friction_default(type);
     fl.mu = lu_number(L, t, fn, "mu", fl.mu, type != MECH_FRICTION_NONE);
-    fl.mu_s = lu_number(L, t, fn, "mu_s", fl.mu_s, 0);
+    fl.mu_s = lu_number(L, t, fn, "mu_s", fl.mu, 0); /* default: mu, as documented */
     fl.v_reg = lu_number(L, t, fn, "v_reg", fl.v_reg, 0);
     fl.v_eps = lu_number(L, t, fn, "v_eps", fl.v_eps, 0);
     fl.v0 = lu_number(L, t, fn, "v0", fl.v0, 0);
