@@ -32,7 +32,8 @@
 ** is the one that keeps the point from sliding, computed from every other force on body a
 ** along t (so it needs a's tangential motion free of Lagrange constraints and b fixed:
 ** free bodies, bodies on a guide parallel to the surface, lumped FE nodes; for a journal
-** it ignores the bearing's motion and both rotations), clamped to mu_s F_n.
+** it ignores the bearing's motion and both rotations; when a is the ground, b's forces
+** are used), clamped to mu_s F_n.
 */
 #include <math.h>
 #include <stdio.h>
@@ -173,9 +174,12 @@ int contact_forces(mech_system *sys, double t, const double *y, double *ydot, in
         cgeom g;
         geometry(sys, c, q, v, &g);
         if (pass == 2) {
-            /* the force that keeps the point from sliding: everything else on a along t */
-            int dof = sys->bodies[c->a].dof;
-            double other = g.t[0] * sys->Q[dof] + g.t[1] * sys->Q[dof + 1];
+            /* the force that keeps the point from sliding: everything else on a along t
+            ** (on b, with the opposite sign, when a is the ground: a fixed journal) */
+            int da = sys->bodies[c->a].dof, db = sys->bodies[c->b].dof;
+            double other = da >= 0   ? g.t[0] * sys->Q[da] + g.t[1] * sys->Q[da + 1]
+                           : db >= 0 ? -(g.t[0] * sys->Q[db] + g.t[1] * sys->Q[db + 1])
+                                     : 0.0;
             double limit = c->flaw.mu_s * c->fn;
             double ft = fmax(-limit, fmin(limit, -other));
             c->ft = ft;

@@ -20,17 +20,19 @@ do -- at rest: a pendulum hangs on its journal, the journal on the bearing's wal
   for _, v in ipairs{ { "journal on the pendulum, bearing on the ground", -1, 0 },
                       { "bearing on the pendulum (turned 90 degrees), journal on the ground", 1, math.pi / 2 } } do
     local sys = mech.planar{ gravity = { 0, -g } }
-    local law = mech.contact.hu_guo{ K = K, restitution = 0.5 }
+    -- static friction: the contact sticks (with the journal on the ground, the sticking
+    -- force comes from the forces on the bearing's body)
+    local clear = { radial = c, radius = 10e-3, law = mech.contact.hu_guo{ K = K, restitution = 0.5 },
+      friction = mech.friction.stick{ mu = 0.2 } }
     local bob = sys:body{ name = "bob", mass = 1, inertia = 0.01, at = { 0, -0.1 - c }, angle = v[3] }
     if v[2] < 0 then
-      sys:revolute{ sys.ground, bob, a_at = { 0, 0 }, b_at = { 0, 0.1 }, name = "pivot",
-        clearance = { radial = c, radius = 10e-3, law = law } }
+      sys:revolute{ sys.ground, bob, a_at = { 0, 0 }, b_at = { 0, 0.1 }, name = "pivot", clearance = clear }
     else
-      sys:revolute{ bob, sys.ground, a_at = { 0.1, 0 }, b_at = { 0, -c }, name = "pivot",
-        clearance = { radial = c, radius = 10e-3, law = law } }
+      sys:revolute{ bob, sys.ground, a_at = { 0.1, 0 }, b_at = { 0, -c }, name = "pivot", clearance = clear }
     end
     local run = sys:simulate{ t = 0.5, report = 1e-3, method = "bdf", rtol = 1e-8, atol = 1e-12,
-      record = { "pivot.ex", "pivot.ey", "pivot.exb", "pivot.eyb", "pivot.fn", "pivot.penetration" } }
+      record = { "pivot.ex", "pivot.ey", "pivot.exb", "pivot.eyb", "pivot.fn", "pivot.penetration",
+        "pivot.stick", "bob.phi" } }
     local n = #run
     tap.diag(v[1])
     tap.near(run["pivot.penetration"][n], d, 1e-3 * d,
@@ -38,9 +40,11 @@ do -- at rest: a pendulum hangs on its journal, the journal on the bearing's wal
     tap.near(run["pivot.ey"][n], v[2] * (c + d), 1e-3 * d,
       "the eccentricity (journal centre - bearing centre) is the clearance plus that, vertical")
     tap.near(run["pivot.fn"][n], g, 1e-6 * g, "the contact force carries the weight")
+    tap.is(run["pivot.stick"][n], 1, "and sticks")
     -- the bearing body's frame: turned by 90 degrees in the second case
     local ex, ey = run["pivot.ex"][n], run["pivot.ey"][n]
-    local cs, sn = math.cos(v[3]), math.sin(v[3])
+    local phi = v[2] < 0 and 0 or run["bob.phi"][n]
+    local cs, sn = math.cos(phi), math.sin(phi)
     tap.ok(math.abs(run["pivot.exb"][n] - (cs * ex + sn * ey)) < 1e-15
       and math.abs(run["pivot.eyb"][n] - (-sn * ex + cs * ey)) < 1e-15,
       "exb, eyb are the eccentricity in the bearing body's frame")
