@@ -8,8 +8,8 @@ local tap = require "tap"
 
 local g = 9.81
 
-local benchmarks = dofile((arg[0]:match("^(.*)/") or ".") .. "/../lib/benchmarks.lua")
-local slider_crank, benchmark_a = benchmarks.a, benchmarks.a_clearance()
+local benchmarks = require "benchmarks"
+local benchmark_a = benchmarks.a_clearance()
 local w5000 = mech.rpm(5000)
 
 do -- at rest: a pendulum hangs on its journal, the journal on the bearing's wall
@@ -128,8 +128,8 @@ do -- as the clearance shrinks the slider follows the ideal mechanism
   local kin = require("slidercrank").kinematics{ crank = 0.05, rod = 0.12 }
   local errs, rows = {}, {}
   for i, c in ipairs{ 0.5e-3, 0.1e-3, 0.02e-3 } do
-    local sys = slider_crank({ clearance = { radial = c, radius = 10e-3,
-      law = mech.contact.hu_guo{ K = 1e13, restitution = 0.5 } } }, w5000)
+    local sys = benchmarks.a{ clearance = { radial = c, radius = 10e-3,
+      law = mech.contact.hu_guo{ K = 1e13, restitution = 0.5 } } }
     local run = sys:simulate{ t = 0.024, report = 1e-5, rtol = 1e-8, atol = 1e-12,
       record = { "slider.x", "pin.impacts", "pin.penetration" } }
     local worst = 0
@@ -155,8 +155,8 @@ do -- elastic contact conserves energy through many impacts
   -- A free slider-crank (no drive, no gravity) with a frictionless Hertz journal: the
   -- journal crosses the clearance at every stroke reversal.  The energy includes the
   -- energy stored in the contact (up to 2% of the total).
-  local sys = slider_crank({ clearance = { radial = 0.5e-3, radius = 10e-3,
-    law = mech.contact.hertz{ K = 1e10 } } }, nil, 200)
+  local sys = benchmarks.a{ clearance = { radial = 0.5e-3, radius = 10e-3,
+    law = mech.contact.hertz{ K = 1e10 } }, speed = 200, driven = false, gravity = 0 }
   local run = sys:simulate{ t = 0.1, report = 1e-5, rtol = 1e-10, atol = 1e-13,
     record = { "system.energy", "system.contact", "pin.impacts", "system.balance" } }
   local E = run["system.energy"]
@@ -172,7 +172,7 @@ end
 
 -- Benchmark A with its own law and friction, at the given tolerance.
 local function run_a(rtol)
-  local sys = slider_crank({ clearance = benchmark_a }, w5000)
+  local sys = benchmarks.a{ clearance = benchmark_a }
   return sys:simulate{ t = 0.024, report = 1e-6, rtol = rtol,
     record = { "pin.penetration", "pin.impacts", "pin.v0", "system.balance", "system.friction",
       "system.contact_damping", "system.work" } }
@@ -225,9 +225,9 @@ do -- friction and contact damping only dissipate; the energy balance closes
 end
 
 do -- benchmark B: Flores, Leine and Glocker's slider-crank with a translational clearance
-  -- (tests/lib/benchmarks.lua: a stiff Flores law with e = 0.4, micrometre penetrations)
+  -- (benchmarks.b: a stiff Flores law with e = 0.4, micrometre penetrations)
   local gap = 1e-3
-  local sys = benchmarks.b()
+  local sys = benchmarks.b{}
   tap.is(sys.dof, 3, "the slider's clearance adds two degrees of freedom to the crank's")
   local rec = { "guide.tilt", "guide.offset", "guide.impacts", "system.balance", "system.energy",
     "system.friction", "system.contact_damping" }
@@ -262,7 +262,7 @@ do -- benchmark B: Flores, Leine and Glocker's slider-crank with a translational
 end
 
 do -- channels, names and the model's description
-  local sys = slider_crank({ clearance = benchmark_a }, w5000)
+  local sys = benchmarks.a{ clearance = benchmark_a }
   local pin = sys:entity("pin")
   tap.is(pin.kind, "joint", "a joint with clearance is a joint")
   tap.is(pin.channels, "ex, ey, e, exb, eyb, gap, penetration, rate, fn, ft, vt, mu, active, impacts, "
@@ -370,7 +370,7 @@ do -- errors name the joint and the values
     "fixed joints have no clearance")
   tap.is(sys:entity("pin"), nil, "a refused joint is not added")
   tap.ok(not tostring(sys):find("contact"), "nor its contacts")
-  local s1 = slider_crank({ clearance = benchmark_a }, w5000)
+  local s1 = benchmarks.a{ clearance = benchmark_a }
   tap.raises(function() s1:lyapunov{ t = 0.1, every = 0.01 } end, "lyapunov: systems with contacts "
     .. "are not supported (joint with clearance 'pin')", "sys:lyapunov refuses contacts (it locates no onset)")
   -- a body that only a joint with clearance guides needs its inertia
