@@ -166,6 +166,7 @@ end
 local title = string.format("Benchmark A: c = %g mm, %g rpm, K = %s N/m^1.5", p.clearance * 1e3,
   p.speed_rpm, sci(p.K))
 
+local BLUE = 2   -- the plot palette's #0072B2
 local figures = {}
 local function save(fig, name)
   for _, ext in ipairs{ "png", "pdf" } do
@@ -176,7 +177,7 @@ end
 -- the slider's acceleration, with a magnified view
 local acc = plot.figure{ width = 160, height = 100, title = title }
 local ax = acc:panel(1)
-ax:line{ x = angle, y = run["slider.ax"], label = label_c, color = "blue" }
+ax:line{ x = angle, y = run["slider.ax"], label = label_c, color = BLUE }
 ax:line{ x = angle, y = ideal["slider.ax"], label = label_i, color = "black", width = 1.2 }
 ax:set{ xlabel = theta, ylabel = "slider acceleration [m/s^2]", legend = "best" }
 ax:inset{ at = { 0.55, 0.07, 0.4, 0.4 }, xlim = { p.zoom_from, p.zoom_to }, ylim = { p.zoom_acc_lo, p.zoom_acc_hi } }
@@ -184,7 +185,7 @@ ax:inset{ at = { 0.55, 0.07, 0.4, 0.4 }, xlim = { p.zoom_from, p.zoom_to }, ylim
 save(acc, "benchmark_a_acceleration")
 
 -- the normal contact force
-save(plot.figure{ title, x = angle, y = force, color = "blue", xlabel = theta,
+save(plot.figure{ title, x = angle, y = force, color = BLUE, xlabel = theta,
   ylabel = "normal contact force [kN]",
   width = 160, height = 90 }, "benchmark_a_contact_force")
 
@@ -202,7 +203,7 @@ local orbit = plot.figure{ width = 99.4, height = 19.8 + 80.2 * 3.05 / 2.6,
   title = string.format("Journal centre, K = %s N/m^1.5", sci(p.K)) }
 orbit:panel(1):line{ x = cx, y = cy, label = string.format("clearance circle, c = %g mm", p.clearance * 1e3),
     color = "gray", width = 1, style = "dashed" }
-  :line{ x = ex, y = ey, label = "journal centre (bearing frame)", color = "blue" }
+  :line{ x = ex, y = ey, label = "journal centre (bearing frame)", color = BLUE }
   :set{ xlim = xlim, ylim = ylim, xlabel = "eccentricity along x [mm]", ylabel = "eccentricity along y [mm]", legend = "upper center" }
 save(orbit, "benchmark_a_journal")
 
@@ -210,16 +211,16 @@ save(orbit, "benchmark_a_journal")
 local mot = plot.figure{ rows = 2, cols = 2, width = 170, height = 130, title = title }
 -- (one legend, above the position's curves: the y range leaves room for it)
 local stroke = { (p.rod - p.crank) * 1e3, (p.rod + p.crank) * 1e3 }
-mot:panel(1, 1):line{ x = angle, y = x, label = label_c, color = "blue" }
+mot:panel(1, 1):line{ x = angle, y = x, label = label_c, color = BLUE }
   :line{ x = angle, y = x0, label = label_i, color = "black", style = "dashed" }
   :set{ xlabel = "", ylabel = "slider position [mm]", legend = "upper center",
     ylim = { stroke[1] - 10, stroke[2] + 0.6 * (stroke[2] - stroke[1]) } }
-mot:panel(1, 2):line{ x = angle, y = dxs, color = "blue" }
+mot:panel(1, 2):line{ x = angle, y = dxs, color = BLUE }
   :set{ xlabel = "", ylabel = "position − ideal [mm]" }
-mot:panel(2, 1):line{ x = angle, y = v, color = "blue" }
+mot:panel(2, 1):line{ x = angle, y = v, color = BLUE }
   :line{ x = angle, y = v0, color = "black", style = "dashed" }
   :set{ xlabel = theta, ylabel = "slider velocity [m/s]" }
-mot:panel(2, 2):line{ x = angle, y = dvs, color = "blue" }
+mot:panel(2, 2):line{ x = angle, y = dvs, color = BLUE }
   :set{ xlabel = theta, ylabel = "velocity − ideal [m/s]" }
 save(mot, "benchmark_a_motion")
 
