@@ -91,8 +91,8 @@ local run = simulate(model(true), record)
 local ideal = simulate(model(false), motion)
 
 mech.mkdir(outdir)
-local csv = { run:csv(outdir .. "/benchmark_a_clearance.csv", { params = p }),
-  ideal:csv(outdir .. "/benchmark_a_ideal.csv", { params = p }) }
+local csv = { run:csv(outdir .. "/benchmark_a_clearance.csv"),
+  ideal:csv(outdir .. "/benchmark_a_ideal.csv") }
 
 -- ---- numbers ------------------------------------------------------------------------
 

@@ -86,7 +86,7 @@ end
 local run = sys:simulate{ t = p.duration, report = p.report, method = p.method, rtol = p.rtol,
   atol = p.atol, record = record, params = p }
 mech.mkdir(outdir)
-local csv = run:csv(outdir .. "/benchmark_b.csv", { params = p })
+local csv = run:csv(outdir .. "/benchmark_b.csv")
 
 -- ---- numbers ------------------------------------------------------------------------
 
