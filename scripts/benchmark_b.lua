@@ -42,7 +42,8 @@ local plot = require "plot"
 local outdir = arg and arg[1] or "out"
 local quick = arg and arg[2] == "quick"
 if arg and arg[2] ~= nil and not quick then
-  io.stderr:write(string.format("usage: mechlua %s [output-folder] [quick] (got '%s')\n", arg[0], arg[2]))
+  io.stderr:write(string.format("usage: mechlua %s [output-folder] [quick] (got '%s')\n", arg[0],
+    arg[2]))
   os.exit(2)
 end
 
@@ -162,11 +163,11 @@ save(slider, "benchmark_b_slider")
 -- against the bottom (no corner ever reaches the other surface); one scale per surface
 local forces = plot.figure{ rows = 2, cols = 2, width = 170, height = 130, title = title }
 for row, side in ipairs{ { "top", 4, 3, "upper" }, { "bottom", 1, 2, "lower" } } do
-  local top = 1 -- N, for a surface that no corner touches
-  for col = 1, 2 do top = math.max(top, run[string.format("guide.c%d_%s.fn", side[col + 1], side[1])]:max()) end
+  local function fn(col) return run[string.format("guide.c%d_%s.fn", side[col + 1], side[1])] end
+  local top = math.max(fn(1):max(), fn(2):max(), 1) -- N; 1 for a surface that no corner touches
   for col, where in ipairs{ "left", "right" } do
     local k = side[col + 1]
-    forces:panel(row, col):line{ x = t, y = run[string.format("guide.c%d_%s.fn", k, side[1])], color = BLUE }
+    forces:panel(row, col):line{ x = t, y = fn(col), color = BLUE }
       :set{ title = string.format("corner %d (%s %s)", k, side[4], where),
         xlabel = row == 2 and time or "", ylabel = col == 1 and side[1] .. " surface, force [N]" or "",
         ylim = { -0.05 * top, 1.08 * top } }
