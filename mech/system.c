@@ -1027,12 +1027,27 @@ static void describe_laws(sbuf *b, const contact *c)
         sb_printf(b, " b %.10g p %.10g q %.10g", nl->c, nl->p, nl->q);
     if (mech_normal_uses_impact(nl))
         sb_printf(b, " restitution %.10g v_min %.10g", nl->e, nl->v_min);
-    if (fl->type != MECH_FRICTION_NONE)
-        sb_printf(b,
-                  "; friction %s mu %.10g mu_s %.10g v_reg %.10g v_eps %.10g v0 %.10g "
-                  "v1 %.10g vs %.10g delta %.10g sigma0 %.10g sigma1 %.10g sigma2 %.10g",
-                  mech_friction_name(fl->type), fl->mu, fl->mu_s, fl->v_reg, fl->v_eps, fl->v0,
-                  fl->v1, fl->vs, fl->delta, fl->sigma0, fl->sigma1, fl->sigma2);
+    if (fl->type == MECH_FRICTION_NONE) return;
+    sb_printf(b, "; friction %s mu %.10g", mech_friction_name(fl->type), fl->mu);
+    switch (fl->type) { /* only the parameters the law uses */
+    case MECH_FRICTION_COULOMB_LINEAR: sb_printf(b, " (linear) v_reg %.10g", fl->v_reg); break;
+    case MECH_FRICTION_COULOMB_TANH: sb_printf(b, " (tanh) v_reg %.10g", fl->v_reg); break;
+    case MECH_FRICTION_STICK: sb_printf(b, " mu_s %.10g v_eps %.10g", fl->mu_s, fl->v_eps); break;
+    case MECH_FRICTION_AMBROSIO: sb_printf(b, " v0 %.10g v1 %.10g", fl->v0, fl->v1); break;
+    case MECH_FRICTION_THRELFALL: sb_printf(b, " v0 %.10g", fl->v0); break;
+    case MECH_FRICTION_STRIBECK:
+        sb_printf(b, " mu_s %.10g vs %.10g delta %.10g sigma2 %.10g", fl->mu_s, fl->vs, fl->delta,
+                  fl->sigma2);
+        break;
+    case MECH_FRICTION_DAHL: sb_printf(b, " sigma0 %.10g", fl->sigma0); break;
+    case MECH_FRICTION_LUGRE:
+    case MECH_FRICTION_LUGRE_NORMALIZED:
+        sb_printf(b, "%s mu_s %.10g vs %.10g sigma0 %.10g sigma1 %.10g sigma2 %.10g",
+                  fl->type == MECH_FRICTION_LUGRE_NORMALIZED ? " (normalized)" : "", fl->mu_s,
+                  fl->vs, fl->sigma0, fl->sigma1, fl->sigma2);
+        break;
+    default: break;
+    }
 }
 
 /* Writes an entity's parameters (without its kind and name) to b. */
