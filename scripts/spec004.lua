@@ -62,7 +62,7 @@
 -- number used here (0.01 0.01 0.55, 150 rpm, 0.25/0.5/1 mm, x in [0.391, 0.691] m).
 --
 -- Output (in the folder): spec004_<config>.csv (the two revolutions after the transient,
--- every 1e-5 s) and spec004_<config>_poincare.csv for the configurations ideal,
+-- every 1e-5 s; quick: one) and spec004_<config>_poincare.csv for the configurations ideal,
 -- translational, revolute and mixed; spec004_e1_impacts.csv; spec004_e2_*.csv; figures
 -- spec004_*.png and .pdf.  The runs and the numbers of the summary stay in the global
 -- table spec004 (for `mechlua -i` and the tests).
@@ -90,7 +90,8 @@ local p = {
   method = "bdf", rtol = 1e-8, atol = 1e-10,
   report = 1e-5,                                     -- s, the paper's output step
   transient = quick and 1 or 5,                      -- revolutions discarded
-  sections = quick and 4 or 100,                     -- Poincare points
+  shown = quick and 1 or 2,                          -- revolutions in the figures and CSV files
+  sections = quick and 3 or 100,                     -- Poincare points
   e1_mass = 1, e1_v0 = 1,                            -- kg, m/s
   e2_transient = quick and 1 or 3, e2_revolutions = quick and 1 or 5,
 }
@@ -449,11 +450,11 @@ local configs = {
 }
 spec004.configs = configs
 
--- Each configuration: a run recorded every 1e-5 s up to the end of the two revolutions shown
+-- Each configuration: a run recorded every 1e-5 s up to the end of the revolutions shown
 -- after the transient, and the Poincare run of transient + sections revolutions, recorded
 -- coarsely (its sections are events).  When the Poincare run has at most 400000 rows at
 -- 1e-5 s, it is both.
-local n_fig = p.transient + 2
+local n_fig = p.transient + p.shown
 local n_all = p.transient + p.sections
 local a0, a1 = 2 * pi * p.transient, 2 * pi * n_fig     -- the window, crank angle [rad]
 local w150 = mech.rpm(p.speed_rpm)
@@ -465,8 +466,8 @@ for _, cf in ipairs(configs) do
   cf.run = simulate(cf.sys, cf.joints, (one_run and n_all or n_fig) + 0.25, w150, p.report, params)
   cf.long = one_run and cf.run or simulate(mechanism(cf.joints), cf.joints, n_all + 0.25, w150, T / 40, params)
   cf.w = window(cf.run, cf.joints, a0, a1)
-  write_window(cf.key, cf.sys, cf.run, params, cf.w, fmt("rows: the two revolutions after %d discarded, crank angle"
-    .. " %g to %g deg (column angle: from the start of the window)", p.transient, a0 * 180 / pi, a1 * 180 / pi))
+  write_window(cf.key, cf.sys, cf.run, params, cf.w, fmt("rows: %d revolution(s) after %d discarded, crank angle"
+    .. " %g to %g deg (column angle: from the start of the window)", p.shown, p.transient, a0 * 180 / pi, a1 * 180 / pi))
   -- the Poincare points
   local names = { "slider.vx", "slider.ax" }
   for _, j in ipairs(JOURNALS) do
@@ -506,7 +507,7 @@ local function peaks_per_revolution(cf, level)
     if d > level and not above then n = n + 1 end
     above = d > level
   end
-  return n / 2
+  return n / p.shown
 end
 
 for _, cf in ipairs(configs) do
@@ -621,7 +622,7 @@ end
 -- ---- E3: figures -----------------------------------------------------------------------------
 
 local colors = { ideal = "black", translational = 2, revolute = 3, mixed = 4 }
-local deg_ticks = { 0, 720 }
+local deg_ticks = { 0, 360 * p.shown }
 -- overlays draw the ideal last, dashed, so that it shows where a case follows it
 local ideal_last = { configs[2], configs[3], configs[4], configs[1] }
 
@@ -649,10 +650,10 @@ local function angles(w, angle0, angle1, chs)
   return out
 end
 
-do -- slider displacement and velocity over the two revolutions, and magnified details
+do -- slider displacement and velocity over the revolutions shown, and magnified details
   local fig = plot.figure{ rows = 2, cols = 2, width = 160, height = 150,
     title = fmt("Slider motion, %g rpm, clearances %g mm", p.speed_rpm, c * 1e3) }
-  local zooms = { { "slider.x", "displacement [m]", 350, 370 }, { "slider.vx", "velocity [m/s]", 440, 480 } }
+  local zooms = { { "slider.x", "displacement [m]", 170, 190 }, { "slider.vx", "velocity [m/s]", 80, 120 } }
   for r, z in ipairs(zooms) do
     local full, detail = fig:panel(r, 1), fig:panel(r, 2)
     for _, cf in ipairs(ideal_last) do
@@ -666,7 +667,7 @@ do -- slider displacement and velocity over the two revolutions, and magnified d
     detail:set{ xlabel = r == 2 and "crank angle [deg]" or "", ylabel = "", xlim = { z[3], z[4] },
       title = fmt("detail, %d-%d deg", z[3], z[4]), legend = r == 1 and "lower center" or false }
   end
-  fig:panel(1, 1):set{ title = "two revolutions" }
+  fig:panel(1, 1):set{ title = p.shown == 2 and "two revolutions" or "one revolution" }
   save(fig, "slider_motion")
 end
 
@@ -724,11 +725,11 @@ do -- phase diagrams (the second revolution of the window) and Poincare maps
   for _, cf in ipairs(configs) do vs[#vs + 1], as[#as + 1] = cf.section["slider.vx"], cf.section["slider.ax"] end
   local vlim, alim = limits(vs), limits(as)
   for k, cf in ipairs(configs) do
-    local last = angles(cf.w, 360, 720, { "slider.vx", "slider.ax" })
+    local last = angles(cf.w, 360 * (p.shown - 1), 360 * p.shown, { "slider.vx", "slider.ax" })
     local ax = fig:panel(k)
     ax:line{ x = last["slider.vx"], y = last["slider.ax"], color = colors[cf.key] }
     if cf.key ~= "ideal" then
-      local ref = angles(ideal.w, 360, 720, { "slider.vx", "slider.ax" })
+      local ref = angles(ideal.w, 360 * (p.shown - 1), 360 * p.shown, { "slider.vx", "slider.ax" })
       ax:line{ x = ref["slider.vx"], y = ref["slider.ax"], color = "black", style = "dashed" }
     end
     ax:set{ title = cf.label, xlabel = "v [m/s]", ylabel = "a [m/s^2]" }
@@ -749,7 +750,7 @@ do -- journal centres: orbits over the window, Poincare maps, x and y against th
   local lim = { -1.2 * c * 1e3, 1.2 * c * 1e3 }
   -- 160 x 160 mm makes the plot boxes of a 2 x 2 figure square: the circle stays round
   local orbit = plot.figure{ rows = 2, cols = 2, width = 160, height = 160,
-    title = "Journal centre relative to the bearing centre, two revolutions" }
+    title = fmt("Journal centre relative to the bearing centre, %d revolution%s", p.shown, p.shown > 1 and "s" or "") }
   local section = plot.figure{ rows = 2, cols = 2, width = 160, height = 160,
     title = fmt("Poincare maps of the journal centres at crank angle 0, %d revolutions", p.sections) }
   local xy = plot.figure{ rows = 4, cols = 2, width = 160, height = 230,
