@@ -41,23 +41,27 @@
 --   friction      normalised LuGre (R21-R24), mu_k = mu_s = 0.01 (the paper), sigma0 = 1e5 1/m,
 --                 sigma1 = sigma2 = 0, v_s = 1e-3 m/s (spec (d)5) [A]
 --   integration   The paper integrates with fixed-step RK4, dt = 1e-6 s and Baumgarte
---                 alpha = beta = 1/dt (R26).  That cannot be done with these contact laws:
---                 with dt = 1e-6 s RK4 diverges at the first journal impact (t = 5.0 ms; the
---                 damping of a grazing contact, K d^n h/v_min, is too stiff for it), and the
---                 bristle equation of the sliding slider relaxes at sigma0 |v| / mu, 2.4e7 1/s
---                 at 2.4 m/s, which needs dt < 1.2e-7 s (spec (d)5's 1e-6 s holds for
---                 |v| < 0.28 m/s only).  We integrate with CVODE's implicit BDF instead,
+--                 alpha = beta = 1/dt (R26).  That cannot be done with this friction law:
+--                 the LuGre bristle equation relaxes at sigma0 |v| / mu = 1e7 |v| 1/s, beyond
+--                 RK4's stability limit 2.8/dt once the slip exceeds 0.28 m/s (spec (d)5).
+--                 RK4 at 1e-6 s diverges at the first impact of the crank-rod journal
+--                 (t = 4.8 ms; without friction it runs; at 5e-7 s too), and the slider
+--                 sliding on its guide at up to 2.4 m/s would need dt < 1.2e-7 s: 20 s of
+--                 computing per revolution.  We integrate with CVODE's implicit BDF instead,
 --                 rtol 1e-8, atol 1e-10, contact onsets located as events, and Baumgarte
 --                 alpha = beta = 50 1/s, the adaptive choice of spec (d)6; the summary reports
---                 the constraint drift.
+--                 the constraint drift (largest residual of the Lagrange equations).
 --   sections      Poincare sections once per revolution, at the crank angle passing 2 pi k
 --                 (an event with period 2 pi), after 5 discarded revolutions, 100 points
---                 (spec (d)8); quick: 2 and 5
+--                 (spec (d)8); the figures and CSV files show the 2 revolutions after the
+--                 5 discarded.  Quick: 1 discarded, 1 shown, 3 points.
 --   E1            unit mass [A], impact velocity 1 m/s, K of the 0.5 mm journal (R15),
 --                 e = 0.2, 0.4, 0.6, 0.8, 1.0 [A] plus 0.55 and 0.9 (the spec's check table)
 --   E2            only piston_pin has clearance (the rig: needle bearings elsewhere, a
 --                 preloaded linear guide), with the journal's radius 10 mm - c; the four crank
---                 speeds are lost: 100, 150, 200 and 250 rpm [A, ours]
+--                 speeds are lost: 100, 150, 200 and 250 rpm [A, ours]; 3 revolutions
+--                 discarded, 5 measured, the first of them drawn (quick: 1 and 1); the ideal
+--                 reference is the closed form (module slidercrank)
 -- Where the spec and the seed differ on a number, the seed's wins: they agree on every
 -- number used here (0.01 0.01 0.55, 150 rpm, 0.25/0.5/1 mm, x in [0.391, 0.691] m).
 --
@@ -665,7 +669,7 @@ do -- slider displacement and velocity over the revolutions shown, and magnified
     end
     full:set{ xlabel = r == 2 and "crank angle [deg]" or "", ylabel = z[2], xlim = deg_ticks }
     detail:set{ xlabel = r == 2 and "crank angle [deg]" or "", ylabel = "", xlim = { z[3], z[4] },
-      title = fmt("detail, %d-%d deg", z[3], z[4]), legend = r == 1 and "lower center" or false }
+      title = fmt("detail, %d-%d deg", z[3], z[4]), legend = r == 2 and "upper left" or false }
   end
   fig:panel(1, 1):set{ title = p.shown == 2 and "two revolutions" or "one revolution" }
   save(fig, "slider_motion")
@@ -707,7 +711,7 @@ do -- detail around the largest acceleration peak of the two-revolute case: all 
     local ax = fig:panel(k)
     for _, cf in ipairs(ideal_last) do
       local d = angles(cf.w, from, to, { r[1] })
-      ax:line{ x = d.angle, y = d[r[1]], color = colors[cf.key], label = cf.label,
+      ax:line{ x = d.angle, y = d[r[1]], color = colors[cf.key], label = cf.short,
         style = cf.key == "ideal" and "dashed" or "solid", width = cf.key == "ideal" and 0.9 or 0.6 }
     end
     ax:set{ xlabel = k == 4 and "crank angle [deg]" or "", ylabel = r[2], xlim = { from, to },
@@ -724,15 +728,19 @@ do -- phase diagrams (the second revolution of the window) and Poincare maps
   local vs, as = {}, {}
   for _, cf in ipairs(configs) do vs[#vs + 1], as[#as + 1] = cf.section["slider.vx"], cf.section["slider.ax"] end
   local vlim, alim = limits(vs), limits(as)
+  local last = {}
   for k, cf in ipairs(configs) do
-    local last = angles(cf.w, 360 * (p.shown - 1), 360 * p.shown, { "slider.vx", "slider.ax" })
+    last[k] = angles(cf.w, 360 * (p.shown - 1), 360 * p.shown, { "slider.vx", "slider.ax" })
+  end
+  -- the two revolute cases share their limits
+  local rev_a = limits{ last[3]["slider.ax"], last[4]["slider.ax"] }
+  for k, cf in ipairs(configs) do
     local ax = fig:panel(k)
-    ax:line{ x = last["slider.vx"], y = last["slider.ax"], color = colors[cf.key] }
+    ax:line{ x = last[k]["slider.vx"], y = last[k]["slider.ax"], color = colors[cf.key] }
     if cf.key ~= "ideal" then
-      local ref = angles(ideal.w, 360 * (p.shown - 1), 360 * p.shown, { "slider.vx", "slider.ax" })
-      ax:line{ x = ref["slider.vx"], y = ref["slider.ax"], color = "black", style = "dashed" }
+      ax:line{ x = last[1]["slider.vx"], y = last[1]["slider.ax"], color = "black", style = "dashed" }
     end
-    ax:set{ title = cf.label, xlabel = "v [m/s]", ylabel = "a [m/s^2]" }
+    ax:set{ title = cf.label, xlabel = "v [m/s]", ylabel = "a [m/s^2]", ylim = k >= 3 and rev_a or nil }
     fig2:panel(k):scatter{ x = cf.section["slider.vx"], y = cf.section["slider.ax"], color = colors[cf.key],
       marker = "dot", size = 2.5 }:set{ title = cf.label, xlabel = "v [m/s]", ylabel = "a [m/s^2]", xlim = vlim,
       ylim = alim }
@@ -868,14 +876,15 @@ do -- slider acceleration of the rig's cases, one revolution each
     return ax
   end
   local fig = plot.figure{ rows = 3, cols = 1, width = 160, height = 190,
-    title = fmt("Slider acceleration, rod-slider clearance only, %g rpm (dashed: ideal)", p.speed_rpm) }
+    title = fmt("Slider acceleration, rod-slider clearance only, %g rpm, revolution %d (dashed: ideal)", p.speed_rpm,
+      p.e2_transient + 1) }
   for k, cs in ipairs(e2.clearance) do
     panel(fig:panel(k), cs):set{ title = fmt("radial clearance %.2f mm", cs.clearance * 1e3) }
   end
   fig:panel(3):set{ xlabel = "crank angle [deg]" }
   save(fig, "e2_clearance")
   fig = plot.figure{ rows = 4, cols = 1, width = 160, height = 230,
-    title = "Slider acceleration, rod-slider clearance 0.5 mm, four crank speeds (dashed: ideal)" }
+    title = fmt("Slider acceleration, rod-slider clearance 0.5 mm, revolution %d (dashed: ideal)", p.e2_transient + 1) }
   for k, cs in ipairs(e2.speed) do panel(fig:panel(k), cs):set{ title = fmt("%g rpm", cs.rpm) } end
   fig:panel(4):set{ xlabel = "crank angle [deg]" }
   save(fig, "e2_speed")
