@@ -332,6 +332,14 @@ local function scaled(list, s)
   return out
 end
 
+-- every parameter of p, and those given (which win): the parameters of a CSV header
+local function with_parameters(t)
+  local out = {}
+  for k, v in pairs(p) do out[k] = v end
+  for k, v in pairs(t) do out[k] = v end
+  return out
+end
+
 -- rows k0..k1 of a list
 local function part(list, k0, k1) return table.move(list, k0, k1, 1, {}) end
 
@@ -463,8 +471,7 @@ local n_all = p.transient + p.sections
 local a0, a1 = 2 * pi * p.transient, 2 * pi * n_fig     -- the window, crank angle [rad]
 local w150 = mech.rpm(p.speed_rpm)
 for _, cf in ipairs(configs) do
-  local params = { configuration = cf.key, speed_rpm = p.speed_rpm, clearance_m = c, restitution = p.restitution,
-    mu = p.mu_k, sigma0 = p.sigma0, L1 = p.L1, L2 = p.L2, transient_revolutions = p.transient }
+  local params = with_parameters{ configuration = cf.key }
   local one_run = (n_all + 0.25) * T / p.report <= 400000
   cf.sys = mechanism(cf.joints)
   cf.run = simulate(cf.sys, cf.joints, (one_run and n_all or n_fig) + 0.25, w150, p.report, params)
@@ -516,7 +523,9 @@ end
 
 for _, cf in ipairs(configs) do
   local w, s = cf.w, {}
-  s.a_peak = absmax(w["slider.ax"])
+  local at
+  s.a_peak, at = absmax(w["slider.ax"])
+  s.a_peak_angle = w.angle[at] % 360
   s.torque_peak = absmax(w["motor.torque"])
   for _, j in ipairs(JOINTS) do s[j .. "_peak"] = absmax(w[j .. ".force"]) end
   s.dx, s.dv, s.da = against_ideal(cf, "slider.x"), against_ideal(cf, "slider.vx"), against_ideal(cf, "slider.ax")
@@ -581,6 +590,8 @@ for _, cf in ipairs(configs) do
 end
 -- the guide's normal force of the ideal mechanism: its sign says which surface carries the slider
 spec004.ideal_guide_min, spec004.ideal_guide_max = range(ideal.w["guide.fn"])
+local s_of = {}
+for _, cf in ipairs(configs) do s_of[cf.key] = cf.summary end
 
 print(fmt("E3 four configurations, %g rpm, clearances %g mm; revolutions %d-%d shown; sections after %d, %d points",
   p.speed_rpm, c * 1e3, p.transient + 1, n_fig, p.transient, p.sections))
@@ -603,6 +614,8 @@ for _, cf in ipairs(configs) do
   local s = cf.summary
   print(fmt("  %-24s %.3e %.3e %7.1f", cf.label, s.dx, s.dv, s.da))
 end
+print(fmt("  largest acceleration peak at crank angle (mod 360): two revolute %.1f deg, three joints %.1f deg",
+  s_of.revolute.a_peak_angle, s_of.mixed.a_peak_angle))
 print(fmt("  ideal guide normal force %.2f to %.2f N (positive: the bottom surface carries the slider)",
   spec004.ideal_guide_min, spec004.ideal_guide_max))
 for _, cf in ipairs(configs) do
@@ -820,8 +833,7 @@ local function rig_case(cl, rpm)
   local joints = { piston_pin = cl }
   local w = mech.rpm(rpm)
   local n = p.e2_transient + p.e2_revolutions
-  local params = { case = fmt("piston_pin clearance %g m", cl), speed_rpm = rpm, restitution = p.restitution,
-    mu = p.mu_k, sigma0 = p.sigma0, transient_revolutions = p.e2_transient }
+  local params = with_parameters{ case = fmt("piston_pin clearance %g m", cl), speed_rpm = rpm }
   local sys = mechanism(joints, w)
   local run = simulate(sys, joints, n + 0.25, w, p.report, params)
   local win = window(run, joints, 2 * pi * p.e2_transient, 2 * pi * n)
