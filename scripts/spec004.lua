@@ -429,8 +429,9 @@ do -- E1 figures: the two laws at e = 0.9 and 0.4; the modified law for five e
     ax:line{ x = x, y = y, label = "modified (Hu-Guo)", color = 1 }
     x, y = curve(e1.runs[e].lankarani_nikravesh, "fd")
     ax:line{ x = x, y = y, label = "Lankarani-Nikravesh", color = 3, style = "dashed" }
+    -- headroom above the loops for the legend
     ax:set{ title = fmt("e = %.1f", e), xlabel = "deformation [µm]", ylabel = k == 1 and "contact force [kN]" or "",
-      legend = "lower right" }
+      ylim = { -1, 22 }, legend = "upper left" }
   end
   save(fig, "e1_laws")
   fig = plot.figure{ rows = 3, cols = 1, width = 160, height = 190,
@@ -707,7 +708,7 @@ local setting = fmt("%g rpm, clearances %g mm", p.speed_rpm, c * 1e3)
 by_configuration("slider_acceleration", "slider.ax", "a [m/s^2]", "Slider acceleration, " .. setting)
 by_configuration("force_crank_pin", "crank_pin.force", "force [N]", "Crank-rod joint force, " .. setting)
 by_configuration("force_piston_pin", "piston_pin.force", "force [N]", "Rod-slider joint force, " .. setting)
-by_configuration("force_guide", "guide.force", "force [N]", "Guide normal force on the slider, " .. setting)
+by_configuration("force_guide", "guide.force", "force [N]", "Guide force on the slider, " .. setting)
 by_configuration("crank_moment", "motor.torque", "moment [N m]", "Crank balance moment, " .. setting)
 
 do -- detail around the largest acceleration peak of the two-revolute case: all four cases

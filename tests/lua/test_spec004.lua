@@ -354,9 +354,12 @@ end
 --   claim holds there; the peak acceleration over the two revolutions shown is larger with
 --   three (1557 against 1324 m/s^2), in the paper's direction, but one window of a chaotic
 --   motion does not settle an ordering.
--- C004-7 (peak angles 374.3 and 375 deg), C004-8 (which joint's peak rises), C004-14 (peaks
---   at 60 and 90-120 deg): depend on the paper's lost masses and its crank-angle origin;
---   the joints are unnamed in the seed.
+-- C004-7 (the two revolute cases peak at the same crank angles): in the full run the largest
+--   peaks of both are at 109.9 and 112.0 deg, after the rod's load reverses; in the one
+--   revolution of quick mode at 197 and 122 deg: one revolution does not settle it.  The
+--   angles 374.3 and 375 deg themselves, C004-8 (which joint's peak rises) and C004-14
+--   (peaks at 60 and 90-120 deg) depend on the paper's lost masses and its crank-angle
+--   origin, and the joints are unnamed in the seed.
 -- C004-12 (two collisions on the upper surface at 30-90 deg): with the placeholder masses
 --   the ideal guide force never changes sign (1.35 to 12.8 N upwards), so the slider has
 --   no reason to leave its lower surface; it never touches the upper one.
