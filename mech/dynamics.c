@@ -288,7 +288,9 @@ static int solve_general(mech_system *sys, double t)
     return 0;
 }
 
-/* Reports the first non-finite quantity after a solve. */
+/* Reports the first non-finite quantity after a solve.  Returns 1: an adaptive integrator
+** retries with a smaller step (a stiff law overshooting in a too long step gives inf, not
+** a broken model); if the step size underflows the report stays as the reason. */
 static int diagnose(mech_system *sys, double t, const double *y, const double *ydot)
 {
     char what[160];
@@ -298,7 +300,7 @@ static int diagnose(mech_system *sys, double t, const double *y, const double *y
             mech_system_describe_state(sys, i, what, sizeof what);
             mech_error_set(&sys->last_err, MECH_ERR_NUMERIC, "%s is not finite at t = %.9g", what,
                            t);
-            return -1;
+            return 1;
         }
     }
     for (int i = 0; i < n; i++) {
@@ -306,7 +308,7 @@ static int diagnose(mech_system *sys, double t, const double *y, const double *y
             mech_error_set(&sys->last_err, MECH_ERR_NUMERIC,
                            "the forces on body '%s' are not finite at t = %.9g",
                            sys->bodies[i / 3 + 1].name, t);
-            return -1;
+            return 1;
         }
     }
     for (int i = 0; i < sys->nstate; i++) {
@@ -314,7 +316,7 @@ static int diagnose(mech_system *sys, double t, const double *y, const double *y
             mech_system_describe_state(sys, i, what, sizeof what);
             mech_error_set(&sys->last_err, MECH_ERR_NUMERIC,
                            "the rate of %s is not finite at t = %.9g", what, t);
-            return -1;
+            return 1;
         }
     }
     return 0;
