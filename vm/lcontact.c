@@ -96,6 +96,20 @@ static void two_materials(lua_State *L, int t, const char *fn, double *E1, doubl
     lua_pop(L, 1);
 }
 
+/* One material as the table users see: { name, E, nu, rho }. */
+static void push_material(lua_State *L, const char *name, double E, double nu, double rho)
+{
+    lua_createtable(L, 0, 4);
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "name");
+    lua_pushnumber(L, E);
+    lua_setfield(L, -2, "E");
+    lua_pushnumber(L, nu);
+    lua_setfield(L, -2, "nu");
+    lua_pushnumber(L, rho);
+    lua_setfield(L, -2, "rho");
+}
+
 static int mat_add(lua_State *L)
 {
     const char *fn = "mech.materials.add";
@@ -109,15 +123,7 @@ static int mat_add(lua_State *L)
     if (!(E > 0) || !(nu > -1 && nu < 0.5) || rho < 0)
         return lu_error(L, fn, "need E > 0, -1 < nu < 0.5, rho >= 0 (got %g, %g, %g)", E, nu, rho);
     push_materials(L);
-    lua_createtable(L, 0, 4);
-    lua_pushstring(L, name);
-    lua_setfield(L, -2, "name");
-    lua_pushnumber(L, E);
-    lua_setfield(L, -2, "E");
-    lua_pushnumber(L, nu);
-    lua_setfield(L, -2, "nu");
-    lua_pushnumber(L, rho);
-    lua_setfield(L, -2, "rho");
+    push_material(L, name, E, nu, rho);
     lua_pushvalue(L, -1);
     lua_setfield(L, -3, name);
     return 1;
@@ -164,15 +170,7 @@ static void open_materials(lua_State *L)
 {
     lua_newtable(L);
     for (size_t i = 0; i < sizeof materials / sizeof materials[0]; i++) {
-        lua_createtable(L, 0, 4);
-        lua_pushstring(L, materials[i].name);
-        lua_setfield(L, -2, "name");
-        lua_pushnumber(L, materials[i].E);
-        lua_setfield(L, -2, "E");
-        lua_pushnumber(L, materials[i].nu);
-        lua_setfield(L, -2, "nu");
-        lua_pushnumber(L, materials[i].rho);
-        lua_setfield(L, -2, "rho");
+        push_material(L, materials[i].name, materials[i].E, materials[i].nu, materials[i].rho);
         lua_setfield(L, -2, materials[i].name);
     }
     lua_newtable(L);

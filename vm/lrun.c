@@ -416,51 +416,33 @@ static int col_index(lua_State *L)
 
 void lmech_open_run(lua_State *L)
 {
+    static const char *const run_fields[] = {"t",       "channels", "rows",   "status",     "ok",
+                                             "message", "stats",    "events", "parameters", NULL};
+    static const luaL_Reg run_completed[] = {
+        {"csv", run_csv}, {"column", run_column}, {NULL, NULL}};
+    static const luaL_Reg run_meta[] = {
+        {"__index", run_index}, {"__len", run_len},           {"__gc", run_gc},
+        {"__close", run_gc},    {"__tostring", run_tostring}, {NULL, NULL}};
+    static const char *const col_fields[] = {"name", "unit", "run", NULL};
+    static const luaL_Reg col_meta[] = {
+        {"__index", col_index}, {"__len", col_len}, {"__tostring", col_tostring}, {NULL, NULL}};
     luaL_newmetatable(L, LMECH_RUN);
     lua_newtable(L); /* what Tab completes after "run." or "run:" */
-    for (const char *const *p =
-             (const char *const[]){"t", "channels", "rows", "status", "ok", "message", "stats",
-                                   "events", "parameters", NULL};
-         *p; p++) {
-        lua_pushboolean(L, 1);
-        lua_setfield(L, -2, *p);
-    }
-    lua_pushcfunction(L, run_csv);
-    lua_setfield(L, -2, "csv");
-    lua_pushcfunction(L, run_column);
-    lua_setfield(L, -2, "column");
+    lu_setflags(L, run_fields);
+    luaL_setfuncs(L, run_completed, 0);
     lua_setfield(L, -2, "__complete");
-    lua_pushcfunction(L, run_index);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, run_len);
-    lua_setfield(L, -2, "__len");
-    lua_pushcfunction(L, run_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, run_gc);
-    lua_setfield(L, -2, "__close");
-    lua_pushcfunction(L, run_tostring);
-    lua_setfield(L, -2, "__tostring");
+    luaL_setfuncs(L, run_meta, 0);
     lua_pop(L, 1);
 
     luaL_newmetatable(L, LMECH_COLUMN);
-    lua_newtable(L);
+    lua_newtable(L); /* methods are functions here: "col:" completes only those */
     for (int i = 0; col_reductions[i]; i++) {
         push_col_method(L, col_reductions[i]);
         lua_setfield(L, -2, col_reductions[i]);
     }
+    lu_setflags(L, col_fields);
     luaL_setfuncs(L, col_methods, 0);
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "name");
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "unit");
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "run");
     lua_setfield(L, -2, "__complete");
-    lua_pushcfunction(L, col_index);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, col_len);
-    lua_setfield(L, -2, "__len");
-    lua_pushcfunction(L, col_tostring);
-    lua_setfield(L, -2, "__tostring");
+    luaL_setfuncs(L, col_meta, 0);
     lua_pop(L, 1);
 }

@@ -1385,14 +1385,21 @@ static const luaL_Reg sys_methods[] = {
 
 void lmech_open_system(lua_State *L)
 {
+    static const char *const sys_fields[] = {"ground", "dof", "last_run", NULL};
+    static const luaL_Reg sys_meta[] = {{"__index", sys_index},
+                                        {"__gc", sys_gc},
+                                        {"__close", sys_gc},
+                                        {"__tostring", sys_tostring},
+                                        {NULL, NULL}};
+    static const char *const ent_fields[] = {"name", "kind", "system", "channels", NULL};
+    static const luaL_Reg ent_completed[] = {{"point", ent_point}, {NULL, NULL}};
+    static const luaL_Reg ent_meta[] = {
+        {"__index", ent_index}, {"__tostring", ent_tostring}, {"__eq", ent_eq}, {NULL, NULL}};
     int mech = lua_gettop(L);
     luaL_newmetatable(L, LMECH_SYSTEM);
     lua_newtable(L);
-    for (const luaL_Reg *r = sys_methods; r->name; r++) {
-        lua_pushvalue(L, mech); /* upvalue: the mech table (for mech.quiet) */
-        lua_pushcclosure(L, r->func, 1);
-        lua_setfield(L, -2, r->name);
-    }
+    lua_pushvalue(L, mech); /* upvalue of each method: the mech table (for mech.quiet) */
+    luaL_setfuncs(L, sys_methods, 1);
     lua_pushvalue(L, -1);
     lua_setfield(L, -3, "__methods");
     /* what Tab completes after "sys." or "sys:" in the REPL */
@@ -1403,38 +1410,18 @@ void lmech_open_system(lua_State *L)
         lua_insert(L, -2);
         lua_rawset(L, -4);
     }
-    for (const char *const *p = (const char *const[]){"ground", "dof", "last_run", NULL}; *p; p++) {
-        lua_pushboolean(L, 1);
-        lua_setfield(L, -2, *p);
-    }
+    lu_setflags(L, sys_fields);
     lua_setfield(L, -3, "__complete");
     lua_pop(L, 1);
-    lua_pushcfunction(L, sys_index);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, sys_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, sys_gc);
-    lua_setfield(L, -2, "__close");
-    lua_pushcfunction(L, sys_tostring);
-    lua_setfield(L, -2, "__tostring");
+    luaL_setfuncs(L, sys_meta, 0);
     lua_pop(L, 1);
 
     luaL_newmetatable(L, LMECH_ENTITY);
     lua_newtable(L);
-    for (const char *const *p = (const char *const[]){"name", "kind", "system", "channels", NULL};
-         *p; p++) {
-        lua_pushboolean(L, 1);
-        lua_setfield(L, -2, *p);
-    }
-    lua_pushcfunction(L, ent_point);
-    lua_setfield(L, -2, "point");
+    lu_setflags(L, ent_fields);
+    luaL_setfuncs(L, ent_completed, 0);
     lua_setfield(L, -2, "__complete");
-    lua_pushcfunction(L, ent_index);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, ent_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pushcfunction(L, ent_eq);
-    lua_setfield(L, -2, "__eq");
+    luaL_setfuncs(L, ent_meta, 0);
     lua_pop(L, 1);
 
     lua_newtable(L);

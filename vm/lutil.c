@@ -265,3 +265,11 @@ void lu_push_params(lua_State *L, int idx)
     luaL_pushresult(&b);
     lua_remove(L, keys);
 }
+
+void lu_setflags(lua_State *L, const char *const names[])
+{
+    for (; *names; names++) {
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, *names);
+    }
+}

@@ -70,4 +70,8 @@ int lu_function(lua_State *L, int idx, const char *fname, const char *key);
 */
 void lu_push_params(lua_State *L, int idx);
 
+/// Sets t[name] = true for each name of the NULL-terminated list, t the table on top of the
+/// stack (how an object's metatable lists, under __complete, what Tab completes).
+void lu_setflags(lua_State *L, const char *const names[]);
+
 #endif
