@@ -31,24 +31,6 @@ sub read_csv {
 sub max_of { my $m = shift; for (@_) { $m = $_ if $_ > $m } return $m }
 sub min_of { my $m = shift; for (@_) { $m = $_ if $_ < $m } return $m }
 
-# The figures a script says it wrote: PNG signature and print size, whole PDF files.
-sub check_figures {
-    my ($out, $count, $what) = @_;
-    my ($list) = $out =~ /^  figures: (.*)$/m;
-    my @figs = split /, /, $list // '';
-    is(scalar @figs, $count, "$what says where its $count figures went");
-    for my $f (@figs) {
-        my $data = slurp($f) // '';
-        if ($f =~ /\.png$/) {
-            ok($data =~ /\A\x89PNG\r\n\x1a\n/, "$f is a PNG");
-            my ($w, $h) = unpack('NN', substr($data, 16, 8));
-            cmp_ok($w * $h, '>', 500_000, "$f has a print resolution ($w x $h)");
-        } else {
-            ok($data =~ /\A%PDF-/ && $data =~ /%%EOF\s*\z/, "$f is a whole PDF");
-        }
-    }
-}
-
 # ---- benchmark A, half a revolution -----------------------------------------------------
 {
     my $out = "$dir/a";

@@ -13,20 +13,7 @@ is($r->{status}, 0, 'the demo runs') or diag($r->{err});
 like($r->{out}, qr/^mechlua \Q$version\E: ideal slider-crank/, 'it prints the mechlua version');
 like($r->{out}, qr/ written to \Q$dir\E\/out\/slider_crank_ideal\.csv$/m, 'it says where its output went');
 my ($dx) = $r->{out} =~ /position within (\S+) m/;
-my ($figs) = $r->{out} =~ /^  figures: (.*)$/m;
-my @figs = split /, /, $figs // '';
-is(scalar @figs, 4, 'it says where its four figures went');
-for my $f (@figs) {
-    my $data = slurp($f) // '';
-    if ($f =~ /\.png$/) {
-        # PNG: signature, then IHDR with the width and height (big-endian)
-        ok($data =~ /\A\x89PNG\r\n\x1a\n/, "$f is a PNG");
-        my ($w, $h) = unpack('NN', substr($data, 16, 8));
-        cmp_ok($w * $h, '>', 500_000, "$f has a print resolution ($w x $h)");
-    } else {
-        ok($data =~ /\A%PDF-/ && $data =~ /%%EOF\s*\z/, "$f is a whole PDF");
-    }
-}
+check_figures($r->{out}, 4, 'the demo');
 cmp_ok($dx // 1, '<', 1e-8, 'the simulated slider follows the closed form');
 
 my $csv = slurp("$dir/out/slider_crank_ideal.csv");

@@ -6,10 +6,11 @@ use warnings;
 use Exporter 'import';
 use File::Temp qw(tempdir);
 use POSIX ();
+use Test::More ();
 use Time::HiRes qw(sleep time);
 
 our @EXPORT = qw(mechlua_path source_dir build_dir run_mechlua slurp spew scratch_dir
-  project_version);
+  project_version check_figures);
 
 sub mechlua_path { $ENV{MECHLUA} or die "MECHLUA is not set: run the tests with tests/run\n" }
 sub source_dir   { $ENV{MECHLUA_SOURCE} or die "MECHLUA_SOURCE is not set\n" }
@@ -88,6 +89,26 @@ sub run_mechlua {
         err       => slurp("$dir/stderr"),
         timed_out => $timed_out,
     };
+}
+
+# The figures a script says it wrote on its "  figures: a, b, ..." line: each PNG has the
+# PNG signature and a print resolution (width and height are the first two words of IHDR,
+# big-endian), each PDF is whole (from %PDF- to %%EOF).
+sub check_figures {
+    my ($out, $count, $what) = @_;
+    my ($list) = $out =~ /^  figures: (.*)$/m;
+    my @figs = split /, /, $list // '';
+    Test::More::is(scalar @figs, $count, "$what says where its $count figures went");
+    for my $f (@figs) {
+        my $data = slurp($f) // '';
+        if ($f =~ /\.png$/) {
+            Test::More::ok($data =~ /\A\x89PNG\r\n\x1a\n/, "$f is a PNG");
+            my ($w, $h) = unpack('NN', substr($data, 16, 8));
+            Test::More::cmp_ok($w * $h, '>', 500_000, "$f has a print resolution ($w x $h)");
+        } else {
+            Test::More::ok($data =~ /\A%PDF-/ && $data =~ /%%EOF\s*\z/, "$f is a whole PDF");
+        }
+    }
 }
 
 1;
