@@ -15,6 +15,7 @@
 
 #include "lcontact.h"
 #include "lmech.h"
+#include "lmesh.h"
 #include "mech.h"
 
 /* Creates `dir` unless it is already a folder; on failure returns errno. */
@@ -100,5 +101,6 @@ int luaopen_mech(lua_State *L)
     lmech_open_system(L);
     lmech_open_run(L);
     lmech_open_contact(L);
+    lmech_open_mesh(L);
     return 1;
 }
