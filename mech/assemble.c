@@ -69,10 +69,8 @@ static void evaluate(mech_system *sys, work *w, const double *q, const double *v
         }
         const crow *c = &rows[e->kind == MECH_KIND_DRIVER ? 0 : e->eq];
         int da = sys->bodies[a].dof, db = sys->bodies[b].dof;
-        for (int k = 0; k < 3; k++) {
-            if (da >= 0) w->A[r * n + da + k] += c->ja[k];
-            if (db >= 0) w->A[r * n + db + k] += c->jb[k];
-        }
+        for (int k = 0; k < sys->bodies[a].nc && da >= 0; k++) w->A[r * n + da + k] += c->ja[k];
+        for (int k = 0; k < sys->bodies[b].nc && db >= 0; k++) w->A[r * n + db + k] += c->jb[k];
         w->phi[r] = c->phi;
         w->phit[r] = c->phit;
     }

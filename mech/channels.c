@@ -22,6 +22,19 @@ static const quantity body_q[] = {{"x", "m"},       {"y", "m"},      {"phi", "ra
                                   {"ax", "m/s^2"},  {"ay", "m/s^2"}, {"alpha", "rad/s^2"},
                                   {"kinetic", "J"}, {NULL, NULL}};
 
+/* Nodes of flexible bodies: no rotation; their displacement from the mesh's coordinates
+** and the totals of the contacts they touch (friction along each contact's tangent). */
+enum { N_X, N_Y, N_VX, N_VY, N_AX, N_AY, N_UX, N_UY, N_FN, N_FT, N_KINETIC };
+static const quantity node_q[] = {{"x", "m"},      {"y", "m"},      {"vx", "m/s"},    {"vy", "m/s"},
+                                  {"ax", "m/s^2"}, {"ay", "m/s^2"}, {"ux", "m"},      {"uy", "m"},
+                                  {"fn", "N"},     {"ft", "N"},     {"kinetic", "J"}, {NULL, NULL}};
+
+/* Flexible bodies: centre of mass, energies and the totals of the contacts on its nodes. */
+enum { F_X, F_Y, F_VX, F_VY, F_STRAIN, F_KINETIC, F_DAMPING, F_FN, F_FT, F_ACTIVE };
+static const quantity fe_q[] = {{"x", "m"},      {"y", "m"},        {"vx", "m/s"},    {"vy", "m/s"},
+                                {"strain", "J"}, {"kinetic", "J"},  {"damping", "W"}, {"fn", "N"},
+                                {"ft", "N"},     {"contacts", "-"}, {NULL, NULL}};
+
 enum { P_X, P_Y, P_VX, P_VY, P_AX, P_AY };
 static const quantity point_q[] = {{"x", "m"},      {"y", "m"},      {"vx", "m/s"}, {"vy", "m/s"},
                                    {"ax", "m/s^2"}, {"ay", "m/s^2"}, {NULL, NULL}};
@@ -38,9 +51,10 @@ enum { L_FX, L_FY, L_TORQUE, L_POWER };
 static const quantity load_q[] = {
     {"fx", "N"}, {"fy", "N"}, {"torque", "N m"}, {"power", "W"}, {NULL, NULL}};
 
-enum { J_FX, J_FY, J_F, J_M, J_FN, J_VIOLATION, J_TWIST };
-static const quantity rev_q[] = {{"fx", "N"}, {"fy", "N"},        {"f", "N"},       {"m", "N m"},
-                                 {"fn", "N"}, {"violation", "m"}, {"twist", "rad"}, {NULL, NULL}};
+enum { J_FX, J_FY, J_F, J_M, J_FN, J_VIOLATION, J_DX, J_DY, J_TWIST };
+static const quantity rev_q[] = {{"fx", "N"},      {"fy", "N"},        {"f", "N"},  {"m", "N m"},
+                                 {"fn", "N"},      {"violation", "m"}, {"dx", "m"}, {"dy", "m"},
+                                 {"twist", "rad"}, {NULL, NULL}};
 
 /* Joints with clearance: a journal in a bearing also offers its contact's quantities, a
 ** slider in a guide each corner contact's as "c<k>_<surface>.<quantity>". */
@@ -91,7 +105,8 @@ static const quantity *table_of(const mech_system *sys, int kind, int id, int *c
 {
     const quantity *t = NULL;
     switch (kind) {
-    case MECH_KIND_BODY: t = body_q; break;
+    case MECH_KIND_BODY: t = sys->bodies[id].fe >= 0 ? node_q : body_q; break;
+    case MECH_KIND_FE: t = fe_q; break;
     case MECH_KIND_POINT: t = point_q; break;
     case MECH_KIND_FORCE:
         t = sys->forces[id].type == MECH_SPRING       ? spring_q
@@ -115,7 +130,7 @@ static const quantity *table_of(const mech_system *sys, int kind, int id, int *c
     if (kind == MECH_KIND_JOINT && t == rev_q) {
         mech_joint_type type = sys->joints[id].type;
         /* revolute: no moment, normal force or twist; fixed: no normal force */
-        n = type == MECH_REVOLUTE ? J_VIOLATION + 1 : J_TWIST + 1;
+        n = type == MECH_REVOLUTE ? J_DY + 1 : J_TWIST + 1;
     }
     if (count) *count = n;
     return t;
@@ -127,7 +142,7 @@ static int joint_offers(const mech_system *sys, int id, int q)
     if (sys->joints[id].enforce == MECH_CLEARANCE) return 1;
     if (type == MECH_REVOLUTE) return q != J_M && q != J_FN && q != J_TWIST;
     if (type == MECH_FIXED) return q != J_FN;
-    return 1;
+    return q != J_DX && q != J_DY;
 }
 
 /* Appends ", <prefix><name>" (no comma first) to buf, tracking the length it needs. */
@@ -191,8 +206,9 @@ mech_status mech_channel_lookup(const mech_system *sys, const char *name, mech_c
     if (kind == MECH_KIND_NONE)
         return mech_error_set(
             err, MECH_ERR_NOTFOUND,
-            "channel '%s': no body, point, force, joint, driver or contact is named '%s'", name,
-            entity);
+            "channel '%s': no body, node, flexible body, point, force, joint, driver or contact "
+            "is named '%s'",
+            name, entity);
     int n, qkind = kind, qid = id;
     const quantity *t = table_of(sys, kind, id, &n);
     int i = find_quantity(sys, kind, id, t, n, dot + 1);
@@ -225,20 +241,81 @@ static double body_value(const mech_system *sys, int b, int qn)
     if (d < 0) return 0;
     switch (qn) {
     case B_X:
-    case B_Y:
-    case B_PHI: return sys->q[d + qn];
+    case B_Y: return sys->q[d + qn];
+    case B_PHI: return bd->nc == 3 ? sys->q[d + 2] : 0;
     case B_VX:
-    case B_VY:
-    case B_OMEGA: return sys->v[d + qn - B_VX];
+    case B_VY: return sys->v[d + qn - B_VX];
+    case B_OMEGA: return bd->nc == 3 ? sys->v[d + 2] : 0;
     case B_AX:
-    case B_AY:
-    case B_ALPHA: return sys->qdd[d + qn - B_AX];
+    case B_AY: return sys->qdd[d + qn - B_AX];
+    case B_ALPHA: return bd->nc == 3 ? sys->qdd[d + 2] : 0;
     case B_KINETIC: {
         const double *v = sys->v + d;
-        return 0.5 * (bd->mass * (v[0] * v[0] + v[1] * v[1]) + bd->inertia * v[2] * v[2]);
+        double w = bd->nc == 3 ? v[2] : 0;
+        return 0.5 * (bd->mass * (v[0] * v[0] + v[1] * v[1]) + bd->inertia * w * w);
     }
     }
     return NAN;
+}
+
+/* Sum over the contacts whose touching point is on a body in [b0, b1): normal forces,
+** friction forces, or how many are active. */
+static double contact_sum(const mech_system *sys, int b0, int b1, int what)
+{
+    double sum = 0;
+    for (int k = 0; k < sys->ncontacts; k++) {
+        const contact *c = &sys->contacts[k];
+        if (c->a < b0 || c->a >= b1) continue;
+        sum += what == 0 ? c->fn : what == 1 ? c->ft : (double)(c->fn > 0);
+    }
+    return sum;
+}
+
+static double node_value(const mech_system *sys, int b, int qn)
+{
+    const body *bd = &sys->bodies[b];
+    int d = bd->dof;
+    const double *X = sys->fes[bd->fe].mesh.xy + 2 * bd->node;
+    switch (qn) {
+    case N_X:
+    case N_Y: return sys->q[d + qn - N_X];
+    case N_VX:
+    case N_VY: return sys->v[d + qn - N_VX];
+    case N_AX:
+    case N_AY: return sys->qdd[d + qn - N_AX];
+    case N_UX:
+    case N_UY: return sys->q[d + qn - N_UX] - X[qn - N_UX];
+    case N_FN: return contact_sum(sys, b, b + 1, 0);
+    case N_FT: return contact_sum(sys, b, b + 1, 1);
+    case N_KINETIC: return 0.5 * bd->mass * (sys->v[d] * sys->v[d] + sys->v[d + 1] * sys->v[d + 1]);
+    }
+    return NAN;
+}
+
+static double fe_value(const mech_system *sys, int id, int qn)
+{
+    const fe_body *f = &sys->fes[id];
+    switch (qn) {
+    case F_STRAIN: return f->strain_energy;
+    case F_DAMPING: return f->p_damping;
+    case F_FN: return contact_sum(sys, f->body0, f->body0 + f->nnodes, 0);
+    case F_FT: return contact_sum(sys, f->body0, f->body0 + f->nnodes, 1);
+    case F_ACTIVE: return contact_sum(sys, f->body0, f->body0 + f->nnodes, 2);
+    default: break;
+    }
+    double sum = 0;
+    for (int k = 0; k < f->nnodes; k++) {
+        const double *q = sys->q + f->dof0 + 2 * k, *v = sys->v + f->dof0 + 2 * k;
+        double m = f->mass[k];
+        switch (qn) {
+        case F_X:
+        case F_Y: sum += m * q[qn - F_X]; break;
+        case F_VX:
+        case F_VY: sum += m * v[qn - F_VX]; break;
+        case F_KINETIC: sum += 0.5 * m * (v[0] * v[0] + v[1] * v[1]); break;
+        }
+    }
+    return qn == F_KINETIC ? sum : sum / f->total;
 }
 
 static double point_value(const mech_system *sys, int id, int qn)
@@ -255,7 +332,8 @@ static double point_value(const mech_system *sys, int id, int qn)
         int d = sys->bodies[p->body].dof;
         if (d < 0) return 0;
         double sg[2] = {pos[0] - sys->q[d], pos[1] - sys->q[d + 1]};
-        double w = sys->v[d + 2], al = sys->qdd[d + 2];
+        int rigid = sys->bodies[p->body].nc == 3;
+        double w = rigid ? sys->v[d + 2] : 0, al = rigid ? sys->qdd[d + 2] : 0;
         /* a_P = a + R90 s al - s w^2 */
         if (qn == P_AX) return sys->qdd[d] - sg[1] * al - sg[0] * w * w;
         return sys->qdd[d + 1] + sg[0] * al - sg[1] * w * w;
@@ -308,6 +386,8 @@ static double joint_value(const mech_system *sys, int id, int qn)
     case J_FN: return j->react[3];
     case J_VIOLATION:
         return j->type == MECH_PRISMATIC ? fabs(j->phi[0]) : hypot(j->phi[0], j->phi[1]);
+    case J_DX: return j->phi[0]; /* anchor a - anchor b */
+    case J_DY: return j->phi[1];
     case J_TWIST: return j->type == MECH_PRISMATIC ? j->phi[1] : j->phi[2];
     }
     return NAN;
@@ -366,7 +446,9 @@ double mech_channel_value(const mech_system *sys, const mech_channel *ch)
 {
     int id = ch->id, qn = ch->quantity;
     switch (ch->kind) {
-    case MECH_KIND_BODY: return body_value(sys, id, qn);
+    case MECH_KIND_BODY:
+        return sys->bodies[id].fe >= 0 ? node_value(sys, id, qn) : body_value(sys, id, qn);
+    case MECH_KIND_FE: return fe_value(sys, id, qn);
     case MECH_KIND_POINT: return point_value(sys, id, qn);
     case MECH_KIND_FORCE: return sys->forces[id].out[qn];
     case MECH_KIND_JOINT: return joint_value(sys, id, qn);

@@ -22,17 +22,17 @@ int joint_equations(mech_joint_type type)
 void body_pose(const mech_system *sys, int b, const double *q, const double *v, double pose[3],
                double vel[3])
 {
-    int dof = sys->bodies[b].dof;
+    int dof = sys->bodies[b].dof, nc = sys->bodies[b].nc;
     for (int k = 0; k < 3; k++) {
-        pose[k] = dof < 0 ? 0.0 : q[dof + k];
-        if (vel) vel[k] = dof < 0 ? 0.0 : v[dof + k];
+        pose[k] = dof < 0 || k >= nc ? 0.0 : q[dof + k];
+        if (vel) vel[k] = dof < 0 || k >= nc ? 0.0 : v[dof + k];
     }
 }
 
 void body_trig(const mech_system *sys, int b, const double *q, double *c, double *s)
 {
     int dof = sys->bodies[b].dof;
-    if (dof < 0) {
+    if (dof < 0 || sys->bodies[b].nc == 2) {
         *c = 1;
         *s = 0;
     } else if (q == sys->cs_q) {

@@ -64,6 +64,15 @@ mech_status mech_contact_add(mech_system *sys, const mech_contact_def *d, int *i
     if (d->body_a == d->body_b)
         return mech_error_set(err, MECH_ERR_ARG, "contact '%s': body '%s' against itself", name,
                               sys->bodies[d->body_a].name);
+    if (sys->bodies[d->body_b].fe >= 0)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "contact '%s': the surface must be on a rigid body or the ground, "
+                              "not on node '%s'",
+                              name, sys->bodies[d->body_b].name);
+    double at[2] = {d->point[0], d->point[1]};
+    if (isfinite(at[0]) && isfinite(at[1]) &&
+        (st = system_node_point(sys, "contact", name, d->body_a, at, err)))
+        return st;
     double len = hypot(d->normal[0], d->normal[1]);
     if (!(isfinite(d->point[0]) && isfinite(d->point[1]) && isfinite(d->surface_point[0]) &&
           isfinite(d->surface_point[1]) && isfinite(len) && len > 0 && isfinite(d->surface_speed)))
@@ -85,11 +94,12 @@ mech_status mech_contact_add(mech_system *sys, const mech_contact_def *d, int *i
     memcpy(c->name, name, sizeof name);
     c->a = d->body_a;
     c->b = d->body_b;
-    memcpy(c->pa, d->point, sizeof c->pa);
+    memcpy(c->pa, at, sizeof c->pa);
     memcpy(c->qb, d->surface_point, sizeof c->qb);
     c->nb[0] = d->normal[0] / len;
     c->nb[1] = d->normal[1] / len;
     c->speed = d->surface_speed;
+    c->flip = d->flip_tangent != 0;
     c->nlaw = d->normal_law;
     c->flaw = d->friction;
     c->z = -1;
@@ -135,8 +145,8 @@ static void geometry(const mech_system *sys, const contact *c, const double *q, 
         memcpy(Pa, P, sizeof Pa);
         memcpy(Pb, P, sizeof Pb);
     }
-    g->t[0] = g->n[1];
-    g->t[1] = -g->n[0];
+    g->t[0] = c->flip ? -g->n[1] : g->n[1];
+    g->t[1] = c->flip ? g->n[0] : -g->n[0];
     for (int k = 0; k < 2; k++) {
         g->sa[k] = Pa[k] - posea[k];
         g->sb[k] = Pb[k] - poseb[k];
@@ -153,7 +163,7 @@ static void push(mech_system *sys, int b, const double s[2], double fx, double f
     if (dof < 0) return;
     sys->Q[dof] += fx;
     sys->Q[dof + 1] += fy;
-    sys->Q[dof + 2] += s[0] * fy - s[1] * fx;
+    if (sys->bodies[b].nc == 3) sys->Q[dof + 2] += s[0] * fy - s[1] * fx;
 }
 
 static void apply(mech_system *sys, const contact *c, const cgeom *g, double fn, double ft)

@@ -28,7 +28,7 @@ static void add_force_at(mech_system *sys, int b, const double sg[2], double fx,
     if (dof < 0) return;
     sys->Q[dof] += fx;
     sys->Q[dof + 1] += fy;
-    sys->Q[dof + 2] += sg[0] * fy - sg[1] * fx;
+    if (sys->bodies[b].nc == 3) sys->Q[dof + 2] += sg[0] * fy - sg[1] * fx;
 }
 
 /* World offset of body point s from the centre, and the point's velocity. */
@@ -42,22 +42,40 @@ static void point_offset(const mech_system *sys, int b, const double s[2], const
     sg[1] = p[1] - pose[1];
 }
 
-/* Generalized force of a row with multiplier lam added to Q with sign -1. */
-static void add_row_force(mech_system *sys, int dof_a, int dof_b, const crow *r, double lam)
+/* Where a row's Jacobian lands: the first coordinate and the number of coordinates of
+** bodies a and b (dof -1 for the ground; 2 coordinates for a node). */
+typedef struct rowdofs {
+    int da, na, db, nb;
+} rowdofs;
+
+static rowdofs dofs_of(const mech_system *sys, int a, int b)
 {
-    for (int k = 0; k < 3; k++) {
-        if (dof_a >= 0) sys->Q[dof_a + k] -= r->ja[k] * lam;
-        if (dof_b >= 0) sys->Q[dof_b + k] -= r->jb[k] * lam;
-    }
+    rowdofs r = {sys->bodies[a].dof, sys->bodies[a].nc, sys->bodies[b].dof, sys->bodies[b].nc};
+    return r;
 }
 
-static double row_rate(const crow *r, int dof_a, int dof_b, const double *v)
+static rowdofs dofs_row(const rowinfo *ri)
+{
+    rowdofs r = {ri->dof_a, ri->nc_a, ri->dof_b, ri->nc_b};
+    return r;
+}
+
+/* Generalized force of a row with multiplier lam added to Q with sign -1. */
+static void add_row_force(mech_system *sys, rowdofs d, const crow *r, double lam)
+{
+    if (d.da >= 0)
+        for (int k = 0; k < d.na; k++) sys->Q[d.da + k] -= r->ja[k] * lam;
+    if (d.db >= 0)
+        for (int k = 0; k < d.nb; k++) sys->Q[d.db + k] -= r->jb[k] * lam;
+}
+
+static double row_rate(const crow *r, rowdofs d, const double *v)
 {
     double s = r->phit;
-    for (int k = 0; k < 3; k++) {
-        if (dof_a >= 0) s += r->ja[k] * v[dof_a + k];
-        if (dof_b >= 0) s += r->jb[k] * v[dof_b + k];
-    }
+    if (d.da >= 0)
+        for (int k = 0; k < d.na; k++) s += r->ja[k] * v[d.da + k];
+    if (d.db >= 0)
+        for (int k = 0; k < d.nb; k++) s += r->jb[k] * v[d.db + k];
     return s;
 }
 
@@ -75,9 +93,15 @@ static int element_forces(mech_system *sys, double t, const double *q, const dou
             body_point(sys, f->a, f->pa, q, v, pa, NULL);
             body_point(sys, f->b, f->pb, q, v, pb, NULL);
             double d[2] = {pb[0] - pa[0], pb[1] - pa[1]};
-            double len = hypot(d[0], d[1]);
-            double e[2] = {0, 0};
-            if (len > 0) e[0] = d[0] / len, e[1] = d[1] / len;
+            double len, e[2] = {0, 0};
+            if (f->axis[0] != 0 || f->axis[1] != 0) { /* along a fixed direction */
+                e[0] = f->axis[0];
+                e[1] = f->axis[1];
+                len = e[0] * d[0] + e[1] * d[1];
+            } else {
+                len = hypot(d[0], d[1]);
+                if (len > 0) e[0] = d[0] / len, e[1] = d[1] / len;
+            }
             double rate = e[0] * (vb[0] - va[0]) + e[1] * (vb[1] - va[1]);
             double tension;
             if (f->law) {
@@ -110,8 +134,8 @@ static int element_forces(mech_system *sys, double t, const double *q, const dou
             body_pose(sys, f->a, q, v, pa, wa);
             body_pose(sys, f->b, q, v, pb, wb);
             double twist = pb[2] - pa[2] - f->rest, rate = wb[2] - wa[2];
-            double torque = -f->k * twist - f->c * rate; /* on b */
-            int da = sys->bodies[f->a].dof, db = sys->bodies[f->b].dof;
+            double torque = -f->k * twist - f->c * rate;                /* on b */
+            int da = sys->bodies[f->a].dof, db = sys->bodies[f->b].dof; /* rigid bodies */
             if (da >= 0) sys->Q[da + 2] -= torque;
             if (db >= 0) sys->Q[db + 2] += torque;
             *p_dissip += f->c * rate * rate;
@@ -185,7 +209,8 @@ static void describe_column(const mech_system *sys, int c, char *buf, size_t siz
         }
     } else {
         int zc = sys->zcoord[c - sys->nrows];
-        snprintf(buf, size, "the rotation of body '%s' (no inertia)", sys->bodies[zc / 3 + 1].name);
+        snprintf(buf, size, "the rotation of body '%s' (no inertia)",
+                 sys->bodies[system_coord_body(sys, zc)].name);
     }
 }
 
@@ -203,21 +228,21 @@ static void fill_schur(mech_system *sys, const double *minv, int ns)
         double sum = 0;
         for (int m = 0; m < kp->nm; m++) {
             const double *jr = kp->s[m] ? cr->jb : cr->ja, *jc = kp->u[m] ? cc->jb : cc->ja;
-            int d = kp->s[m] ? ri->dof_b : ri->dof_a;
-            sum +=
-                jr[0] * jc[0] * minv[d] + jr[1] * jc[1] * minv[d + 1] + jr[2] * jc[2] * minv[d + 2];
+            int d = kp->s[m] ? ri->dof_b : ri->dof_a, nc = kp->s[m] ? ri->nc_b : ri->nc_a;
+            sum += jr[0] * jc[0] * minv[d] + jr[1] * jc[1] * minv[d + 1];
+            if (nc == 3) sum += jr[2] * jc[2] * minv[d + 2];
         }
         K[kp->r * ns + kp->c] = K[kp->c * ns + kp->r] = sum;
     }
     for (int r = 0; r < sys->nrows; r++) {
         const rowinfo *ri = &sys->rows[r];
         const crow *cr = &sys->cr[r];
-        const int dr[2] = {ri->dof_a, ri->dof_b};
+        const int dr[2] = {ri->dof_a, ri->dof_b}, nc[2] = {ri->nc_a, ri->nc_b};
         const double *jr[2] = {cr->ja, cr->jb};
         double b = -sys->rhs[r];
         for (int s = 0; s < 2; s++)
             if (dr[s] >= 0)
-                for (int k = 0; k < 3; k++) b += jr[s][k] * minv[dr[s] + k] * Q[dr[s] + k];
+                for (int k = 0; k < nc[s]; k++) b += jr[s][k] * minv[dr[s] + k] * Q[dr[s] + k];
         sol[r] = b;
     }
 }
@@ -227,7 +252,7 @@ static void accelerations(mech_system *sys, const double *minv)
 {
     for (int r = 0; r < sys->nrows; r++) {
         const rowinfo *ri = &sys->rows[r];
-        add_row_force(sys, ri->dof_a, ri->dof_b, &sys->cr[r], sys->sol[r]);
+        add_row_force(sys, dofs_row(ri), &sys->cr[r], sys->sol[r]);
     }
     for (int i = 0; i < sys->ncoord; i++) sys->qdd[i] = minv[i] * sys->Q[i];
 }
@@ -307,7 +332,7 @@ static int diagnose(mech_system *sys, double t, const double *y, const double *y
         if (!isfinite(sys->Q[i])) {
             mech_error_set(&sys->last_err, MECH_ERR_NUMERIC,
                            "the forces on body '%s' are not finite at t = %.9g",
-                           sys->bodies[i / 3 + 1].name, t);
+                           sys->bodies[system_coord_body(sys, i)].name, t);
             return 1;
         }
     }
@@ -328,6 +353,7 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
 int dynamics(mech_system *sys, double t, const double *y, double *ydot, int full)
 {
     for (int b = 1; b < sys->nbodies; b++) {
+        if (sys->bodies[b].nc == 2) continue; /* a node: never rotated */
         double phi = y[sys->bodies[b].dof + 2];
         sys->cs[2 * b] = cos(phi);
         sys->cs[2 * b + 1] = sin(phi);
@@ -351,17 +377,18 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
         int d = bd->dof;
         Q[d] = bd->mass * sys->gravity[0];
         Q[d + 1] = bd->mass * sys->gravity[1];
-        Q[d + 2] = 0;
+        if (bd->nc == 3) Q[d + 2] = 0;
         if (full) {
             v_grav -= bd->mass * (sys->gravity[0] * q[d] + sys->gravity[1] * q[d + 1]);
-            kinetic += 0.5 * (bd->mass * (v[d] * v[d] + v[d + 1] * v[d + 1]) +
-                              bd->inertia * v[d + 2] * v[d + 2]);
+            kinetic += 0.5 * bd->mass * (v[d] * v[d] + v[d + 1] * v[d + 1]);
+            if (bd->nc == 3) kinetic += 0.5 * bd->inertia * v[d + 2] * v[d + 2];
         }
     }
 
     double p_applied = 0, p_dissip = 0, v_elastic = 0;
     int rc = element_forces(sys, t, q, v, &p_applied, &p_dissip, &v_elastic);
     if (rc) return rc;
+    if (sys->nfes) fe_forces(sys, q, v, &p_dissip, &v_elastic, full);
 
     /* penalty joints: -Phi_q^T (K Phi + C Phi') */
     for (int i = 0; i < sys->njoints; i++) {
@@ -369,11 +396,11 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
         if (j->enforce != MECH_PENALTY) continue;
         crow rows[3];
         joint_eval(sys, j, q, v, rows);
-        int da = sys->bodies[j->a].dof, db = sys->bodies[j->b].dof;
+        rowdofs rd = dofs_of(sys, j->a, j->b);
         for (int e = 0; e < j->neq; e++) {
-            double rate = row_rate(&rows[e], da, db, v);
+            double rate = row_rate(&rows[e], rd, v);
             double lam = j->k[e] * rows[e].phi + j->c[e] * rate;
-            add_row_force(sys, da, db, &rows[e], lam);
+            add_row_force(sys, rd, &rows[e], lam);
             p_dissip += j->c[e] * rate * rate;
             v_elastic += 0.5 * j->k[e] * rows[e].phi * rows[e].phi;
             j->phi[e] = rows[e].phi;
@@ -409,7 +436,7 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
     for (int r = 0; r < nr; r++) {
         const rowinfo *ri = &sys->rows[r];
         const crow *c = &sys->cr[r];
-        double rate = row_rate(c, ri->dof_a, ri->dof_b, v);
+        double rate = row_rate(c, dofs_row(ri), v);
         sys->rhs[r] = c->gamma - 2 * ri->alpha * rate - ri->beta * ri->beta * c->phi;
     }
 
@@ -426,7 +453,7 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
         const rowinfo *ri = &sys->rows[d->row];
         const crow *c = &sys->cr[d->row];
         double lam = sys->sol[d->row];
-        double power = -lam * (row_rate(c, ri->dof_a, ri->dof_b, v) - c->phit);
+        double power = -lam * (row_rate(c, dofs_row(ri), v) - c->phit);
         ydot[d->work] = power;
         if (full) {
             d->lambda = lam;
@@ -466,8 +493,7 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
                 for (int e = 0; e < j->neq; e++) {
                     j->lambda[e] = sys->sol[j->row + e];
                     j->phi[e] = rows[e].phi;
-                    j->phidot[e] =
-                        row_rate(&rows[e], sys->bodies[j->a].dof, sys->bodies[j->b].dof, v);
+                    j->phidot[e] = row_rate(&rows[e], dofs_of(sys, j->a, j->b), v);
                 }
             } else {
                 joint_eval(sys, j, q, v, local);

@@ -5,7 +5,9 @@
 
 #include "mech_contact.h"
 #include "mech_core.h"
+#include "mech_fe.h"
 #include "mech_integ.h"
+#include "mech_mesh.h"
 #include "mech_sim.h"
 #include "mech_system.h"
 

@@ -118,6 +118,9 @@ typedef struct mech_spring_def {
     double k;            ///< stiffness [N/m], >= 0
     double c;            ///< damping [N s/m], >= 0
     double length0;      ///< rest length [m]; NaN: the initial distance
+    double axis[2];      ///< (0, 0): along the line between the points; else a fixed world
+                         ///< direction: the spring stretches by the points' separation along
+                         ///< it (a spring to ground at a node), length0 then measured along it
     mech_law_fn law;     ///< if set, tension = law(length, length rate) instead of k, c
     void *ud;
 } mech_spring_def;
@@ -246,6 +249,8 @@ typedef struct mech_contact_def {
     double surface_point[2]; ///< a point of the surface line, b's coordinates [m]
     double normal[2];        ///< its normal, b's coordinates (normalised by libmech)
     double surface_speed;    ///< tangential speed of the surface material [m/s]
+    int flip_tangent;        ///< 1: the tangent is -(n_y, -n_x) (the upper surface of a guide
+                             ///< whose friction is counted along the guide's axis)
     mech_normal_law normal_law;
     mech_friction_law friction;
 } mech_contact_def;
@@ -292,6 +297,7 @@ typedef enum mech_kind {
     MECH_KIND_DRIVER,
     MECH_KIND_SYSTEM,
     MECH_KIND_CONTACT,
+    MECH_KIND_FE, ///< a flexible (finite-element) body; its nodes are bodies
 } mech_kind;
 
 /// Finds an entity by name ("crank", "crank.tip", "system"); returns its kind (NONE if absent).

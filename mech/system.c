@@ -111,6 +111,8 @@ mech_kind mech_system_find(const mech_system *sys, const char *name, int *id)
         if (strcmp(sys->drivers[i].name, name) == 0) return *id = i, MECH_KIND_DRIVER;
     for (int i = 0; i < sys->ncontacts; i++)
         if (strcmp(sys->contacts[i].name, name) == 0) return *id = i, MECH_KIND_CONTACT;
+    for (int i = 0; i < sys->nfes; i++)
+        if (strcmp(sys->fes[i].name, name) == 0) return *id = i, MECH_KIND_FE;
     return MECH_KIND_NONE;
 }
 
@@ -163,9 +165,42 @@ static void fill_initial_state(const mech_system *sys, double *y)
 {
     int n = mech_system_ncoord(sys);
     for (int b = 1; b < sys->nbodies; b++) {
-        memcpy(y + sys->bodies[b].dof, sys->bodies[b].q0, 3 * sizeof(double));
-        memcpy(y + n + sys->bodies[b].dof, sys->bodies[b].v0, 3 * sizeof(double));
+        const body *bd = &sys->bodies[b];
+        memcpy(y + bd->dof, bd->q0, (size_t)bd->nc * sizeof(double));
+        memcpy(y + n + bd->dof, bd->v0, (size_t)bd->nc * sizeof(double));
     }
+}
+
+int system_coord_body(const mech_system *sys, int i)
+{
+    /* dof grows with the body id (the ground, -1, first) */
+    int lo = 1, hi = sys->nbodies - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (sys->bodies[mid].dof <= i)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+mech_status system_node_point(const mech_system *sys, const char *what, const char *name, int b,
+                              double s[2], mech_error *err)
+{
+    const body *bd = &sys->bodies[b];
+    if (bd->fe < 0) return MECH_OK;
+    /* a node is a point: an offset is allowed only at round-off of the mesh's coordinates */
+    double scale = 0;
+    const fe_body *f = &sys->fes[bd->fe];
+    for (int k = 0; k < 2 * f->mesh.nnodes; k++) scale = fmax(scale, fabs(f->mesh.xy[k]));
+    if (hypot(s[0], s[1]) > 1e-9 * fmax(scale, 1e-3))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "%s '%s': node '%s' is a point; attach at the node itself (the "
+                              "offset is (%g, %g) m)",
+                              what, name, bd->name, s[0], s[1]);
+    s[0] = s[1] = 0;
+    return MECH_OK;
 }
 
 double *system_initial_state(const mech_system *sys)
@@ -202,6 +237,8 @@ mech_status mech_system_create(mech_system **out, const double gravity[2], mech_
     memset(ground, 0, sizeof *ground);
     strcpy(ground->name, "ground");
     ground->dof = -1;
+    ground->nc = 3;
+    ground->fe = ground->node = -1;
     sys->nbodies = 1;
     *out = sys;
     return MECH_OK;
@@ -251,6 +288,7 @@ void mech_system_destroy(mech_system *sys)
     mech_free(sys->joints);
     mech_free(sys->drivers);
     mech_free(sys->contacts);
+    fe_free_all(sys);
     mech_free(sys);
 }
 
@@ -287,6 +325,7 @@ int mech_system_count(const mech_system *sys, mech_kind kind)
     case MECH_KIND_JOINT: return sys->njoints;
     case MECH_KIND_DRIVER: return sys->ndrivers;
     case MECH_KIND_CONTACT: return sys->ncontacts;
+    case MECH_KIND_FE: return sys->nfes;
     case MECH_KIND_SYSTEM: return 1;
     default: return 0;
     }
@@ -302,6 +341,7 @@ const char *mech_system_name(const mech_system *sys, mech_kind kind, int id)
     case MECH_KIND_JOINT: return sys->joints[id].name;
     case MECH_KIND_DRIVER: return sys->drivers[id].name;
     case MECH_KIND_CONTACT: return sys->contacts[id].name;
+    case MECH_KIND_FE: return sys->fes[id].name;
     case MECH_KIND_SYSTEM: return "system";
     default: return NULL;
     }
@@ -309,7 +349,7 @@ const char *mech_system_name(const mech_system *sys, mech_kind kind, int id)
 
 int mech_system_ncoord(const mech_system *sys)
 {
-    return 3 * (sys->nbodies - 1);
+    return sys->ncoord_given;
 }
 
 int mech_system_nstate(const mech_system *sys)
@@ -361,7 +401,10 @@ mech_status mech_body_add(mech_system *sys, const mech_body_def *d, int *id, mec
     b->v0[0] = d->vel[0];
     b->v0[1] = d->vel[1];
     b->v0[2] = d->omega;
-    b->dof = 3 * (sys->nbodies - 1);
+    b->dof = sys->ncoord_given;
+    b->nc = 3;
+    b->fe = b->node = -1;
+    sys->ncoord_given += 3;
     if (id) *id = sys->nbodies;
     sys->nbodies++;
     system_changed(sys);
@@ -472,6 +515,10 @@ mech_status mech_spring_add(mech_system *sys, const mech_spring_def *d, int *id,
     if (!finite2(d->pa) || !finite2(d->pb))
         return mech_error_set(err, MECH_ERR_ARG, "spring '%s': attachment points must be finite",
                               name);
+    double spa[2] = {d->pa[0], d->pa[1]}, spb[2] = {d->pb[0], d->pb[1]};
+    if ((st = system_node_point(sys, "spring", name, d->body_a, spa, err)) ||
+        (st = system_node_point(sys, "spring", name, d->body_b, spb, err)))
+        return st;
     if (d->law == NULL) {
         if (!(isfinite(d->k) && d->k >= 0))
             return mech_error_set(err, MECH_ERR_ARG, "spring '%s': stiffness must be >= 0 (got %g)",
@@ -480,13 +527,19 @@ mech_status mech_spring_add(mech_system *sys, const mech_spring_def *d, int *id,
             return mech_error_set(err, MECH_ERR_ARG, "spring '%s': damping must be >= 0 (got %g)",
                                   name, d->c);
     }
+    double axis[2] = {0, 0};
+    if (!finite2(d->axis))
+        return mech_error_set(err, MECH_ERR_ARG, "spring '%s': axis must be finite", name);
+    double alen = hypot(d->axis[0], d->axis[1]);
+    if (alen > 0) axis[0] = d->axis[0] / alen, axis[1] = d->axis[1] / alen;
     double rest = d->length0;
     if (isnan(rest)) {
         double p[2], q[2];
-        initial_point(sys, d->body_a, d->pa, p);
-        initial_point(sys, d->body_b, d->pb, q);
-        rest = hypot(q[0] - p[0], q[1] - p[1]);
-    } else if (!(isfinite(rest) && rest >= 0)) {
+        initial_point(sys, d->body_a, spa, p);
+        initial_point(sys, d->body_b, spb, q);
+        rest = alen > 0 ? axis[0] * (q[0] - p[0]) + axis[1] * (q[1] - p[1])
+                        : hypot(q[0] - p[0], q[1] - p[1]);
+    } else if (!(isfinite(rest) && (rest >= 0 || alen > 0))) {
         return mech_error_set(err, MECH_ERR_ARG, "spring '%s': rest length must be >= 0 (got %g)",
                               name, rest);
     }
@@ -495,11 +548,12 @@ mech_status mech_spring_add(mech_system *sys, const mech_spring_def *d, int *id,
     f->type = MECH_SPRING;
     f->a = d->body_a;
     f->b = d->body_b;
-    memcpy(f->pa, d->pa, sizeof f->pa);
-    memcpy(f->pb, d->pb, sizeof f->pb);
+    memcpy(f->pa, spa, sizeof f->pa);
+    memcpy(f->pb, spb, sizeof f->pb);
     f->k = d->k;
     f->c = d->c;
     f->rest = rest;
+    memcpy(f->axis, axis, sizeof axis);
     f->law = d->law;
     f->ud = d->ud;
     if (id) *id = sys->nforces;
@@ -516,6 +570,14 @@ mech_status mech_rot_spring_add(mech_system *sys, const mech_rot_spring_def *d, 
     if (st || (st = system_check_body(sys, "rotational spring", name, "body_a", d->body_a, err)) ||
         (st = system_check_body(sys, "rotational spring", name, "body_b", d->body_b, err)))
         return st;
+    for (int k = 0; k < 2; k++) {
+        const body *bd = &sys->bodies[k ? d->body_b : d->body_a];
+        if (bd->fe >= 0)
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "rotational spring '%s': '%s' is a node of a flexible body and "
+                                  "has no rotation",
+                                  name, bd->name);
+    }
     if (d->body_a == d->body_b)
         return mech_error_set(err, MECH_ERR_ARG, "rotational spring '%s': joins a body to itself",
                               name);
@@ -552,6 +614,21 @@ mech_status mech_load_add(mech_system *sys, const mech_load_def *d, int *id, mec
     if (st || (st = system_check_body(sys, "load", name, "body", d->body, err))) return st;
     if (d->body == MECH_GROUND)
         return mech_error_set(err, MECH_ERR_ARG, "load '%s': cannot act on the ground", name);
+    double lpoint[2] = {d->point[0], d->point[1]};
+    if (sys->bodies[d->body].fe >= 0) {
+        if (d->torque)
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "torque '%s': '%s' is a node of a flexible body and has no "
+                                  "rotation; load the mesh with nodal forces",
+                                  name, sys->bodies[d->body].name);
+        if (finite2(lpoint) && (st = system_node_point(sys, "force", name, d->body, lpoint, err)))
+            return st;
+        if (d->body_frame)
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "force '%s': a node has no frame of its own; give the force in "
+                                  "the world frame",
+                                  name);
+    }
     if (d->profile == MECH_CALLBACK) {
         if (d->fn == NULL)
             return mech_error_set(err, MECH_ERR_ARG,
@@ -569,7 +646,8 @@ mech_status mech_load_add(mech_system *sys, const mech_load_def *d, int *id, mec
     f->a = d->body;
     f->load = *d;
     f->load.name = NULL;
-    memcpy(f->pa, d->point, sizeof f->pa);
+    memcpy(f->load.point, lpoint, sizeof lpoint);
+    memcpy(f->pa, lpoint, sizeof f->pa);
     if (id) *id = sys->nforces;
     sys->nforces++;
     system_changed(sys);
@@ -594,6 +672,17 @@ mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, m
     if (!finite2(d->pa) || !finite2(d->pb))
         return mech_error_set(err, MECH_ERR_ARG, "%s '%s': anchor points must be finite", tname,
                               name);
+    double jpa[2] = {d->pa[0], d->pa[1]}, jpb[2] = {d->pb[0], d->pb[1]};
+    for (int k = 0; k < 2; k++) {
+        int b = k ? d->body_b : d->body_a;
+        if (sys->bodies[b].fe < 0) continue;
+        if (d->type != MECH_REVOLUTE || d->enforce == MECH_CLEARANCE)
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "%s '%s': '%s' is a node of a flexible body; a node takes only "
+                                  "revolute joints without clearance (Lagrange or penalty)",
+                                  tname, name, sys->bodies[b].name);
+        if ((st = system_node_point(sys, tname, name, b, k ? jpb : jpa, err))) return st;
+    }
     double axis[2] = {d->axis[0], d->axis[1]};
     if (d->type == MECH_PRISMATIC) {
         double len = hypot(axis[0], axis[1]);
@@ -638,8 +727,8 @@ mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, m
     j->type = d->type;
     j->a = d->body_a;
     j->b = d->body_b;
-    memcpy(j->pa, d->pa, sizeof j->pa);
-    memcpy(j->pb, d->pb, sizeof j->pb);
+    memcpy(j->pa, jpa, sizeof j->pa);
+    memcpy(j->pb, jpb, sizeof j->pb);
     j->axis[0] = axis[0];
     j->axis[1] = axis[1];
     j->angle0 = angle0;
@@ -671,6 +760,10 @@ mech_status mech_driver_add(mech_system *sys, const mech_driver_def *d, int *id,
         if (d->target <= MECH_GROUND || d->target >= sys->nbodies)
             return mech_error_set(err, MECH_ERR_ARG,
                                   "driver '%s': target must be a moving body of this system", name);
+        if (sys->bodies[d->target].fe >= 0)
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "driver '%s': '%s' is a node of a flexible body and has no angle",
+                                  name, sys->bodies[d->target].name);
         break;
     case MECH_DRIVE_JOINT_ANGLE:
     case MECH_DRIVE_JOINT_DISTANCE: {
@@ -682,6 +775,13 @@ mech_status mech_driver_add(mech_system *sys, const mech_driver_def *d, int *id,
                 err, MECH_ERR_ARG, "driver '%s': a %s driver needs a %s joint, '%s' is a %s joint",
                 name, driver_type_names[d->type], joint_type_names[want],
                 sys->joints[d->target].name, joint_type_names[sys->joints[d->target].type]);
+        const joint *tj = &sys->joints[d->target];
+        if (d->type == MECH_DRIVE_JOINT_ANGLE &&
+            (sys->bodies[tj->a].fe >= 0 || sys->bodies[tj->b].fe >= 0))
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "driver '%s': joint '%s' holds a node of a flexible body, which "
+                                  "has no angle",
+                                  name, tj->name);
         break;
     }
     default: return mech_error_set(err, MECH_ERR_ARG, "driver '%s': unknown type", name);
@@ -748,7 +848,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
 
     int nz = 0;
     for (int b = 1; b < sys->nbodies; b++)
-        if (sys->bodies[b].inertia == 0) nz++;
+        if (sys->bodies[b].inertia == 0 && sys->bodies[b].nc == 3) nz++;
     sys->nz = nz;
 
     sys->nquad = sys->ndrivers + 4;
@@ -796,6 +896,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     for (int b = 1; b < sys->nbodies; b++) {
         const body *bd = &sys->bodies[b];
         sys->minv[bd->dof] = sys->minv[bd->dof + 1] = 1.0 / bd->mass;
+        if (bd->nc == 2) continue; /* a node: no rotation */
         if (bd->inertia > 0)
             sys->minv[bd->dof + 2] = 1.0 / bd->inertia;
         else
@@ -811,6 +912,8 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
             r->eq = e;
             r->dof_a = sys->bodies[j->a].dof;
             r->dof_b = sys->bodies[j->b].dof;
+            r->nc_a = sys->bodies[j->a].nc;
+            r->nc_b = sys->bodies[j->b].nc;
             r->alpha = coalesce(j->alpha, sys->alpha);
             r->beta = coalesce(j->beta, sys->beta);
         }
@@ -825,6 +928,8 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         r->eq = 0;
         r->dof_a = sys->bodies[a].dof;
         r->dof_b = sys->bodies[b].dof;
+        r->nc_a = sys->bodies[a].nc;
+        r->nc_b = sys->bodies[b].nc;
         r->alpha = coalesce(d->alpha, sys->alpha);
         r->beta = coalesce(d->beta, sys->beta);
     }
@@ -851,7 +956,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
             sys->fast = 0;
             break;
         }
-        const body *bd = &sys->bodies[zb / 3 + 1];
+        const body *bd = &sys->bodies[system_coord_body(sys, zb)];
         sys->zrow[k] = found;
         sys->zcoef[k] = coef;
         sys->zw[k] = bd->mass * 1e-2; /* the inertia of a ~0.1 m body: keeps S well scaled */
@@ -892,7 +997,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     /* a body without inertia must have its rotation tied by some Lagrange equation */
     for (int b = 1; b < sys->nbodies; b++) {
         const body *bd = &sys->bodies[b];
-        if (bd->inertia > 0) continue;
+        if (bd->inertia > 0 || bd->nc == 2) continue;
         int tied = 0;
         for (int r = 0; r < nrows && !tied; r++)
             tied = sys->rows[r].dof_a == bd->dof || sys->rows[r].dof_b == bd->dof;
@@ -973,8 +1078,9 @@ void mech_system_describe_state(const mech_system *sys, int i, char *buf, size_t
     int n = mech_system_ncoord(sys);
     if (i >= 0 && i < 2 * n) {
         int c = i % n;
-        snprintf(buf, size, "body '%s' %s", sys->bodies[c / 3 + 1].name,
-                 i < n ? coord[c % 3] : vel[c % 3]);
+        const body *bd = &sys->bodies[system_coord_body(sys, c)];
+        snprintf(buf, size, "%s '%s' %s", bd->fe >= 0 ? "node" : "body", bd->name,
+                 i < n ? coord[c - bd->dof] : vel[c - bd->dof]);
     } else if (sys->final && i >= 2 * n && i < 2 * n + sys->ndrivers) {
         snprintf(buf, size, "driver '%s' work", sys->drivers[i - 2 * n].name);
     } else if (sys->final && i == sys->iapplied) {
@@ -1060,6 +1166,11 @@ static void entity_line(sbuf *b, const mech_system *sys, int kind, int id)
             sb_printf(b, "fixed frame");
             break;
         }
+        if (bd->fe >= 0) {
+            sb_printf(b, "node %d of %s, mass %.10g kg, at (%.10g, %.10g) m", bd->node + 1,
+                      sys->fes[bd->fe].name, bd->mass, bd->q0[0], bd->q0[1]);
+            break;
+        }
         sb_printf(b,
                   "mass %.10g kg, inertia %.10g kg m^2, at (%.10g, %.10g) m, angle %.10g rad, "
                   "velocity (%.10g, %.10g) m/s, omega %.10g rad/s",
@@ -1078,6 +1189,19 @@ static void entity_line(sbuf *b, const mech_system *sys, int kind, int id)
         sb_printf(b, "(%.10g, %.10g) m in body coordinates", p->s[0], p->s[1]);
         break;
     }
+    case MECH_KIND_FE: {
+        const fe_body *f = &sys->fes[id];
+        int nq = 0;
+        for (int e = 0; e < f->mesh.nelems; e++) nq += f->mesh.nvert[e] == 4;
+        sb_printf(b,
+                  "%d nodes, %d quadrilaterals, %d triangles; E %.10g Pa, nu %.10g, density "
+                  "%.10g kg/m^3, thickness %.10g m, plane %s; mass %.10g kg (%s lumping); "
+                  "Rayleigh alpha %.10g 1/s, beta %.10g s",
+                  f->nnodes, nq, f->mesh.nelems - nq, f->E, f->nu, f->density, f->thickness,
+                  f->plane_strain ? "strain" : "stress", f->total,
+                  f->lumping == MECH_LUMP_HRZ ? "HRZ" : "row-sum", f->alpha, f->beta);
+        break;
+    }
     case MECH_KIND_FORCE: {
         const force *f = &sys->forces[id];
         const char *an = sys->bodies[f->a].name, *bn = sys->bodies[f->b].name;
@@ -1085,6 +1209,8 @@ static void entity_line(sbuf *b, const mech_system *sys, int kind, int id)
         case MECH_SPRING:
             sb_printf(b, "%s (%.10g, %.10g) - %s (%.10g, %.10g)", an, f->pa[0], f->pa[1], bn,
                       f->pb[0], f->pb[1]);
+            if (f->axis[0] != 0 || f->axis[1] != 0)
+                sb_printf(b, ", along (%.10g, %.10g)", f->axis[0], f->axis[1]);
             if (f->law)
                 sb_printf(b, ", force law by function");
             else
@@ -1197,14 +1323,17 @@ size_t mech_system_describe(const mech_system *sys, const char *prefix, char *bu
     static const struct {
         int kind;
         const char *label;
-    } order[] = {{MECH_KIND_BODY, "body"},     {MECH_KIND_POINT, "point"},
-                 {MECH_KIND_FORCE, "force"},   {MECH_KIND_JOINT, "joint"},
-                 {MECH_KIND_DRIVER, "driver"}, {MECH_KIND_CONTACT, "contact"}};
+    } order[] = {{MECH_KIND_BODY, "body"},        {MECH_KIND_POINT, "point"},
+                 {MECH_KIND_FORCE, "force"},      {MECH_KIND_JOINT, "joint"},
+                 {MECH_KIND_FE, "flexible body"}, {MECH_KIND_DRIVER, "driver"},
+                 {MECH_KIND_CONTACT, "contact"}};
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
         int n = mech_system_count(sys, order[k].kind);
         for (int i = order[k].kind == MECH_KIND_BODY ? 1 : 0; i < n; i++) {
             if (order[k].kind == MECH_KIND_CONTACT && sys->contacts[i].owner >= 0)
                 continue; /* described with its joint */
+            if (order[k].kind == MECH_KIND_BODY && sys->bodies[i].fe >= 0)
+                continue; /* described with its flexible body */
             sb_printf(&b, "%s%s %s: ", pf, order[k].label, mech_system_name(sys, order[k].kind, i));
             entity_line(&b, sys, order[k].kind, i);
             sb_printf(&b, "\n");

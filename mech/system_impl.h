@@ -4,6 +4,7 @@
 #ifndef MECH_SYSTEM_IMPL_H
 #define MECH_SYSTEM_IMPL_H
 
+#include "mech_fe.h"
 #include "mech_system.h"
 
 typedef struct body {
@@ -11,6 +12,8 @@ typedef struct body {
     double mass, inertia;
     double q0[3], v0[3]; /* as the user gave them */
     int dof;             /* index of x in q, -1 for the ground */
+    int nc;              /* coordinates: 3 (x, y, phi), 2 for a node of a flexible body */
+    int fe, node;        /* a node: its flexible body and index there; else -1 */
     int outline;         /* 0 none, 1 rectangle, 2 segment */
     double outline_data[4];
 } body;
@@ -28,6 +31,7 @@ typedef struct force {
     int a, b;            /* springs: both bodies; loads: a is the body */
     double pa[2], pb[2]; /* springs: attachments; loads: pa is the application point */
     double k, c, rest;   /* springs: rest length; rotational: rest angle */
+    double axis[2];      /* springs along a fixed world direction (unit), else (0, 0) */
     mech_law_fn law;
     mech_load_def load; /* loads */
     void *ud;
@@ -88,6 +92,7 @@ typedef struct contact {
     double qb[2], nb[2]; /* the surface point and unit normal (the bearing's centre), b's */
     double ra, rb;       /* circle in circle: the journal's and the bearing's radii */
     double speed;        /* surface speed along the tangent */
+    int flip;            /* the tangent is -(n_y, -n_x) */
     int owner;           /* the clearance joint this contact belongs to, -1 for none */
     mech_normal_law nlaw;
     mech_friction_law flaw;
@@ -100,6 +105,24 @@ typedef struct contact {
     double gap, dd, vt, fn, ft, elastic, zdot;
     int sticking;
 } contact;
+
+/* A flexible body (fe.c): its nodes are the bodies body0 .. body0 + nnodes - 1, their
+** coordinates dof0 .. dof0 + 2 nnodes - 1 (x, y per node), contiguous.  K is kept in
+** compressed rows over those 2 nnodes coordinates. */
+typedef struct fe_body {
+    char name[MECH_NAME_MAX];
+    mech_mesh mesh;
+    double E, nu, density, thickness, alpha, beta;
+    int plane_strain;
+    mech_lumping lumping;
+    int body0, dof0, nnodes;
+    int *rowptr, *col; /* CSR of K: 2 nnodes + 1 row starts, column indices */
+    double *val;
+    double *mass; /* nnodes lumped masses */
+    double total; /* total mass */
+    /* last full evaluation */
+    double strain_energy, p_damping;
+} fe_body;
 
 /* One constraint equation as evaluated: value, partial time derivative, the
 ** acceleration right-hand side gamma (Phi_q q'' = gamma), and the Jacobian entries on
@@ -122,6 +145,7 @@ typedef struct rowinfo {
     int id;
     int eq;           /* equation index within the entity */
     int dof_a, dof_b; /* first coordinate of bodies a and b, -1 for ground */
+    int nc_a, nc_b;   /* their numbers of coordinates (3, or 2 for a node) */
     double alpha, beta;
 } rowinfo;
 
@@ -137,8 +161,10 @@ struct mech_system {
     joint *joints;
     driver *drivers;
     contact *contacts;
-    int nbodies, npoints, nforces, njoints, ndrivers, ncontacts;
-    int cap_bodies, cap_points, cap_forces, cap_joints, cap_drivers, cap_contacts;
+    fe_body *fes;
+    int nbodies, npoints, nforces, njoints, ndrivers, ncontacts, nfes;
+    int cap_bodies, cap_points, cap_forces, cap_joints, cap_drivers, cap_contacts, cap_fes;
+    int ncoord_given; /* coordinates of the bodies added so far */
 
     /* sizes, set by finalize */
     int ncoord;              /* 3 per moving body */
@@ -200,6 +226,21 @@ mech_status system_check_body(const mech_system *sys, const char *what, const ch
                               const char *role, int b, mech_error *err);
 /* The model changed: the next simulation finalizes it again. */
 void system_changed(mech_system *sys);
+/* The body that owns coordinate i (0 <= i < ncoord). */
+int system_coord_body(const mech_system *sys, int i);
+/* For an entity attached to a node (a body without rotation): checks that the attachment
+** point s is the node itself (|s| tiny against the mesh) and snaps it to 0; for a rigid body
+** does nothing.  `what` and `name` start the message. */
+mech_status system_node_point(const mech_system *sys, const char *what, const char *name, int b,
+                              double s[2], mech_error *err);
+
+/* ---- fe.c ---- */
+/* Internal forces -K u - C u' of every flexible body added to Q; adds the damping power to
+** *p_dissip and, when full, keeps each body's strain energy and adds it to *v_elastic. */
+void fe_forces(mech_system *sys, const double *q, const double *v, double *p_dissip,
+               double *v_elastic, int full);
+/* Frees what the flexible bodies hold. */
+void fe_free_all(mech_system *sys);
 
 /* ---- constraints.c ---- */
 
