@@ -26,24 +26,12 @@
 #include "host.h"
 #include "lcontact.h"
 #include "lmech.h"
+#include "lsystem.h"
 #include "lutil.h"
 
 /* Registry table (weak values) from a system's address to its user value table, so
 ** that C callbacks can find their Lua functions without keeping the system alive. */
 #define UV_REGISTRY "mech.system.uv"
-
-typedef struct lsys {
-    mech_system *sys;
-    lua_State *L;   /* the state running the current call into libmech */
-    int running;    /* a simulation is running: the model must not change */
-    int ncallbacks; /* integer keys used in the user value table */
-    char cb_error[1024];
-} lsys;
-
-typedef struct lentity {
-    int kind;
-    int id;
-} lentity;
 
 /* Context of one Lua callback: the function is uservalue[ref]. */
 typedef struct lcb {
@@ -52,8 +40,8 @@ typedef struct lcb {
     char what[96]; /* "spring 's1' law", for messages */
 } lcb;
 
-static const char *const kind_names[] = {"none",  "body",   "point",  "force",
-                                         "joint", "driver", "system", "contact"};
+const char *const lsys_kind_names[] = {"none",   "body",   "point",   "force",        "joint",
+                                       "driver", "system", "contact", "flexible body"};
 
 /* ---- access -------------------------------------------------------------------------- */
 
@@ -64,7 +52,7 @@ static lsys *check_sys(lua_State *L, int arg)
     return ls;
 }
 
-static lsys *check_mutable(lua_State *L, int arg, const char *fname)
+lsys *lsys_check_mutable(lua_State *L, int arg, const char *fname)
 {
     lsys *ls = check_sys(L, arg);
     if (ls->running) lu_error(L, fname, "the system cannot change while it is simulated");
@@ -79,7 +67,7 @@ static void push_uv(lua_State *L, lsys *ls)
     lua_remove(L, -2);
 }
 
-static void push_entity(lua_State *L, int sysidx, int kind, int id)
+void lsys_push_entity(lua_State *L, int sysidx, int kind, int id)
 {
     sysidx = lua_absindex(L, sysidx);
     lentity *e = lua_newuserdatauv(L, sizeof *e, 1);
@@ -91,7 +79,7 @@ static void push_entity(lua_State *L, int sysidx, int kind, int id)
 }
 
 /* Entity at arg and its system (pushed on the stack). */
-static lentity *check_entity(lua_State *L, int arg, lsys **ls)
+lentity *lsys_check_entity(lua_State *L, int arg, lsys **ls)
 {
     lentity *e = luaL_checkudata(L, arg, LMECH_ENTITY);
     lua_getiuservalue(L, arg, 1);
@@ -104,21 +92,21 @@ static lentity *check_entity(lua_State *L, int arg, lsys **ls)
 
 /* Positional value pos of table t must be an entity of kind `kind` of system ls; returns
 ** its id.  `role` names it in messages. */
-static int table_entity(lua_State *L, int t, int pos, lsys *ls, int kind, const char *fname,
-                        const char *role)
+int lsys_table_entity(lua_State *L, int t, int pos, lsys *ls, int kind, const char *fname,
+                      const char *role)
 {
     lua_rawgeti(L, t, pos);
     lentity *e = luaL_testudata(L, -1, LMECH_ENTITY);
     if (e == NULL)
         lu_error(L, fname, "%s (value #%d) must be a %s of this system (got %s)", role, pos,
-                 kind_names[kind], luaL_typename(L, -1));
+                 lsys_kind_names[kind], luaL_typename(L, -1));
     lua_getiuservalue(L, -1, 1);
     lsys *owner = lua_touserdata(L, -1);
     lua_pop(L, 2);
     if (owner != ls) lu_error(L, fname, "%s (value #%d) belongs to another system", role, pos);
     if (e->kind != kind)
-        lu_error(L, fname, "%s (value #%d) must be a %s, not a %s", role, pos, kind_names[kind],
-                 kind_names[e->kind]);
+        lu_error(L, fname, "%s (value #%d) must be a %s, not a %s", role, pos,
+                 lsys_kind_names[kind], lsys_kind_names[e->kind]);
     return e->id;
 }
 
@@ -357,14 +345,13 @@ static void baumgarte_field(lua_State *L, int t, const char *fn, double *a, doub
 }
 
 /* World point `at` in the initial configuration -> coordinates of body b. */
-static void to_body(const mech_system *sys, int b, const double at[2], double out[2]);
 
 static int sys_body(lua_State *L)
 {
     const char *fn = "sys:body";
     static const char *const known[] = {"name",     "mass",  "inertia",   "at",      "angle",
                                         "velocity", "omega", "rectangle", "segment", NULL};
-    lsys *ls = check_mutable(L, 1, fn);
+    lsys *ls = lsys_check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ name = ..., mass = ..., ... }");
     lu_checkfields(L, t, fn, known, 0);
     mech_body_def d = mech_body_default();
@@ -386,7 +373,7 @@ static int sys_body(lua_State *L)
     if (lu_points(L, t, fn, "segment", seg, 2, 2) &&
         mech_body_set_segment(ls->sys, id, seg[0], seg[1], &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
-    push_entity(L, 1, MECH_KIND_BODY, id);
+    lsys_push_entity(L, 1, MECH_KIND_BODY, id);
     return 1;
 }
 
@@ -396,11 +383,11 @@ static void one_point(lua_State *L, lsys *ls, int t, const char *fn, int b, doub
     double at[2];
     int has_at = lu_vec2(L, t, fn, "at", at), has_local = lu_vec2(L, t, fn, "body_at", out);
     if (has_at && has_local) lu_error(L, fn, "give either 'at' or 'body_at', not both");
-    if (has_at) to_body(ls->sys, b, at, out);
+    if (has_at) lsys_to_body(ls->sys, b, at, out);
     if (!has_at && !has_local) out[0] = out[1] = 0;
 }
 
-static void to_body(const mech_system *sys, int b, const double at[2], double out[2])
+void lsys_to_body(const mech_system *sys, int b, const double at[2], double out[2])
 {
     /* the body's pose as given (before assembly): read back through the description API
     ** is not possible, so the binding keeps it: ask libmech for the initial pose */
@@ -422,7 +409,7 @@ static int point_common(lua_State *L, lsys *ls, int sysidx, int t, int b, const 
     int id;
     if (mech_point_add(ls->sys, b, name, s, &id, &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
-    push_entity(L, sysidx, MECH_KIND_POINT, id);
+    lsys_push_entity(L, sysidx, MECH_KIND_POINT, id);
     return 1;
 }
 
@@ -430,10 +417,10 @@ static int sys_point(lua_State *L)
 {
     const char *fn = "sys:point";
     static const char *const known[] = {"name", "at", "body_at", NULL};
-    lsys *ls = check_mutable(L, 1, fn);
+    lsys *ls = lsys_check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ body, name = ..., at = {x, y} }");
     lu_checkfields(L, t, fn, known, 1);
-    int b = table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
+    int b = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
     return point_common(L, ls, 1, t, b, fn);
 }
 
@@ -474,13 +461,13 @@ static void two_points(lua_State *L, lsys *ls, int t, const char *fn, int a, int
         w[1][0] = w[0][0];
         w[1][1] = w[0][1];
     }
-    to_body(ls->sys, a, w[0], pa);
-    to_body(ls->sys, b, w[1], pb);
+    lsys_to_body(ls->sys, a, w[0], pa);
+    lsys_to_body(ls->sys, b, w[1], pb);
 }
 
 /* Reads the required field `law` (a contact law) and the optional `friction` of table t. */
-static void read_laws(lua_State *L, int t, const char *fn, mech_normal_law *law,
-                      mech_friction_law *friction)
+void lsys_read_laws(lua_State *L, int t, const char *fn, mech_normal_law *law,
+                    mech_friction_law *friction)
 {
     if (lua_getfield(L, t, "law") == LUA_TNIL)
         lu_error(L, fn,
@@ -572,7 +559,7 @@ static int read_clearance(lua_State *L, int t, const char *fn, mech_joint_def *d
             cl->gap = (other - (ymax - ymin)) / 2;
         }
     }
-    read_laws(L, c, cfn, &cl->normal_law, &cl->friction);
+    lsys_read_laws(L, c, cfn, &cl->normal_law, &cl->friction);
     lua_settop(L, c - 1);
     return 1;
 }
@@ -585,14 +572,14 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
                                                   "axis", "angle",     "method",    "k",
                                                   "c",    "baumgarte", "clearance", NULL};
     static const char *const methods[] = {"lagrange", "penalty", NULL};
-    lsys *ls = check_mutable(L, 1, fn);
+    lsys *ls = lsys_check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ body_a, body_b, at = {x, y}, ... }");
     lu_checkfields(L, t, fn, type == MECH_FIXED ? known : known_clearance, 2);
     mech_joint_def d = mech_joint_default();
     d.type = type;
     d.name = lu_string(L, t, fn, "name", NULL);
-    d.body_a = table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the first body");
-    d.body_b = table_entity(L, t, 2, ls, MECH_KIND_BODY, fn, "the second body");
+    d.body_a = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the first body");
+    d.body_b = lsys_table_entity(L, t, 2, ls, MECH_KIND_BODY, fn, "the second body");
     if (type == MECH_PRISMATIC) {
         /* default anchor: body b's centre */
         int has = lua_getfield(L, t, "at") != LUA_TNIL || lua_getfield(L, t, "a_at") != LUA_TNIL;
@@ -601,7 +588,7 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
             double pose[3];
             mech_body_initial_pose(ls->sys, d.body_b, pose);
             double at[2] = {pose[0], pose[1]};
-            to_body(ls->sys, d.body_a, at, d.pa);
+            lsys_to_body(ls->sys, d.body_a, at, d.pa);
             d.pb[0] = d.pb[1] = 0;
         } else {
             two_points(L, ls, t, fn, d.body_a, d.body_b, 0, d.pa, d.pb);
@@ -632,7 +619,7 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
     mech_error err;
     int id;
     if (mech_joint_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
-    push_entity(L, 1, MECH_KIND_JOINT, id);
+    lsys_push_entity(L, 1, MECH_KIND_JOINT, id);
     return 1;
 }
 
@@ -655,7 +642,7 @@ static int sys_drive(lua_State *L)
 {
     const char *fn = "sys:drive";
     static const char *const known[] = {"name", "speed", "start", "motion", "baumgarte", NULL};
-    lsys *ls = check_mutable(L, 1, fn);
+    lsys *ls = lsys_check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ body or joint, speed = ... }");
     lu_checkfields(L, t, fn, known, 1);
     mech_driver_def d = mech_driver_default();
@@ -666,7 +653,7 @@ static int sys_drive(lua_State *L)
     if (e == NULL || (e->kind != MECH_KIND_BODY && e->kind != MECH_KIND_JOINT))
         return lu_error(L, fn, "value #1 must be the body or joint to drive");
     int kind = e->kind;
-    d.target = table_entity(L, t, 1, ls, kind, fn, "the driven body or joint");
+    d.target = lsys_table_entity(L, t, 1, ls, kind, fn, "the driven body or joint");
     if (kind == MECH_KIND_BODY) {
         d.type = MECH_DRIVE_BODY_ANGLE;
     } else {
@@ -697,7 +684,7 @@ static int sys_drive(lua_State *L)
         snprintf(cb->what, sizeof cb->what, "driver '%s' motion function",
                  mech_system_name(ls->sys, MECH_KIND_DRIVER, id));
     }
-    push_entity(L, 1, MECH_KIND_DRIVER, id);
+    lsys_push_entity(L, 1, MECH_KIND_DRIVER, id);
     return 1;
 }
 
@@ -705,16 +692,17 @@ static int sys_spring(lua_State *L)
 {
     const char *fn = "sys:spring";
     static const char *const known[] = {"name", "at",     "a_at", "b_at", "k",
-                                        "c",    "length", "law",  NULL};
-    lsys *ls = check_mutable(L, 1, fn);
+                                        "c",    "length", "law",  "axis", NULL};
+    lsys *ls = lsys_check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ body_a, body_b, k = ..., ... }");
     lu_checkfields(L, t, fn, known, 2);
     mech_spring_def d = mech_spring_default();
     d.name = lu_string(L, t, fn, "name", NULL);
-    d.body_a = table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the first body");
-    d.body_b = table_entity(L, t, 2, ls, MECH_KIND_BODY, fn, "the second body");
+    d.body_a = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the first body");
+    d.body_b = lsys_table_entity(L, t, 2, ls, MECH_KIND_BODY, fn, "the second body");
     two_points(L, ls, t, fn, d.body_a, d.body_b, 1, d.pa, d.pb);
     lu_optnumber(L, t, fn, "length", &d.length0);
+    lu_vec2(L, t, fn, "axis", d.axis);
     lcb *cb = NULL;
     if (lu_function(L, t, fn, "law")) {
         if (lua_getfield(L, t, "k") != LUA_TNIL || lua_getfield(L, t, "c") != LUA_TNIL)
@@ -733,7 +721,7 @@ static int sys_spring(lua_State *L)
     if (cb)
         snprintf(cb->what, sizeof cb->what, "spring '%s' law",
                  mech_system_name(ls->sys, MECH_KIND_FORCE, id));
-    push_entity(L, 1, MECH_KIND_FORCE, id);
+    lsys_push_entity(L, 1, MECH_KIND_FORCE, id);
     return 1;
 }
 
@@ -741,20 +729,20 @@ static int sys_rotational_spring(lua_State *L)
 {
     const char *fn = "sys:rotational_spring";
     static const char *const known[] = {"name", "k", "c", "angle", NULL};
-    lsys *ls = check_mutable(L, 1, fn);
+    lsys *ls = lsys_check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ body_a, body_b, k = ..., ... }");
     lu_checkfields(L, t, fn, known, 2);
     mech_rot_spring_def d = mech_rot_spring_default();
     d.name = lu_string(L, t, fn, "name", NULL);
-    d.body_a = table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the first body");
-    d.body_b = table_entity(L, t, 2, ls, MECH_KIND_BODY, fn, "the second body");
+    d.body_a = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the first body");
+    d.body_b = lsys_table_entity(L, t, 2, ls, MECH_KIND_BODY, fn, "the second body");
     d.k = lu_number(L, t, fn, "k", 0, 1);
     d.c = lu_number(L, t, fn, "c", 0, 0);
     lu_optnumber(L, t, fn, "angle", &d.angle0);
     mech_error err;
     int id;
     if (mech_rot_spring_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
-    push_entity(L, 1, MECH_KIND_FORCE, id);
+    lsys_push_entity(L, 1, MECH_KIND_FORCE, id);
     return 1;
 }
 
@@ -766,12 +754,12 @@ static int add_load(lua_State *L, int torque)
     static const char *const known_t[] = {"name",  "value", "amplitude", "omega",
                                           "phase", "fn",    NULL};
     static const char *const frames[] = {"global", "body", NULL};
-    lsys *ls = check_mutable(L, 1, fn);
+    lsys *ls = lsys_check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ body, value = ..., ... }");
     lu_checkfields(L, t, fn, torque ? known_t : known_f, 1);
     mech_load_def d = mech_load_default();
     d.name = lu_string(L, t, fn, "name", NULL);
-    d.body = table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
+    d.body = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
     d.torque = torque;
     if (!torque) {
         one_point(L, ls, t, fn, d.body, d.point);
@@ -802,7 +790,7 @@ static int add_load(lua_State *L, int torque)
     if (cb)
         snprintf(cb->what, sizeof cb->what, "%s '%s' function", torque ? "torque" : "force",
                  mech_system_name(ls->sys, MECH_KIND_FORCE, id));
-    push_entity(L, 1, MECH_KIND_FORCE, id);
+    lsys_push_entity(L, 1, MECH_KIND_FORCE, id);
     return 1;
 }
 
@@ -826,12 +814,12 @@ static int sys_contact(lua_State *L)
     static const char *const known[] = {"name", "at",       "body_at", "surface",
                                         "law",  "friction", NULL};
     static const char *const sknown[] = {"body", "at", "body_at", "normal", "speed", NULL};
-    lsys *ls = check_mutable(L, 1, fn);
+    lsys *ls = lsys_check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ body, at = {x, y}, surface = {...}, law = ... }");
     lu_checkfields(L, t, fn, known, 1);
     mech_contact_def d = mech_contact_default();
     d.name = lu_string(L, t, fn, "name", NULL);
-    d.body_a = table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
+    d.body_a = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
     one_point(L, ls, t, fn, d.body_a, d.point);
     if (lua_getfield(L, t, "surface") != LUA_TTABLE)
         return lu_error(L, fn,
@@ -846,7 +834,8 @@ static int sys_contact(lua_State *L)
         lua_newtable(L);
         lua_getfield(L, s, "body");
         lua_rawseti(L, -2, 1);
-        d.body_b = table_entity(L, lua_gettop(L), 1, ls, MECH_KIND_BODY, sfn, "the surface's body");
+        d.body_b =
+            lsys_table_entity(L, lua_gettop(L), 1, ls, MECH_KIND_BODY, sfn, "the surface's body");
     }
     lua_settop(L, s);
     one_point(L, ls, s, sfn, d.body_b, d.surface_point);
@@ -859,11 +848,11 @@ static int sys_contact(lua_State *L)
     d.normal[1] = -sn * n[0] + c * n[1];
     d.surface_speed = lu_number(L, s, sfn, "speed", 0, 0);
     lua_settop(L, t);
-    read_laws(L, t, fn, &d.normal_law, &d.friction);
+    lsys_read_laws(L, t, fn, &d.normal_law, &d.friction);
     mech_error err;
     int id;
     if (mech_contact_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
-    push_entity(L, 1, MECH_KIND_CONTACT, id);
+    lsys_push_entity(L, 1, MECH_KIND_CONTACT, id);
     return 1;
 }
 
@@ -874,7 +863,7 @@ static int sys_entity(lua_State *L)
     int id;
     mech_kind kind = mech_system_find(ls->sys, name, &id);
     if (kind == MECH_KIND_NONE || kind == MECH_KIND_SYSTEM) return luaL_pushfail(L), 1;
-    push_entity(L, 1, kind, id);
+    lsys_push_entity(L, 1, kind, id);
     return 1;
 }
 
@@ -892,7 +881,7 @@ static void finalize(lua_State *L, lsys *ls, const char *fn)
 
 static int sys_assemble(lua_State *L)
 {
-    lsys *ls = check_mutable(L, 1, "sys:assemble");
+    lsys *ls = lsys_check_mutable(L, 1, "sys:assemble");
     finalize(L, ls, "sys:assemble");
     lua_settop(L, 1);
     return 1;
@@ -1005,7 +994,7 @@ static int sys_lyapunov(lua_State *L)
     const char *fn = "sys:lyapunov";
     static const char *const known[] = {"t", "transient", "every", "d0",       "method",
                                         "h", "rtol",      "atol",  "max_step", NULL};
-    lsys *ls = check_mutable(L, 1, fn);
+    lsys *ls = lsys_check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ t = end time, every = renormalisation interval, ... }");
     lu_checkfields(L, t, fn, known, 0);
     mech_lyapunov_options o = mech_lyapunov_default_options();
@@ -1102,7 +1091,7 @@ static int sys_simulate(lua_State *L)
     static const char *const actions[] = {"record", "stop", NULL};
     static const char *const ev_known[] = {"name", "channel",   "value",  "period",
                                            "fn",   "direction", "action", NULL};
-    lsys *ls = check_mutable(L, 1, fn);
+    lsys *ls = lsys_check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ t = end time, report = ..., ... }");
     lu_checkfields(L, t, fn, known, 0);
     lua_settop(L, 2);
@@ -1280,7 +1269,7 @@ static int sys_index(lua_State *L)
     lsys *ls = check_sys(L, 1);
     const char *key = luaL_checkstring(L, 2);
     if (strcmp(key, "ground") == 0) {
-        push_entity(L, 1, MECH_KIND_BODY, MECH_GROUND);
+        lsys_push_entity(L, 1, MECH_KIND_BODY, MECH_GROUND);
         return 1;
     }
     if (strcmp(key, "dof") == 0) {
@@ -1305,7 +1294,7 @@ static int ent_point(lua_State *L)
     const char *fn = "body:point";
     static const char *const known[] = {"name", "at", "body_at", NULL};
     lsys *ls;
-    lentity *e = check_entity(L, 1, &ls);
+    lentity *e = lsys_check_entity(L, 1, &ls);
     if (e->kind != MECH_KIND_BODY) return lu_error(L, fn, "only bodies have points");
     if (ls->running) return lu_error(L, fn, "the system cannot change while it is simulated");
     int t = lu_checktable(L, 2, fn, "{ name = ..., at = {x, y} }");
@@ -1318,11 +1307,11 @@ static int ent_point(lua_State *L)
 static int ent_tostring(lua_State *L)
 {
     lsys *ls;
-    lentity *e = check_entity(L, 1, &ls);
+    lentity *e = lsys_check_entity(L, 1, &ls);
     const char *name = mech_system_name(ls->sys, e->kind, e->id);
     char desc[600];
     mech_entity_summary(ls->sys, e->kind, e->id, desc, sizeof desc);
-    lua_pushfstring(L, "%s '%s': %s", kind_names[e->kind], name, desc);
+    lua_pushfstring(L, "%s '%s': %s", lsys_kind_names[e->kind], name, desc);
     return 1;
 }
 
@@ -1342,14 +1331,14 @@ static int ent_eq(lua_State *L)
 static int ent_index(lua_State *L)
 {
     lsys *ls;
-    lentity *e = check_entity(L, 1, &ls);
+    lentity *e = lsys_check_entity(L, 1, &ls);
     const char *key = luaL_checkstring(L, 2);
     if (strcmp(key, "name") == 0) {
         lua_pushstring(L, mech_system_name(ls->sys, e->kind, e->id));
         return 1;
     }
     if (strcmp(key, "kind") == 0) {
-        lua_pushstring(L, kind_names[e->kind]);
+        lua_pushstring(L, lsys_kind_names[e->kind]);
         return 1;
     }
     if (strcmp(key, "system") == 0) {
@@ -1366,6 +1355,7 @@ static int ent_index(lua_State *L)
         lua_pushcfunction(L, ent_point);
         return 1;
     }
+    if (e->kind == MECH_KIND_FE) return lfe_index(L, ls, e, key);
     return 0;
 }
 
@@ -1380,7 +1370,8 @@ static const luaL_Reg sys_methods[] = {
     {"contact", sys_contact},   {"entity", sys_entity},
     {"assemble", sys_assemble}, {"value", sys_value},
     {"describe", sys_describe}, {"simulate", sys_simulate},
-    {"lyapunov", sys_lyapunov}, {NULL, NULL},
+    {"lyapunov", sys_lyapunov}, {"flexible", lfe_sys_flexible},
+    {"guide", lfe_sys_guide},   {NULL, NULL},
 };
 
 void lmech_open_system(lua_State *L)
@@ -1419,6 +1410,7 @@ void lmech_open_system(lua_State *L)
     luaL_newmetatable(L, LMECH_ENTITY);
     lua_newtable(L);
     lu_setflags(L, ent_fields);
+    lu_setflags(L, lfe_fields);
     luaL_setfuncs(L, ent_completed, 0);
     lua_setfield(L, -2, "__complete");
     luaL_setfuncs(L, ent_meta, 0);

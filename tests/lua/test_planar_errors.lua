@@ -141,7 +141,7 @@ do
     "channel 'p.xx': 'p' has no quantity 'xx'; it has x, y, phi, vx, vy, omega, ax, ay, alpha, kinetic",
     "unknown quantity lists the known ones")
   raises(function() t:simulate{ t = 1, record = { "q.x" } } end,
-    "no body, point, force, joint, driver or contact is named 'q'", "unknown entity")
+    "no body, node, flexible body, point, force, joint, driver or contact is named 'q'", "unknown entity")
   raises(function() t:simulate{ t = 1, record = { "px" } } end,
     "expected \"entity.quantity\"", "channel syntax")
   raises(function() t:simulate{ t = -1 } end, "end time must be > 0 (got -1)", "positive end time")

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of the system bindings (lsystem.c) shared with the flexible-body bindings
+** (lfe.c). */
+#ifndef MECHLUA_LSYSTEM_H
+#define MECHLUA_LSYSTEM_H
+
+#include <lua.h>
+
+#include "mech.h"
+
+typedef struct lsys {
+    mech_system *sys;
+    lua_State *L;   /* the state running the current call into libmech */
+    int running;    /* a simulation is running: the model must not change */
+    int ncallbacks; /* integer keys used in the user value table */
+    char cb_error[1024];
+} lsys;
+
+typedef struct lentity {
+    int kind;
+    int id;
+} lentity;
+
+/// Entity kinds as Lua shows them ("body", "flexible body", ...), indexed by mech_kind.
+extern const char *const lsys_kind_names[];
+
+/// The system at arg, which must not be simulating (fname names the caller in errors).
+lsys *lsys_check_mutable(lua_State *L, int arg, const char *fname);
+
+/// Pushes the entity (kind, id) of the system at sysidx.
+void lsys_push_entity(lua_State *L, int sysidx, int kind, int id);
+
+/// The entity at arg; *ls gets its system.
+lentity *lsys_check_entity(lua_State *L, int arg, lsys **ls);
+
+/// Positional value pos of table t: an entity of `kind` of system ls; returns its id.
+int lsys_table_entity(lua_State *L, int t, int pos, lsys *ls, int kind, const char *fname,
+                      const char *role);
+
+/// World point `at` in body b's coordinates (its pose as given, before assembly).
+void lsys_to_body(const mech_system *sys, int b, const double at[2], double out[2]);
+
+/// Fields `law` (required) and `friction` (optional) of table t.
+void lsys_read_laws(lua_State *L, int t, const char *fn, mech_normal_law *law,
+                    mech_friction_law *friction);
+
+/// Methods of flexible bodies and nodes, and sys:flexible / sys:guide (lfe.c).
+int lfe_sys_flexible(lua_State *L);
+int lfe_sys_guide(lua_State *L);
+/// Pushes the value of `key` for flexible body e (a field or a method); 0 if none.
+int lfe_index(lua_State *L, lsys *ls, lentity *e, const char *key);
+/// Names Tab completes on a flexible body (NULL-terminated).
+extern const char *const lfe_fields[];
+
+#endif
