@@ -1,0 +1,156 @@
+-- SPDX-License-Identifier: MIT
+-- The claims of spec 000 (Zheng and Wang, flexible slider in a frictional translational
+-- joint with clearance) that a simulation can check, on its two examples as built by
+-- stdlib/spec000.lua, and spec 002's cross-check of the Lagrange-multiplier joint.
+local tap = require "tap"
+local spec000 = require "spec000"
+
+local g = 9.81
+
+-- ---- E1: the stick-slip oscillator (Sec. 4.1), 12 s ------------------------------------
+do
+  local sys = spec000.oscillator{}
+  local rec = { "slider.ft", "slider.fn", "system.balance" }
+  for k = 1, 6 do rec[#rec + 1] = string.format("slider.n%d.fn", k) end
+  for _, k in ipairs{ 31, 36 } do rec[#rec + 1] = string.format("slider.n%d.fn", k) end
+  for _, k in ipairs{ 1, 6, 31, 36 } do
+    rec[#rec + 1] = string.format("slider.n%d.vx", k)
+    rec[#rec + 1] = string.format("slider.n%d.vy", k)
+  end
+  local run = sys:simulate{ t = 12, report = 2e-3, method = "bdf", rtol = 1e-6, atol = 1e-9, record = rec }
+  tap.ok(run.ok, "E1: the oscillator runs 12 s")
+  local n, t = #run, run.t
+  local function c(k, q) return run[string.format("slider.n%d.%s", k, q)] end
+
+  -- C000-4: nodes 2-5 never touch the upper guide
+  local inner = 0
+  for k = 2, 5 do inner = math.max(inner, c(k, "fn"):max()) end
+  tap.is(inner, 0, "C000-4: nodes 2-5 never touch the guide")
+  tap.ok(c(1, "fn"):max() > 0 or c(6, "fn"):max() > 0, "C000-3: a top corner hits the upper guide")
+
+  -- C000-5: complementarity of same-side corners, at every sample
+  local worst = 0
+  for i = 1, n do
+    worst = math.max(worst, c(1, "fn")[i] * c(31, "fn")[i], c(6, "fn")[i] * c(36, "fn")[i])
+  end
+  tap.is(worst, 0, "C000-5: F_N1 F_N31 = 0 and F_N6 F_N36 = 0 at all times")
+  tap.ok(c(1, "fn"):min() >= 0 and c(31, "fn"):min() >= 0 and c(6, "fn"):min() >= 0
+    and c(36, "fn"):min() >= 0, "C000-5: normal forces are never negative")
+
+  -- C000-1: stick-slip: the corners' x velocity alternates between rest and sliding
+  local stuck, sliding = 0, 0
+  for i = 1, n do
+    local v = math.abs(c(36, "vx")[i])
+    if v < 1e-3 then stuck = stuck + 1 elseif v > 0.3 then sliding = sliding + 1 end
+  end
+  tap.ok(stuck > 0.1 * n and sliding > 0.1 * n,
+    string.format("C000-1: stick-slip (stuck %.0f%%, sliding fast %.0f%% of the time)", 100 * stuck / n, 100 * sliding / n))
+
+  -- C000-2 and C000-3: after the first fall (1 s) the y velocities are small against the
+  -- x velocities, and the top corners move in opposite directions (the slider rocks)
+  local vx, vy, opposite, moving = 0, 0, 0, 0
+  for i = 1, n do
+    if t[i] >= 1 then
+      vx = math.max(vx, math.abs(c(1, "vx")[i]))
+      vy = math.max(vy, math.abs(c(1, "vy")[i]), math.abs(c(6, "vy")[i]))
+      local a, b = c(1, "vy")[i], c(6, "vy")[i]
+      if math.abs(a) > 1e-6 and math.abs(b) > 1e-6 then
+        moving = moving + 1
+        if a * b < 0 then opposite = opposite + 1 end
+      end
+    end
+  end
+  tap.ok(vy < 0.05 * vx, string.format("C000-2: |v_y| <= %.2g m/s, under 5%% of |v_x| <= %.2g m/s", vy, vx))
+  tap.ok(opposite > 0.8 * moving,
+    string.format("C000-3: v_y of nodes 1 and 6 opposite in %.0f%% of the samples where both move", 100 * opposite / moving))
+
+  -- derived: while the slider slides on the lower guide only, Coulomb's law holds for the
+  -- sums, |F_t| = mu F_N, and F_N is the weight m g but for the slider's vertical inertia
+  -- as it rocks and bounces on its dampers (5% measured)
+  local dev, count, wdev = 0, 0, 0
+  for i = 1, n do
+    local fn = run["slider.fn"][i]
+    if t[i] >= 1 and math.abs(c(36, "vx")[i]) > 0.05 and math.abs(c(1, "vx")[i]) > 0.05
+      and c(1, "fn")[i] == 0 and c(6, "fn")[i] == 0 then
+      dev = math.max(dev, math.abs(math.abs(run["slider.ft"][i]) - 0.15 * fn))
+      wdev = math.max(wdev, math.abs(fn - 0.1 * g))
+      count = count + 1
+    end
+  end
+  tap.ok(count > 100 and dev < 1e-9, string.format("sliding: |sum of friction| = mu sum of F_N (within %.1e N)", dev))
+  tap.ok(wdev < 0.1 * 0.1 * g, string.format("sliding: sum of F_N = m g within %.1e N (10%%)", wdev))
+  local bal = math.max(run["system.balance"]:max(), -run["system.balance"]:min())
+  tap.ok(bal < 1e-4, string.format("E1: the energy balance closes (%.1e J)", bal))
+end
+
+-- ---- E2: the slider-crank (Sec. 4.2), 72 s (six forcing periods) -------------------------
+local T = 72
+local function crank(o, record)
+  local sys = spec000.slider_crank(o)
+  return sys:simulate{ t = T, report = 1e-2, method = "bdf", rtol = 1e-5, atol = 1e-8, record = record }
+end
+local rec = { "crank.phi", "crank.omega", "slider.ft", "B.dx", "B.dy" }
+for k = 1, 9 do rec[#rec + 1] = string.format("slider.n%d.fn", k) end
+local p4 = crank({}, rec)
+tap.ok(p4.ok, "E2: the slider-crank with 4 elements runs 72 s")
+local n = #p4
+local per = 1200 -- samples per 12 s
+
+-- C000-8: periodic stick-slip after the transient
+local drift, stuck = 0, 0
+for i = n - per, n do
+  drift = math.max(drift, math.abs(p4["crank.phi"][i] - p4["crank.phi"][i - per]))
+  if math.abs(p4["crank.omega"][i]) < 2e-3 then stuck = stuck + 1 end
+end
+tap.ok(drift < 0.01, string.format("C000-8: the crank's motion repeats with the 12 s period (%.1e rad)", drift))
+tap.ok(stuck > 0.05 * per, string.format("C000-8: the crank sticks (%.0f%% of the last period)", 100 * stuck / per))
+local lo, hi = math.huge, -math.huge
+for i = n - 2 * per, n do lo, hi = math.min(lo, p4["crank.phi"][i]), math.max(hi, p4["crank.phi"][i]) end
+tap.ok(lo > -1.9 and lo < -1.7 and hi > -1.45 and hi < -1.25,
+  string.format("steady crank angle %.3f to %.3f rad (spec 000 (d) 5: -1.80 to -1.35)", lo, hi))
+
+-- C000-12: in the steady regime only the lower surface touches
+local top, bottom = 0, 0
+for i = n - 2 * per, n do
+  for k = 1, 3 do top = math.max(top, p4[string.format("slider.n%d.fn", k)][i]) end
+  for k = 7, 9 do bottom = math.max(bottom, p4[string.format("slider.n%d.fn", k)][i]) end
+end
+tap.is(top, 0, "C000-12: upper nodes 1-3 carry no normal force in the steady regime")
+tap.ok(bottom > 1, "C000-12: the lower nodes 7-9 do")
+
+-- C000-14: the penalty joint's error stays below the paper's bound (after the first
+-- impacts, spec 000 (d) 5) and below 1 mm throughout
+local all, late = 0, 0
+for i = 1, n do
+  local e = math.max(math.abs(p4["B.dx"][i]), math.abs(p4["B.dy"][i]))
+  all = math.max(all, e)
+  if p4.t[i] >= 2 then late = math.max(late, e) end
+end
+tap.ok(late < 8e-4 and all < 1e-3, string.format("C000-14: joint error %.2e m after 2 s, %.2e m overall", late, all))
+
+-- C000-10: 8 elements close to 4
+local p8 = crank({ nx = 4 }, { "crank.phi" })
+local d48 = 0
+for i = 1, n do d48 = math.max(d48, math.abs(p8["crank.phi"][i] - p4["crank.phi"][i])) end
+tap.ok(d48 < 0.05, string.format("C000-10: 8 elements follow 4 within %.3f rad", d48))
+
+-- C002-3: the Lagrange-multiplier joint of spec 002 gives the same crank motion
+local lg = crank({ joint = "lagrange" }, { "crank.phi", "B.violation" })
+local dlg = 0
+for i = n - 2 * per, n do dlg = math.max(dlg, math.abs(lg["crank.phi"][i] - p4["crank.phi"][i])) end
+tap.ok(dlg < 0.01, string.format("C002-3: Lagrange and penalty joints agree within %.1e rad over the steady cycle", dlg))
+tap.ok(lg["B.violation"]:max() < 1e-4, "C002-3: the Lagrange joint holds (Baumgarte)")
+
+-- C000-9: the peak static friction is smaller with the flexible slider than with a nearly
+-- rigid one (the peaks come with the first impacts: 20 s)
+T = 20
+local stiff = crank({ E = 1e6 }, { "slider.ft" })
+local function peak(run, upto)
+  local m = 0
+  for i = 1, upto do m = math.max(m, math.abs(run["slider.ft"][i])) end
+  return m
+end
+local pf, ps = peak(p4, #stiff), peak(stiff, #stiff)
+tap.ok(pf < ps, string.format("C000-9: peak friction %.2f N (E = 1000 Pa) < %.2f N (E = 1e6 Pa)", pf, ps))
+
+tap.done()
