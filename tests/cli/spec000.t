@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: MIT
+# scripts/spec000_oscillator.lua and scripts/spec000_slidercrank.lua in quick mode: what
+# they print, the files they write, and a few numbers read back from the CSV files.
+use strict;
+use warnings;
+use Test::More;
+use MechTest;
+
+my $dir = scratch_dir();
+my $version = project_version();
+
+# Header and columns of a CSV written by run:csv.
+sub read_csv {
+    my ($path) = @_;
+    my $text = slurp($path) // '';
+    my @lines = split /\n/, $text;
+    my ($names) = grep { /^t \[s\]/ } @lines;
+    my @names = map { (split / \[/)[0] } split /,/, $names // '';
+    my %col = map { $_ => [] } @names;
+    for my $line (grep { /^[0-9-]/ } @lines) {
+        my @v = split /,/, $line;
+        push @{ $col{ $names[$_] } }, $v[$_] for 0 .. $#names;
+    }
+    return { header => $text =~ s/^[^#].*\z//msr, col => \%col, rows => scalar @{ $col{t} // [] } };
+}
+
+sub max_abs { my $m = 0; for (@_) { $m = abs($_) if abs($_) > $m } return $m }
+
+{
+    my $out = "$dir/oscillator";
+    my $r = run_mechlua(args => [source_dir() . '/scripts/spec000_oscillator.lua', $out, 'quick']);
+    is($r->{status}, 0, 'the oscillator runs in quick mode') or diag($r->{err});
+    like($r->{out}, qr/^mechlua \Q$version\E: spec 000 Sec\. 4\.1, .* 8 s \(quick\)$/m, 'it names the version and the run');
+    like($r->{out}, qr/nodes 2-5 never$/m, 'nodes 2-5 never touch the upper guide');
+    like($r->{out}, qr/^  4001 rows written to \Q$out\E\/spec000_oscillator\.csv$/m, 'it says where the CSV went');
+    check_figures($r->{out}, 10, 'the oscillator');
+    my $csv = read_csv("$out/spec000_oscillator.csv");
+    like($csv->{header}, qr/^# mechlua \Q$version\E, script .*spec000_oscillator\.lua$/m, 'the header names the version');
+    like($csv->{header}, qr/^# parameter mu_s = 0\.2$/m, 'and the static friction');
+    like($csv->{header}, qr/^# flexible body slider: 36 nodes, 25 quadrilaterals/m, 'and the mesh');
+    is($csv->{rows}, 4001, '8 s every 2 ms');
+    is(max_abs(@{ $csv->{col}{'slider.n3.fn'} }), 0, 'the CSV agrees: node 3 never touches');
+    my $ft = max_abs(@{ $csv->{col}{'slider.ft'} });
+    ok($ft > 0.1 && $ft < 0.3, "the summed friction reaches about mu m g = 0.147 N ($ft)");
+}
+
+{
+    my $out = "$dir/crank";
+    my $r = run_mechlua(args => [source_dir() . '/scripts/spec000_slidercrank.lua', $out, 'quick']);
+    is($r->{status}, 0, 'the slider-crank runs in quick mode') or diag($r->{err});
+    like($r->{out}, qr/^mechlua \Q$version\E: spec 000 Sec\. 4\.2, .* 24 s \(quick\)$/m, 'it names the version and the run');
+    like($r->{out}, qr/^  Lagrange joint B \(spec 002\): crank angle within /m, 'it compares the Lagrange joint');
+    check_figures($r->{out}, 10, 'the slider-crank');
+    for my $n (4, 8) {
+        my $csv = read_csv("$out/spec000_slidercrank_$n.csv");
+        is($csv->{rows}, 2401, "$n elements: 24 s every 10 ms");
+        like($csv->{header}, qr/^# joint B: revolute, rod \(1, 0\) - slider\.n\d+ \(0, 0\), penalty k 100000 100000/m,
+            "$n elements: the header describes the penalty joint");
+        ok(max_abs(@{ $csv->{col}{'B.dy'} }) < 1e-3, "$n elements: the joint error stays under 1 mm");
+    }
+}
+
+done_testing();
