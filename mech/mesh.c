@@ -1244,6 +1244,7 @@ static int fill_groups(reader *r, msh *d, build *b, mech_mesh *m)
             for (int j = find_key(d->ephys, d->nephys, e->edim, e->etag);
                  j < d->nephys && d->ephys[j].dim == e->edim && d->ephys[j].tag == e->etag; j++) {
                 if ((size_t)nmem == cap) {
+                    if (nmem >= MSH_MAX_ITEMS) return nomem(r, "group members");
                     size_t ncap = cap ? 2 * cap : 64;
                     msh_key *p = mech_realloc(b->members, ncap * sizeof *p);
                     if (p == NULL) return nomem(r, "group members");
