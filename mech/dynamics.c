@@ -179,7 +179,7 @@ static int element_forces(mech_system *sys, double t, const double *q, const dou
             }
             add_force_at(sys, f->a, sg, fx, fy);
             int dof = sys->bodies[f->a].dof;
-            sys->Q[dof + 2] += tq;
+            if (sys->bodies[f->a].nc == 3) sys->Q[dof + 2] += tq; /* a node takes no torque */
             double power = fx * pv[0] + fy * pv[1] + tq * vel[2];
             *p_applied += power;
             f->out[0] = fx;
