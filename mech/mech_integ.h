@@ -64,6 +64,11 @@ typedef struct mech_integ_options {
     const double *atol_vec; ///< adaptive: per-component absolute tolerances (NULL = atol)
     int fixed;              ///< DOPRI5 only: take fixed steps of size h, no error control
     double event_tol; ///< events are located to within this time [s] (0 = 1e-12*max(1 s, |t|))
+    int second_order; ///< number n of leading position states whose derivative is exactly
+                      ///< the next n states (q' = v: f_i(t, y) = y[n + i] for i < n); 0: none.
+                      ///< Lets BDF solve its Newton systems on the velocities only (size
+                      ///< N - n instead of N; same solution up to rounding).  Ignored by RK4
+                      ///< and DOPRI5.  0 <= 2 second_order <= N (the number of equations).
 } mech_integ_options;
 
 /// Statistics since mech_integ_init.
