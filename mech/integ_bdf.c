@@ -12,6 +12,19 @@
 ** marks the solver for CVodeReInit at (t1, y1) before the next step, so that the dense
 ** output of the last step stays valid until then.  CVodeReInit zeroes CVODE's counters;
 ** they are added to `base` just before, so the statistics accumulate.
+**
+** Second-order systems (opt.second_order = n > 0: y = (q, v, w) with q' = v exactly, q and v
+** of size n, w the r - n other states, N = n + r in all).  The Jacobian is
+** J = [[0, I, 0], [Fq, Fv, Fw], [Wq, Wv, Ww]]: its first n rows are known and set exactly,
+** and the Newton matrix M = I - gamma J that CVLS builds is solved by block elimination
+** (the linear solver `so_*` below).  With b = (bq, bv, bw), the first block row
+** dq - gamma dv = bq gives dq = bq + gamma dv, and the others become the system of size
+** r = N - n on (dv, dw)
+**     [[I - gamma Fv - gamma^2 Fq, -gamma Fw], [-gamma Wv - gamma^2 Wq, I - gamma Ww]]
+**     (dv, dw) = (bv + gamma Fq bq, bw + gamma Wq bq),
+** i.e. in terms of the blocks of M: R = M[n:, n:] + gamma [M[n:, :n], 0] and right-hand
+** side b[n:] - M[n:, :n] bq.  gamma itself is read off M (M[i][n + i] = -gamma exactly).
+** The LU of R costs (r/N)^3 of that of M, its solves (r/N)^2.
 */
 #include <float.h>
 #include <math.h>
@@ -24,6 +37,7 @@
 #include <sunmatrix/sunmatrix_dense.h>
 
 #include "integ_impl.h"
+#include "system_impl.h" /* lu_factor, lu_solve */
 
 enum { FAIL_NONE, FAIL_CALLBACK, FAIL_NONFINITE };
 
@@ -46,6 +60,11 @@ typedef struct bdf {
     int fail_i;
     double fail_t;
     char msg[256]; /* CVODE's last error or warning message */
+    /* second-order systems: the reduced Newton system (see the top) */
+    int so_n;     /* opt.second_order, 0: the dense solver of SUNDIALS */
+    double gamma; /* the gamma of the factored matrix */
+    double *R;    /* r x r, row-major, LU-factored by lu_factor */
+    int *piv;     /* r pivots */
 } bdf;
 
 /* Stores CVODE's messages instead of printing them. */
@@ -111,9 +130,91 @@ static int jacobian(double t, N_Vector y, N_Vector fy, SUNMatrix J, void *data, 
             return -1;
         }
         double *col = SUNDenseMatrix_Column(J, j);
-        for (int i = 0; i < s->n; i++) col[i] = (ft[i] - fd[i]) / inc;
+        for (int i = 0; i < b->so_n; i++) col[i] = 0; /* d q'/d y: exactly e_(n + i) */
+        if (j >= b->so_n && j < 2 * b->so_n) col[j - b->so_n] = 1;
+        for (int i = b->so_n; i < s->n; i++) col[i] = (ft[i] - fd[i]) / inc;
     }
     return 0;
+}
+
+/* ---- the linear solver of second-order systems ------------------------------------- */
+
+static SUNLinearSolver_Type so_gettype(SUNLinearSolver S)
+{
+    (void)S;
+    return SUNLINEARSOLVER_DIRECT;
+}
+
+static SUNLinearSolver_ID so_getid(SUNLinearSolver S)
+{
+    (void)S;
+    return SUNLINEARSOLVER_CUSTOM;
+}
+
+/*
+** Forms R from M = A (dense, column-major) and factors it.  A singular R is a recoverable
+** failure (positive return): CVODE retries with a new Jacobian or a smaller step.
+*/
+static int so_setup(SUNLinearSolver S, SUNMatrix A)
+{
+    bdf *b = S->content;
+    const int n = b->so_n, N = (int)SUNDenseMatrix_Columns(A), r = N - n;
+    const double gamma = -SUNDenseMatrix_Column(A, n)[0];
+    for (int j = 0; j < r; j++) {
+        const double *a = SUNDenseMatrix_Column(A, n + j) + n;
+        double *R = b->R + j;
+        if (j < n) {
+            const double *aq = SUNDenseMatrix_Column(A, j) + n;
+            for (int i = 0; i < r; i++) R[(size_t)i * (size_t)r] = a[i] + gamma * aq[i];
+        } else {
+            for (int i = 0; i < r; i++) R[(size_t)i * (size_t)r] = a[i];
+        }
+    }
+    b->gamma = gamma;
+    return lu_factor(b->R, r, b->piv, 0.0) < 0 ? SUNLS_SUCCESS : SUNLS_LUFACT_FAIL;
+}
+
+/* x = M^-1 b with A = M as given to so_setup (x and b may be the same vector). */
+static int so_solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector bv, double tol)
+{
+    (void)tol;
+    bdf *b = S->content;
+    const int n = b->so_n, N = (int)SUNDenseMatrix_Columns(A), r = N - n;
+    const double *bd = N_VGetArrayPointer(bv);
+    double *xd = N_VGetArrayPointer(x), *xr = xd + n;
+    for (int i = 0; i < r; i++) xr[i] = bd[n + i];
+    for (int k = 0; k < n; k++) {
+        const double *aq = SUNDenseMatrix_Column(A, k) + n, bk = bd[k];
+        if (bk != 0)
+            for (int i = 0; i < r; i++) xr[i] -= aq[i] * bk;
+    }
+    lu_solve(b->R, r, b->piv, xr);
+    for (int i = 0; i < n; i++) xd[i] = bd[i] + b->gamma * xr[i];
+    return SUNLS_SUCCESS;
+}
+
+/* The workspace belongs to the bdf structure (bdf_release). */
+static int so_free(SUNLinearSolver S)
+{
+    S->content = NULL;
+    SUNLinSolFreeEmpty(S);
+    return SUNLS_SUCCESS;
+}
+
+static SUNLinearSolver so_create(bdf *b, int N)
+{
+    int r = N - b->so_n;
+    b->R = mech_calloc((size_t)r * (size_t)r, sizeof(double));
+    b->piv = mech_calloc((size_t)r, sizeof(int));
+    SUNLinearSolver S = b->R && b->piv ? SUNLinSolNewEmpty(b->sun) : NULL;
+    if (!S) return NULL;
+    S->content = b;
+    S->ops->gettype = so_gettype;
+    S->ops->getid = so_getid;
+    S->ops->setup = so_setup;
+    S->ops->solve = so_solve;
+    S->ops->free = so_free;
+    return S;
 }
 
 static counters cvode_counters(const bdf *b)
@@ -162,7 +263,8 @@ static mech_status bdf_setup(mech_integ *s, mech_error *err)
         b->A = SUNDenseMatrix(s->n, s->n, b->sun);
         b->cv = CVodeCreate(CV_BDF, b->sun);
     }
-    if (b->v && b->A) b->ls = SUNLinSol_Dense(b->v, b->A, b->sun);
+    b->so_n = s->opt.second_order;
+    if (b->v && b->A) b->ls = b->so_n ? so_create(b, s->n) : SUNLinSol_Dense(b->v, b->A, b->sun);
     if (!b->sun || !b->v || !b->atol || !b->A || !b->ls || !b->cv)
         return mech_error_set(err, MECH_ERR_NOMEM, "bdf: cannot create the CVODE solver");
 
@@ -202,6 +304,8 @@ static void bdf_release(mech_integ *s)
     if (b->atol) N_VDestroy(b->atol);
     if (b->v) N_VDestroy(b->v);
     if (b->sun) SUNContext_Free(&b->sun);
+    mech_free(b->R);
+    mech_free(b->piv);
     mech_free(b);
     s->bdf = NULL;
 }
