@@ -10,8 +10,9 @@
 **                fourth-order continuous extension for dense output; with `fixed` set it
 **                takes fixed steps of size h (used to measure its order).
 **   MECH_BDF     CVODE (SUNDIALS) variable-order BDF with Newton iterations and a dense
-**                direct linear solver (our systems are small); dense output through
-**                CVodeGetDky.  For stiff systems.
+**                direct linear solver (our systems are small), on the velocities and other
+**                states only when the option second_order says q' = v; dense output
+**                through CVodeGetDky.  For stiff systems.
 **
 ** Life cycle (SUNDIALS style): mech_integ_create, mech_integ_set_events (optional),
 ** mech_integ_init, then mech_integ_step repeatedly, reading mech_integ_time,
