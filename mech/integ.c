@@ -430,6 +430,11 @@ static mech_status check_options(int n, const mech_integ_options *o, mech_rhs_fn
         return mech_error_set(
             err, MECH_ERR_ARG,
             "integrator option event_tol = %g: must be >= 0 and finite (0: default)", o->event_tol);
+    if (o->second_order < 0 || o->second_order > n / 2)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "integrator option second_order = %d: must be in [0, %d] (the "
+                              "positions, then as many velocities, among n = %d equations)",
+                              o->second_order, n / 2, n);
     return MECH_OK;
 }
 

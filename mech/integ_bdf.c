@@ -12,6 +12,21 @@
 ** marks the solver for CVodeReInit at (t1, y1) before the next step, so that the dense
 ** output of the last step stays valid until then.  CVodeReInit zeroes CVODE's counters;
 ** they are added to `base` just before, so the statistics accumulate.
+**
+** Second-order systems (opt.second_order = n > 0): y = (q, v, w) with q' = v exactly, q and v
+** of size n, w the N - 2n other states.  The Jacobian is
+** J = [[0, I, 0], [Fq, Fv, Fw], [Wq, Wv, Ww]]: only its last r = N - n rows Jr = [F; W] are
+** unknown (difference quotients, kept by us), and the Newton matrix M = I - gamma J is
+** solved by block elimination.  With b = (bq, bv, bw), the first block row
+** dq - gamma dv = bq gives dq = bq + gamma dv, and the others the system of size r
+**     R (dv, dw) = (bv, bw) + gamma [Fq; Wq] bq,
+**     R = [[I - gamma Fv - gamma^2 Fq, -gamma Fw], [-gamma Wv - gamma^2 Wq, I - gamma Ww]],
+** i.e. R = I - gamma Jr[:, n:] - gamma^2 [Jr[:, :n], 0].  CVLS builds M through our
+** linear-system function (CVodeSetLinSysFn), which only refreshes Jr when CVODE asks and
+** notes gamma; the linear solver `so_*` forms and factors R at setup and eliminates at each
+** solve.  So the LU costs (r/N)^3 of that of M, its solves (r/N)^2, and the N x N copies
+** and scalings of CVLS's own linear-system function are avoided: CVLS's matrix A is a 1 x 1
+** placeholder that nobody reads.
 */
 #include <float.h>
 #include <math.h>
@@ -24,6 +39,7 @@
 #include <sunmatrix/sunmatrix_dense.h>
 
 #include "integ_impl.h"
+#include "system_impl.h" /* lu_factor, lu_solve */
 
 enum { FAIL_NONE, FAIL_CALLBACK, FAIL_NONFINITE };
 
@@ -33,6 +49,7 @@ typedef struct counters {
 } counters;
 
 typedef struct bdf {
+    int n; /* equations */
     SUNContext sun;
     void *cv;
     N_Vector v;    /* wraps a vector of ours; its data pointer is set before each use */
@@ -46,6 +63,12 @@ typedef struct bdf {
     int fail_i;
     double fail_t;
     char msg[256]; /* CVODE's last error or warning message */
+    /* second-order systems (see the top) */
+    int so_n;     /* opt.second_order, 0: the dense solver of SUNDIALS */
+    double gamma; /* gamma of the last linear system */
+    double *Jr;   /* rows so_n.. of the Jacobian: N columns of r, column-major */
+    double *R;    /* r x r, row-major, LU-factored by lu_factor */
+    int *piv;     /* r pivots */
 } bdf;
 
 /* Stores CVODE's messages instead of printing them. */
@@ -82,14 +105,12 @@ static int rhs(double t, N_Vector y, N_Vector ydot, void *data)
 
 /*
 ** Difference-quotient Jacobian, column by column, with CVODE's increment
-** sqrt(eps) max(|y_j|, |h f_j|, 1/w_j) (w: the error weights).  Uses only CVODE's work
-** vectors: nothing is allocated.
+** sqrt(eps) max(|y_j|, |h f_j|, 1/w_j) (w: the error weights), into the dense J, or with J
+** NULL the rows so_n.. into b->Jr.  Uses only CVODE's work vectors: nothing is allocated.
 */
-static int jacobian(double t, N_Vector y, N_Vector fy, SUNMatrix J, void *data, N_Vector tmp1,
-                    N_Vector tmp2, N_Vector tmp3)
+static int dq_jacobian(mech_integ *s, double t, N_Vector y, N_Vector fy, SUNMatrix J, N_Vector tmp1,
+                       N_Vector tmp2)
 {
-    (void)tmp3;
-    mech_integ *s = data;
     bdf *b = s->bdf;
     double *yd = N_VGetArrayPointer(y), *fd = N_VGetArrayPointer(fy);
     double *w = N_VGetArrayPointer(tmp1), *ft = N_VGetArrayPointer(tmp2);
@@ -97,6 +118,7 @@ static int jacobian(double t, N_Vector y, N_Vector fy, SUNMatrix J, void *data, 
     CVodeGetErrWeights(b->cv, tmp1);
     CVodeGetCurrentStep(b->cv, &h);
     const double srur = sqrt(DBL_EPSILON);
+    const int i0 = J ? 0 : b->so_n; /* first row kept */
     for (int j = 0; j < s->n; j++) {
         double yj = yd[j];
         double inc = srur * fmax(fabs(yj), fmax(fabs(h * fd[j]), w[j] > 0 ? 1.0 / w[j] : 0.0));
@@ -110,10 +132,121 @@ static int jacobian(double t, N_Vector y, N_Vector fy, SUNMatrix J, void *data, 
             b->fail = FAIL_CALLBACK, b->fail_t = t;
             return -1;
         }
-        double *col = SUNDenseMatrix_Column(J, j);
-        for (int i = 0; i < s->n; i++) col[i] = (ft[i] - fd[i]) / inc;
+        double *col = J ? SUNDenseMatrix_Column(J, j) : b->Jr + (size_t)j * (size_t)(s->n - i0);
+        for (int i = i0; i < s->n; i++) col[i - i0] = (ft[i] - fd[i]) / inc;
     }
     return 0;
+}
+
+/* CVODE's Jacobian function (dense Newton systems). */
+static int jacobian(double t, N_Vector y, N_Vector fy, SUNMatrix J, void *data, N_Vector tmp1,
+                    N_Vector tmp2, N_Vector tmp3)
+{
+    (void)tmp3;
+    return dq_jacobian(data, t, y, fy, J, tmp1, tmp2);
+}
+
+/* ---- the Newton systems of second-order systems ------------------------------------ */
+
+/*
+** CVODE's linear-system function: M = I - gamma J is represented by Jr and gamma, A is not
+** used.  Jr is refreshed when CVODE does not accept the saved one (jok false).
+*/
+static int so_linsys(double t, N_Vector y, N_Vector fy, SUNMatrix A, booleantype jok,
+                     booleantype *jcur, double gamma, void *data, N_Vector tmp1, N_Vector tmp2,
+                     N_Vector tmp3)
+{
+    (void)A, (void)tmp3;
+    mech_integ *s = data;
+    *jcur = !jok;
+    if (!jok) {
+        int r = dq_jacobian(s, t, y, fy, NULL, tmp1, tmp2);
+        if (r) return r;
+    }
+    ((bdf *)s->bdf)->gamma = gamma;
+    return 0;
+}
+
+static SUNLinearSolver_Type so_gettype(SUNLinearSolver S)
+{
+    (void)S;
+    return SUNLINEARSOLVER_DIRECT;
+}
+
+static SUNLinearSolver_ID so_getid(SUNLinearSolver S)
+{
+    (void)S;
+    return SUNLINEARSOLVER_CUSTOM;
+}
+
+/*
+** Forms R = I - gamma Jr[:, n:] - gamma^2 [Jr[:, :n], 0] and factors it.  A singular R is a
+** recoverable failure (positive return): CVODE retries with a new Jacobian or a smaller
+** step.
+*/
+static int so_setup(SUNLinearSolver S, SUNMatrix A)
+{
+    (void)A;
+    bdf *b = S->content;
+    const int n = b->so_n, r = b->n - n;
+    const double g = b->gamma, g2 = g * g;
+    for (int j = 0; j < r; j++) {
+        const double *jv = b->Jr + (size_t)(n + j) * (size_t)r;
+        double *R = b->R + j; /* column j, stride r */
+        if (j < n) {
+            const double *jq = b->Jr + (size_t)j * (size_t)r;
+            for (int i = 0; i < r; i++) R[(size_t)i * (size_t)r] = -g * jv[i] - g2 * jq[i];
+        } else {
+            for (int i = 0; i < r; i++) R[(size_t)i * (size_t)r] = -g * jv[i];
+        }
+        R[(size_t)j * (size_t)r] += 1;
+    }
+    return lu_factor(b->R, r, b->piv, 0.0) < 0 ? SUNLS_SUCCESS : SUNLS_LUFACT_FAIL;
+}
+
+/* x = M^-1 b for the M of the last setup (x and b may be the same vector). */
+static int so_solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector bv, double tol)
+{
+    (void)A, (void)tol;
+    bdf *b = S->content;
+    const int n = b->so_n, r = b->n - n;
+    const double *bd = N_VGetArrayPointer(bv);
+    double *xd = N_VGetArrayPointer(x), *xr = xd + n;
+    for (int i = 0; i < r; i++) xr[i] = bd[n + i];
+    for (int k = 0; k < n; k++) { /* + gamma Jr[:, :n] bq */
+        const double *jq = b->Jr + (size_t)k * (size_t)r, c = b->gamma * bd[k];
+        if (c != 0)
+            for (int i = 0; i < r; i++) xr[i] += c * jq[i];
+    }
+    lu_solve(b->R, r, b->piv, xr);
+    for (int i = 0; i < n; i++) xd[i] = bd[i] + b->gamma * xr[i];
+    return SUNLS_SUCCESS;
+}
+
+/* The workspace belongs to the bdf structure (bdf_release). */
+static int so_free(SUNLinearSolver S)
+{
+    S->content = NULL;
+    SUNLinSolFreeEmpty(S);
+    return SUNLS_SUCCESS;
+}
+
+/* The linear solver and its workspace, all allocated here. */
+static SUNLinearSolver so_create(bdf *b)
+{
+    size_t r = (size_t)(b->n - b->so_n);
+    b->Jr = mech_calloc(r * (size_t)b->n, sizeof(double));
+    b->R = mech_calloc(r * r, sizeof(double));
+    b->piv = mech_calloc(r, sizeof(int));
+    SUNLinearSolver S = b->Jr && b->R && b->piv ? SUNLinSolNewEmpty(b->sun) : NULL;
+    if (!S) return NULL;
+    S->content = b;
+    S->ops->gettype = so_gettype;
+    S->ops->getid = so_getid;
+    S->ops->setup = so_setup;
+    S->ops->solve = so_solve;
+    S->ops->free = so_free;
+    return S;
 }
 
 static counters cvode_counters(const bdf *b)
@@ -155,14 +288,16 @@ static mech_status bdf_setup(mech_integ *s, mech_error *err)
     bdf *b = mech_calloc(1, sizeof *b);
     if (!b) return mech_error_set(err, MECH_ERR_NOMEM, "bdf: out of memory");
     s->bdf = b;
+    b->n = s->n;
+    b->so_n = s->opt.second_order;
     if (SUNContext_Create(NULL, &b->sun)) b->sun = NULL;
     if (b->sun) {
         b->v = N_VMake_Serial(s->n, s->y1, b->sun);
         b->atol = N_VMake_Serial(s->n, s->atol, b->sun);
-        b->A = SUNDenseMatrix(s->n, s->n, b->sun);
+        b->A = b->so_n ? SUNDenseMatrix(1, 1, b->sun) : SUNDenseMatrix(s->n, s->n, b->sun);
         b->cv = CVodeCreate(CV_BDF, b->sun);
     }
-    if (b->v && b->A) b->ls = SUNLinSol_Dense(b->v, b->A, b->sun);
+    if (b->v && b->A) b->ls = b->so_n ? so_create(b) : SUNLinSol_Dense(b->v, b->A, b->sun);
     if (!b->sun || !b->v || !b->atol || !b->A || !b->ls || !b->cv)
         return mech_error_set(err, MECH_ERR_NOMEM, "bdf: cannot create the CVODE solver");
 
@@ -178,8 +313,10 @@ static mech_status bdf_setup(mech_integ *s, mech_error *err)
         what = "CVodeSVtolerances";
     else if ((flag = CVodeSetLinearSolver(b->cv, b->ls, b->A)))
         what = "CVodeSetLinearSolver";
-    else if ((flag = CVodeSetJacFn(b->cv, jacobian)))
+    else if (!b->so_n && (flag = CVodeSetJacFn(b->cv, jacobian)))
         what = "CVodeSetJacFn";
+    else if (b->so_n && (flag = CVodeSetLinSysFn(b->cv, so_linsys)))
+        what = "CVodeSetLinSysFn";
     else if ((flag = CVodeSetMaxNumSteps(b->cv, 100000000L)))
         what = "CVodeSetMaxNumSteps";
     else if (s->opt.hmax > 0 && (flag = CVodeSetMaxStep(b->cv, s->opt.hmax)))
@@ -202,6 +339,9 @@ static void bdf_release(mech_integ *s)
     if (b->atol) N_VDestroy(b->atol);
     if (b->v) N_VDestroy(b->v);
     if (b->sun) SUNContext_Free(&b->sun);
+    mech_free(b->Jr);
+    mech_free(b->R);
+    mech_free(b->piv);
     mech_free(b);
     s->bdf = NULL;
 }

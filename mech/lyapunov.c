@@ -107,6 +107,7 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
     mech_integ_options io = o->integ;
     system_atol(sys, io.atol, io.atol_vec, atol);
     io.atol_vec = atol;
+    if (io.second_order == 0) io.second_order = sys->ncoord; /* q' = v (dynamics.c) */
     if ((st = mech_integ_create(&ia, ns, &io, rhs, sys, err)) ||
         (st = mech_integ_create(&ib, ns, &io, rhs, sys, err)))
         goto done;

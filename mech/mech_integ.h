@@ -10,8 +10,9 @@
 **                fourth-order continuous extension for dense output; with `fixed` set it
 **                takes fixed steps of size h (used to measure its order).
 **   MECH_BDF     CVODE (SUNDIALS) variable-order BDF with Newton iterations and a dense
-**                direct linear solver (our systems are small); dense output through
-**                CVodeGetDky.  For stiff systems.
+**                direct linear solver (our systems are small), on the velocities and other
+**                states only when the option second_order says q' = v; dense output
+**                through CVodeGetDky.  For stiff systems.
 **
 ** Life cycle (SUNDIALS style): mech_integ_create, mech_integ_set_events (optional),
 ** mech_integ_init, then mech_integ_step repeatedly, reading mech_integ_time,
@@ -64,6 +65,11 @@ typedef struct mech_integ_options {
     const double *atol_vec; ///< adaptive: per-component absolute tolerances (NULL = atol)
     int fixed;              ///< DOPRI5 only: take fixed steps of size h, no error control
     double event_tol; ///< events are located to within this time [s] (0 = 1e-12*max(1 s, |t|))
+    int second_order; ///< number n of leading position states whose derivative is exactly
+                      ///< the next n states (q' = v: f_i(t, y) = y[n + i] for i < n); 0: none.
+                      ///< Lets BDF solve its Newton systems on the velocities only (size
+                      ///< N - n instead of N; same solution up to rounding).  Ignored by RK4
+                      ///< and DOPRI5.  0 <= 2 second_order <= N (the number of equations).
 } mech_integ_options;
 
 /// Statistics since mech_integ_init.

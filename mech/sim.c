@@ -392,6 +392,7 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
     }
     system_atol(sys, io.atol, io.atol_vec, s.atol);
     io.atol_vec = s.atol;
+    if (io.second_order == 0) io.second_order = sys->ncoord; /* q' = v (dynamics.c) */
     if ((st = mech_integ_create(&integ, sys->nstate, &io, sim_rhs, &s, err))) goto done;
     s.imap = mech_calloc((size_t)(sys->ncontacts + o->nevents + 1), sizeof(int));
     s.uprev = mech_calloc((size_t)(o->nevents + 1), sizeof(double));

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** libmech integrators: convergence orders, dense output, events, truncation and restart,
-** stiffness, failures, option checks, allocation and statistics.  Every bound is derived
-** in the comment next to it.
+** stiffness, second-order systems in BDF, failures, option checks, allocation and
+** statistics.  Every bound is derived in the comment next to it.
 */
 #include <float.h>
 #include <math.h>
@@ -99,6 +99,36 @@ static int sqrt_decay(void *ctx, double t, const double *y, double *yd)
     (void)ctx, (void)t;
     if (y[0] < 0) return 1;
     yd[0] = -sqrt(y[0]);
+    return 0;
+}
+
+/*
+** A stiff second-order system with other states: y = (q[0..CN), v[0..CN), w0, w1), CN unit
+** masses in a row between two walls, joined by springs of stiffness 1e4 and dampers of 20
+** (modes up to 200 rad/s, damped down to ~1/(40 s) for the slowest, -80 1/s for the fastest),
+** a hardening spring -1e6 q0^3 on the first mass; w0' = sum v^2 is a quadrature (nothing
+** depends on it) and w1' = -50 w1 + q0 a first-order lag that pushes the last mass with
+** 1e3 w1.  q' = v exactly: second_order = CN.
+*/
+#define CN 6
+#define CK 1e4
+#define CC 20
+static int chain(void *ctx, double t, const double *y, double *yd)
+{
+    (void)t;
+    if (ctx) ++*(long *)ctx;
+    const double *q = y, *v = y + CN, *w = y + 2 * CN;
+    for (int i = 0; i < CN; i++) {
+        double ql = i > 0 ? q[i - 1] : 0, qr = i < CN - 1 ? q[i + 1] : 0;
+        double vl = i > 0 ? v[i - 1] : 0, vr = i < CN - 1 ? v[i + 1] : 0;
+        yd[i] = v[i];
+        yd[CN + i] = CK * (ql - 2 * q[i] + qr) + CC * (vl - 2 * v[i] + vr);
+    }
+    yd[CN] -= 1e6 * q[0] * q[0] * q[0];
+    yd[2 * CN - 1] += 1e3 * w[1];
+    yd[2 * CN] = 0;
+    for (int i = 0; i < CN; i++) yd[2 * CN] += v[i] * v[i];
+    yd[2 * CN + 1] = -50 * w[1] + q[0];
     return 0;
 }
 
@@ -244,8 +274,8 @@ static void test_names_and_defaults(void)
     is_str(mech_method_name(MECH_BDF), "bdf", "method name bdf");
     mech_integ_options o = mech_integ_default_options();
     ok(o.method == MECH_RK4 && o.rtol == 1e-6 && o.atol == 1e-9 && o.h == 0 && o.event_tol == 0 &&
-           o.hmax == 0 && !o.fixed && !o.atol_vec,
-       "default options: rk4, rtol 1e-6, atol 1e-9, h 0, event_tol 0");
+           o.hmax == 0 && !o.fixed && !o.atol_vec && o.second_order == 0,
+       "default options: rk4, rtol 1e-6, atol 1e-9, h 0, event_tol 0, second_order 0");
 }
 
 /*
@@ -605,6 +635,98 @@ static void test_stiff(void)
     is_num(yd, stiff_exact(10), 1e-5, "dopri5 solution at t = 10");
 }
 
+/*
+** BDF on the chain with second_order = 0 (Newton systems of size 14) and = 6 (size 8, on
+** the velocities and the other states): the same method, whose Newton matrices and
+** corrections differ only by rounding (the exact q' = v rows of the Jacobian against their
+** difference quotients, ~1e-8 relative, and the block elimination).  The Newton iteration
+** stops at a fraction of the error-test tolerance, so the two solutions may differ by a few
+** rtol in the states that the tolerance controls: at rtol 1e-10 they must agree to 1e-8 of
+** each component's scale (the largest magnitude it reaches; measured ~1e-10), with step
+** counts within 5% of each other (measured: equal or within a few steps).
+*/
+static void test_second_order(void)
+{
+    const int N = 2 * CN + 2;
+    double y0[2 * CN + 2] = {0}, ya[2 * CN + 2], yb[2 * CN + 2], scale[2 * CN + 2] = {0};
+    for (int i = 0; i < CN; i++) y0[i] = 0.01 * (i + 1);
+    y0[CN + 2] = -1;
+    mech_integ_stats st[2];
+    long calls[2] = {0, 0}, before = -1, after = -2;
+    for (int k = 0; k < 2; k++) {
+        mech_integ_options o = mech_integ_default_options();
+        o.method = MECH_BDF;
+        o.rtol = 1e-10;
+        o.atol = 1e-12;
+        o.second_order = k ? CN : 0;
+        mech_integ *ig = NULL;
+        mech_error err;
+        double *y = k ? yb : ya;
+        memset(y, 0, sizeof ya);
+        if (mech_integ_create(&ig, N, &o, chain, &calls[k], &err) || start(ig, 0, y0)) {
+            diag("create: %s", err.msg);
+            mech_integ_free(ig);
+            continue;
+        }
+        if (k) before = mech_alloc_count();
+        mech_status s = MECH_OK;
+        while (!s && mech_integ_time(ig) < 2) {
+            s = mech_integ_step(ig, 2, &err);
+            const double *yi = mech_integ_state(ig);
+            for (int i = 0; i < N; i++) scale[i] = fmax(scale[i], fabs(yi[i]));
+        }
+        if (k) after = mech_alloc_count();
+        if (s)
+            diag("%s", err.msg);
+        else
+            memcpy(y, mech_integ_state(ig), sizeof ya);
+        st[k] = mech_integ_get_stats(ig);
+        mech_integ_free(ig);
+    }
+    double worst = 0;
+    int at = -1;
+    for (int i = 0; i < N; i++) {
+        double d = fabs(ya[i] - yb[i]) / scale[i];
+        if (!(d <= worst)) worst = d, at = i;
+    }
+    diag("second_order 0: %ld steps, %ld rejected, %ld evaluations, %ld Jacobians", st[0].steps,
+         st[0].rejected, st[0].rhs_evals, st[0].jac_evals);
+    diag("second_order %d: %ld steps, %ld rejected, %ld evaluations, %ld Jacobians", CN,
+         st[1].steps, st[1].rejected, st[1].rhs_evals, st[1].jac_evals);
+    diag("largest difference %.3g of the component's scale (component %d)", worst, at);
+    ok(worst <= 1e-8, "bdf chain: second_order = n gives the solution of second_order = 0");
+    ok(st[0].steps > 100 && labs(st[1].steps - st[0].steps) <= st[0].steps / 20,
+       "and about as many steps");
+    ok(st[1].rhs_evals == calls[1] && st[1].jac_evals > 0,
+       "its evaluations are counted (Jacobians included)");
+    ok(before >= 0 && after == before, "nothing allocated while stepping with second_order");
+
+    /* the oscillator is second_order = 1 with no other state */
+    long steps[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        const double y1[2] = {1, 0};
+        mech_integ_options o = mech_integ_default_options();
+        o.method = MECH_BDF;
+        o.rtol = o.atol = 1e-8;
+        o.second_order = k;
+        mech_integ *ig = NULL;
+        mech_error err;
+        double *y = k ? yb : ya;
+        y[0] = y[1] = NAN;
+        if (!mech_integ_create(&ig, 2, &o, osc, NULL, &err) && !start(ig, 0, y1) &&
+            !run_to(ig, 10, &err)) {
+            memcpy(y, mech_integ_state(ig), 2 * sizeof(double));
+            steps[k] = mech_integ_get_stats(ig).steps;
+        }
+        mech_integ_free(ig);
+    }
+    /* global error ~100 tol (see test_stats): the two differ by far less */
+    ok(fabs(ya[0] - yb[0]) <= 1e-7 && fabs(ya[1] - yb[1]) <= 1e-7 &&
+           labs(steps[0] - steps[1]) <= steps[0] / 20,
+       "bdf oscillator: second_order = 1 (no other state) as second_order = 0");
+    is_num(yb[0], cos(10.0), 1e-5, "and it is the solution");
+}
+
 /* Failures of the right-hand side: NaN, negative and positive returns, blow-up. */
 static void test_failures(void)
 {
@@ -786,6 +908,26 @@ static void test_options(void)
            mech_integ_truncate(ig, 0.5, &err) == MECH_ERR_ARG,
        "truncate outside the last step -> MECH_ERR_ARG");
     mech_integ_free(ig);
+    struct {
+        int n, second_order;
+        mech_status want;
+    } so[] = {{2, -1, MECH_ERR_ARG}, {4, 3, MECH_ERR_ARG}, {5, 3, MECH_ERR_ARG},
+              {5, 2, MECH_OK},       {4, 2, MECH_OK},      {1, 1, MECH_ERR_ARG}};
+    for (int m = 1; m <= 2; m++) /* checked for every method, used by BDF */
+        for (size_t i = 0; i < sizeof so / sizeof so[0]; i++) {
+            mech_integ_options b = mech_integ_default_options();
+            b.method = (mech_method)m;
+            b.second_order = so[i].second_order;
+            ig = (mech_integ *)&b;
+            err.msg[0] = '\0';
+            mech_status st = mech_integ_create(&ig, so[i].n, &b, osc, NULL, &err);
+            char name[700];
+            snprintf(name, sizeof name, "%s: second_order = %d with n = %d -> %s (%s)", mname[m],
+                     so[i].second_order, so[i].n, mech_status_name(so[i].want), err.msg);
+            ok(st == so[i].want && (st ? !ig && strstr(err.msg, "option second_order ") : !!ig),
+               name);
+            if (!st) mech_integ_free(ig);
+        }
 }
 
 /*
@@ -879,7 +1021,7 @@ static void test_stats(void)
 
 int main(void)
 {
-    plan(127);
+    plan(145);
     test_names_and_defaults();
     test_orders();
     test_adaptive();
@@ -892,6 +1034,7 @@ int main(void)
     test_two_events();
     test_bounce();
     test_stiff();
+    test_second_order();
     test_failures();
     test_options();
     test_allocation();
