@@ -298,13 +298,13 @@ static double fe_value(const mech_system *sys, int id, int qn)
     switch (qn) {
     case F_STRAIN: return f->strain_energy;
     case F_DAMPING: return f->p_damping;
-    case F_FN: return contact_sum(sys, f->body0, f->body0 + f->nnodes, 0);
-    case F_FT: return contact_sum(sys, f->body0, f->body0 + f->nnodes, 1);
-    case F_ACTIVE: return contact_sum(sys, f->body0, f->body0 + f->nnodes, 2);
+    case F_FN: return contact_sum(sys, f->body0, f->body0 + f->mesh.nnodes, 0);
+    case F_FT: return contact_sum(sys, f->body0, f->body0 + f->mesh.nnodes, 1);
+    case F_ACTIVE: return contact_sum(sys, f->body0, f->body0 + f->mesh.nnodes, 2);
     default: break;
     }
     double sum = 0;
-    for (int k = 0; k < f->nnodes; k++) {
+    for (int k = 0; k < f->mesh.nnodes; k++) {
         const double *q = sys->q + f->dof0 + 2 * k, *v = sys->v + f->dof0 + 2 * k;
         double m = f->mass[k];
         switch (qn) {

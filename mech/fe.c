@@ -250,19 +250,19 @@ mech_status mech_fe_add(mech_system *sys, const mech_fe_def *d, int *id, mech_er
     f.plane_strain = d->plane_strain != 0;
     f.lumping = d->lumping;
     if ((st = mech_mesh_copy(&f.mesh, d->mesh, err))) return st;
-    f.nnodes = f.mesh.nnodes;
-    f.mass = mech_calloc((size_t)f.nnodes, sizeof(double));
+    f.mesh.nnodes = f.mesh.nnodes;
+    f.mass = mech_calloc((size_t)f.mesh.nnodes, sizeof(double));
     if (f.mass == NULL)
         st = mech_error_set(err, MECH_ERR_NOMEM, "flexible body '%s': out of memory", name);
     if (!st) st = build_structure(&f, name, err);
     if (!st) st = assemble(&f, name, err);
     /* room for the nodes and the body record before anything is added */
-    if (!st && sys->cap_bodies < sys->nbodies + f.nnodes) {
-        body *nb = mech_realloc(sys->bodies, sizeof(body) * (size_t)(sys->nbodies + f.nnodes));
+    if (!st && sys->cap_bodies < sys->nbodies + f.mesh.nnodes) {
+        body *nb = mech_realloc(sys->bodies, sizeof(body) * (size_t)(sys->nbodies + f.mesh.nnodes));
         if (nb == NULL)
             st = mech_error_set(err, MECH_ERR_NOMEM, "flexible body '%s': out of memory", name);
         else
-            sys->bodies = nb, sys->cap_bodies = sys->nbodies + f.nnodes;
+            sys->bodies = nb, sys->cap_bodies = sys->nbodies + f.mesh.nnodes;
     }
     if (!st && !system_grow((void **)&sys->fes, &sys->cap_fes, sys->nfes, sizeof(fe_body)))
         st = mech_error_set(err, MECH_ERR_NOMEM, "flexible body '%s': out of memory", name);
@@ -272,7 +272,7 @@ mech_status mech_fe_add(mech_system *sys, const mech_fe_def *d, int *id, mech_er
     }
     f.body0 = sys->nbodies;
     f.dof0 = sys->ncoord_given;
-    for (int k = 0; k < f.nnodes; k++) {
+    for (int k = 0; k < f.mesh.nnodes; k++) {
         body *b = &sys->bodies[sys->nbodies++];
         memset(b, 0, sizeof *b);
         snprintf(b->name, sizeof b->name, "%s.n%d", name, k + 1);
@@ -318,7 +318,7 @@ const mech_mesh *mech_fe_mesh(const mech_system *sys, int fe)
 
 int mech_fe_node_body(const mech_system *sys, int fe, int k)
 {
-    if (fe < 0 || fe >= sys->nfes || k < 0 || k >= sys->fes[fe].nnodes) return -1;
+    if (fe < 0 || fe >= sys->nfes || k < 0 || k >= sys->fes[fe].mesh.nnodes) return -1;
     return sys->fes[fe].body0 + k;
 }
 
@@ -332,7 +332,7 @@ int mech_body_is_node(const mech_system *sys, int b, int *fe, int *node)
 
 double mech_fe_node_mass(const mech_system *sys, int fe, int k)
 {
-    if (fe < 0 || fe >= sys->nfes || k < 0 || k >= sys->fes[fe].nnodes) return NAN;
+    if (fe < 0 || fe >= sys->nfes || k < 0 || k >= sys->fes[fe].mesh.nnodes) return NAN;
     return sys->fes[fe].mass[k];
 }
 
@@ -348,7 +348,7 @@ void fe_forces(mech_system *sys, const double *q, const double *v, double *p_dis
 {
     for (int b = 0; b < sys->nfes; b++) {
         fe_body *f = &sys->fes[b];
-        const int n2 = 2 * f->nnodes, *rp = f->rowptr, *col = f->col;
+        const int n2 = 2 * f->mesh.nnodes, *rp = f->rowptr, *col = f->col;
         const double *X = f->mesh.xy, *val = f->val, *qf = q + f->dof0, *vf = v + f->dof0;
         double *Qf = sys->Q + f->dof0;
         double power = 0, energy = 0;
@@ -380,7 +380,7 @@ void mech_fe_matrices(const mech_system *sys, int fe, double *K, double *M, doub
     if (fe < 0 || fe >= sys->nfes) return;
     const fe_body *f = &sys->fes[fe];
     const mech_mesh *m = &f->mesh;
-    size_t n = (size_t)(2 * f->nnodes);
+    size_t n = (size_t)(2 * f->mesh.nnodes);
     if (K) {
         memset(K, 0, n * n * sizeof(double));
         for (size_t i = 0; i < n; i++)
@@ -412,21 +412,21 @@ mech_status mech_fe_frequencies(const mech_system *sys, int fe, int consistent, 
     if (fe < 0 || fe >= sys->nfes)
         return mech_error_set(err, MECH_ERR_NOTFOUND, "frequencies: no such flexible body");
     const fe_body *f = &sys->fes[fe];
-    int n = 2 * f->nnodes;
+    int n = 2 * f->mesh.nnodes;
     if (n > 20000)
         return mech_error_set(err, MECH_ERR_ARG,
                               "flexible body '%s': frequencies: %d coordinates is too many for "
                               "the dense eigensolver (20000 at most)",
                               f->name, n);
-    char *held = mech_calloc((size_t)f->nnodes, 1);
+    char *held = mech_calloc((size_t)f->mesh.nnodes, 1);
     if (held == NULL) return mech_error_set(err, MECH_ERR_NOMEM, "frequencies: out of memory");
     for (int k = 0; k < nfixed; k++) {
-        if (fixed[k] < 0 || fixed[k] >= f->nnodes) {
+        if (fixed[k] < 0 || fixed[k] >= f->mesh.nnodes) {
             mech_free(held);
             return mech_error_set(err, MECH_ERR_ARG,
                                   "flexible body '%s': frequencies: node %d does not exist (the "
                                   "mesh has %d nodes)",
-                                  f->name, fixed[k] + 1, f->nnodes);
+                                  f->name, fixed[k] + 1, f->mesh.nnodes);
         }
         held[fixed[k]] = 1;
     }

@@ -25,8 +25,8 @@
 ** linear-system function (CVodeSetLinSysFn), which only refreshes Jr when CVODE asks and
 ** notes gamma; the linear solver `so_*` forms and factors R at setup and eliminates at each
 ** solve.  So the LU costs (r/N)^3 of that of M, its solves (r/N)^2, and the N x N copies
-** and scalings of CVLS's own linear-system function are avoided: CVLS's matrix A is a 1 x 1
-** placeholder that nobody reads.
+** and scalings of CVLS's own linear-system function are avoided: CVLS is given a 1 x 1
+** matrix A, which it requires and never reads.
 */
 #include <float.h>
 #include <math.h>

@@ -1197,7 +1197,7 @@ static void entity_line(sbuf *b, const mech_system *sys, int kind, int id)
                   "%d nodes, %d quadrilaterals, %d triangles; E %.10g Pa, nu %.10g, density "
                   "%.10g kg/m^3, thickness %.10g m, plane %s; mass %.10g kg (%s lumping); "
                   "Rayleigh alpha %.10g 1/s, beta %.10g s",
-                  f->nnodes, nq, f->mesh.nelems - nq, f->E, f->nu, f->density, f->thickness,
+                  f->mesh.nnodes, nq, f->mesh.nelems - nq, f->E, f->nu, f->density, f->thickness,
                   f->plane_strain ? "strain" : "stress", f->total,
                   f->lumping == MECH_LUMP_HRZ ? "HRZ" : "row-sum", f->alpha, f->beta);
         break;

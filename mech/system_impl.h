@@ -106,7 +106,7 @@ typedef struct contact {
     int sticking;
 } contact;
 
-/* A flexible body (fe.c): its nodes are the bodies body0 .. body0 + nnodes - 1, their
+/* A flexible body (fe.c): its nodes are the bodies body0 .. body0 + mesh.nnodes - 1, their
 ** coordinates dof0 .. dof0 + 2 nnodes - 1 (x, y per node), contiguous.  K is kept in
 ** compressed rows over those 2 nnodes coordinates. */
 typedef struct fe_body {
@@ -115,7 +115,7 @@ typedef struct fe_body {
     double E, nu, density, thickness, alpha, beta;
     int plane_strain;
     mech_lumping lumping;
-    int body0, dof0, nnodes;
+    int body0, dof0;   /* the first node's body and coordinate */
     int *rowptr, *col; /* CSR of K: 2 nnodes + 1 row starts, column indices */
     double *val;
     double *mass; /* nnodes lumped masses */
