@@ -15,45 +15,8 @@
 -- (ground-slider).  man mechlua has the fields and their defaults.
 local benchmarks = {}
 
-local fmt = string.format
-
--- Raises "fname: message" at the caller of the public function, lvl levels up from
--- the function calling fail (2 from a helper of the public function, 1 from itself).
-local function fail(lvl, fname, ...)
-  error(fname .. ": " .. fmt(...), lvl + 2)
-end
-
--- Checks the fields of o against known (name -> default, or false for "no default")
--- and returns a table of the values, defaults filled in.
-local function fields(fname, o, known)
-  if o == nil then o = {} end
-  if type(o) ~= "table" then fail(2, fname, "expected a table of fields (got %s)", type(o)) end
-  for k in pairs(o) do
-    if type(k) ~= "string" or known[k] == nil then
-      local names = {}
-      for name in pairs(known) do names[#names + 1] = name end
-      table.sort(names)
-      fail(2, fname, "unknown field '%s' (known fields: %s)", tostring(k), table.concat(names, ", "))
-    end
-  end
-  local p = {}
-  for k, def in pairs(known) do
-    local v = o[k]
-    if v == nil and def ~= false then v = def end
-    p[k] = v
-  end
-  return p
-end
-
--- The fields that must be finite numbers.
-local function numbers(fname, p, names)
-  for _, k in ipairs(names) do
-    local v = p[k]
-    if type(v) ~= "number" or v ~= v or math.abs(v) == math.huge then
-      fail(2, fname, "field '%s' must be a finite number (got %s)", k, tostring(v))
-    end
-  end
-end
+local options = require "options"
+local fail, fields, numbers = options.fail, options.read, options.numbers
 
 -- baumgarte: one number (alpha = beta) or {alpha, beta}.
 local function baumgarte(fname, b)

@@ -14,32 +14,20 @@
 -- top-left corner.  man mechlua has the fields and their defaults.
 local spec000 = {}
 
-local fmt = string.format
+local options = require "options"
+local fmt, fail = string.format, options.fail
 
-local function fail(lvl, fname, ...)
-  error(fname .. ": " .. fmt(...), lvl + 2)
-end
-
--- The fields of o checked against known (name -> default) with the defaults filled in.
+-- The fields of o with the defaults filled in; those whose default is a number must be
+-- finite numbers.
 local function fields(fname, o, known)
-  if o == nil then o = {} end
-  if type(o) ~= "table" then fail(2, fname, "expected a table of fields (got %s)", type(o)) end
-  for k in pairs(o) do
-    if type(k) ~= "string" or known[k] == nil then
-      local names = {}
-      for name in pairs(known) do names[#names + 1] = name end
-      table.sort(names)
-      fail(2, fname, "unknown field '%s' (known fields: %s)", tostring(k), table.concat(names, ", "))
-    end
-  end
-  local p = {}
+  local p = options.read(fname, o, known)
   for k, def in pairs(known) do
-    local v = o[k]
-    if v == nil then v = def end
-    if type(def) == "number" and (type(v) ~= "number" or v ~= v or math.abs(v) == math.huge) then
-      fail(2, fname, "field '%s' must be a finite number (got %s)", k, tostring(v))
+    if type(def) == "number" then
+      local v = p[k]
+      if type(v) ~= "number" or v ~= v or math.abs(v) == math.huge then
+        fail(2, fname, "field '%s' must be a finite number (got %s)", k, tostring(v))
+      end
     end
-    p[k] = v
   end
   return p
 end
@@ -107,10 +95,7 @@ function spec000.oscillator(o)
   end
   local lower, upper = -p.clearance, p.height + p.clearance
   if p.resting then lower, upper = 0, p.height + 2 * p.clearance end
-  local top = slider:find_nodes{ box = { -dx / 2, p.height - dy / 2, p.width + dx / 2, p.height + dy / 2 } }
-  local bottom = slider:find_nodes{ box = { -dx / 2, -dy / 2, p.width + dx / 2, dy / 2 } }
-  sys:guide{ slider, name = "guide", lower = lower, upper = upper, lower_nodes = bottom,
-    upper_nodes = top,
+  sys:guide{ slider, name = "guide", lower = lower, upper = upper, -- the mesh's "bottom", "top"
     law = mech.contact.kelvin_voigt{ K = p.K, c = p.chi },
     friction = mech.friction.stick{ mu = p.mu, mu_s = p.mu_s, v_eps = p.v_eps } }
   return sys, slider
@@ -167,10 +152,7 @@ function spec000.slider_crank(o)
   else
     sys:revolute{ rod, slider:node(centre), at = { B, 0 }, name = "B" }
   end
-  local dx, dy, w, h = p.width / p.nx, p.height / p.ny, p.width, p.height
-  local top = slider:find_nodes{ box = { B - w / 2 - dx / 2, h / 2 - dy / 2, B + w / 2 + dx / 2, h / 2 + dy / 2 } }
-  local bottom = slider:find_nodes{ box = { B - w / 2 - dx / 2, -h / 2 - dy / 2, B + w / 2 + dx / 2, -h / 2 + dy / 2 } }
-  sys:guide{ slider, name = "guide", clearance = p.clearance, lower_nodes = bottom, upper_nodes = top,
+  sys:guide{ slider, name = "guide", clearance = p.clearance, -- the mesh's "bottom", "top"
     law = mech.contact.kelvin_voigt{ K = p.K, c = p.chi },
     friction = mech.friction.stick{ mu = p.mu, mu_s = p.mu_s, v_eps = p.v_eps } }
   return sys, slider, centre

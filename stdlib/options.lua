@@ -1,0 +1,51 @@
+-- SPDX-License-Identifier: MIT
+-- options: checking the table of named fields a stdlib builder takes (benchmarks,
+-- spec000), with messages that name the function and the field, raised at the caller of
+-- the builder.
+--
+--   local options = require "options"
+--   local p = options.read("spec000.oscillator", o, DEFAULTS)   -- unknown fields refused
+--   options.numbers("spec000.oscillator", p, { "width", "height" })
+local options = {}
+
+local fmt = string.format
+
+-- Raises "fname: message" at the caller of the public function, lvl levels up from the
+-- function calling fail (2 from a helper of the public function, 1 from itself).
+function options.fail(lvl, fname, ...)
+  error(fname .. ": " .. fmt(...), lvl + 2)
+end
+
+-- Checks the fields of o against known (name -> default, or false for "no default") and
+-- returns a table of the values, defaults filled in.  Call it from the public function.
+function options.read(fname, o, known)
+  if o == nil then o = {} end
+  if type(o) ~= "table" then options.fail(2, fname, "expected a table of fields (got %s)", type(o)) end
+  for k in pairs(o) do
+    if type(k) ~= "string" or known[k] == nil then
+      local names = {}
+      for name in pairs(known) do names[#names + 1] = name end
+      table.sort(names)
+      options.fail(2, fname, "unknown field '%s' (known fields: %s)", tostring(k), table.concat(names, ", "))
+    end
+  end
+  local p = {}
+  for k, def in pairs(known) do
+    local v = o[k]
+    if v == nil and def ~= false then v = def end
+    p[k] = v
+  end
+  return p
+end
+
+-- The fields of p that must be finite numbers.  Call it from the public function.
+function options.numbers(fname, p, names)
+  for _, k in ipairs(names) do
+    local v = p[k]
+    if type(v) ~= "number" or v ~= v or math.abs(v) == math.huge then
+      options.fail(2, fname, "field '%s' must be a finite number (got %s)", k, tostring(v))
+    end
+  end
+end
+
+return options
