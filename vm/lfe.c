@@ -17,8 +17,7 @@
 #include "lsystem.h"
 #include "lutil.h"
 
-const char *const lfe_fields[] = {"node",   "find_nodes", "mesh",        "mass",
-                                  "nnodes", "node_mass",  "frequencies", NULL};
+const char *const lfe_fields[] = {"mesh", "mass", "nnodes", NULL};
 
 /*
 ** sys:flexible{ name = ..., mesh = <mesh table>, E = ..., nu = 0.3, density = ...,
@@ -180,14 +179,15 @@ static int fe_frequencies(lua_State *L)
     return 1;
 }
 
+const luaL_Reg lfe_methods[] = {{"node", fe_node},
+                                {"find_nodes", fe_find_nodes},
+                                {"node_mass", fe_node_mass},
+                                {"frequencies", fe_frequencies},
+                                {NULL, NULL}};
+
 int lfe_index(lua_State *L, lsys *ls, lentity *e, const char *key)
 {
-    static const luaL_Reg methods[] = {{"node", fe_node},
-                                       {"find_nodes", fe_find_nodes},
-                                       {"node_mass", fe_node_mass},
-                                       {"frequencies", fe_frequencies},
-                                       {NULL, NULL}};
-    for (const luaL_Reg *m = methods; m->name; m++)
+    for (const luaL_Reg *m = lfe_methods; m->name; m++)
         if (strcmp(key, m->name) == 0) {
             lua_pushcfunction(L, m->func);
             return 1;

@@ -1412,6 +1412,7 @@ void lmech_open_system(lua_State *L)
     lu_setflags(L, ent_fields);
     lu_setflags(L, lfe_fields);
     luaL_setfuncs(L, ent_completed, 0);
+    luaL_setfuncs(L, lfe_methods, 0);
     lua_setfield(L, -2, "__complete");
     luaL_setfuncs(L, ent_meta, 0);
     lua_pop(L, 1);

@@ -4,6 +4,7 @@
 #ifndef MECHLUA_LSYSTEM_H
 #define MECHLUA_LSYSTEM_H
 
+#include <lauxlib.h>
 #include <lua.h>
 
 #include "mech.h"
@@ -49,7 +50,8 @@ int lfe_sys_flexible(lua_State *L);
 int lfe_sys_guide(lua_State *L);
 /// Pushes the value of `key` for flexible body e (a field or a method); 0 if none.
 int lfe_index(lua_State *L, lsys *ls, lentity *e, const char *key);
-/// Names Tab completes on a flexible body (NULL-terminated).
+/// What Tab completes on a flexible body: its methods and its fields (NULL-terminated).
+extern const luaL_Reg lfe_methods[];
 extern const char *const lfe_fields[];
 
 #endif
