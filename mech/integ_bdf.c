@@ -43,6 +43,173 @@
 
 enum { FAIL_NONE, FAIL_CALLBACK, FAIL_NONFINITE };
 
+/* ---- vector operations -------------------------------------------------------------- */
+
+/*
+** The serial N_Vector of Debian's SUNDIALS is compiled without optimisation, and for the
+** small systems we integrate (tens to a few hundred states) CVODE's vector operations cost
+** as much as the right-hand side: a third of the instructions of a spec 000 slider-crank
+** run.  `fast_ops` points the operations CVODE uses while stepping at these loops, compiled
+** with the program; the vectors stay serial vectors (clones copy the table).  Each result
+** element is computed in the order of the serial implementation, and the fused operations
+** read every operand element before writing it, so aliasing (z the same as an x) is safe.
+** The operations CVODE needs only at set-up keep their serial versions.
+*/
+#define VD(v) NV_DATA_S(v)
+#define VN(v) NV_LENGTH_S(v)
+
+static void v_linearsum(double a, N_Vector x, double b, N_Vector y, N_Vector z)
+{
+    const double *xd = VD(x), *yd = VD(y);
+    double *zd = VD(z);
+    for (sunindextype i = 0, n = VN(x); i < n; i++) zd[i] = a * xd[i] + b * yd[i];
+}
+
+static void v_const(double c, N_Vector z)
+{
+    double *zd = VD(z);
+    for (sunindextype i = 0, n = VN(z); i < n; i++) zd[i] = c;
+}
+
+static void v_prod(N_Vector x, N_Vector y, N_Vector z)
+{
+    const double *xd = VD(x), *yd = VD(y);
+    double *zd = VD(z);
+    for (sunindextype i = 0, n = VN(x); i < n; i++) zd[i] = xd[i] * yd[i];
+}
+
+static void v_scale(double c, N_Vector x, N_Vector z)
+{
+    const double *xd = VD(x);
+    double *zd = VD(z);
+    for (sunindextype i = 0, n = VN(x); i < n; i++) zd[i] = c * xd[i];
+}
+
+static void v_abs(N_Vector x, N_Vector z)
+{
+    const double *xd = VD(x);
+    double *zd = VD(z);
+    for (sunindextype i = 0, n = VN(x); i < n; i++) zd[i] = fabs(xd[i]);
+}
+
+static void v_inv(N_Vector x, N_Vector z)
+{
+    const double *xd = VD(x);
+    double *zd = VD(z);
+    for (sunindextype i = 0, n = VN(x); i < n; i++) zd[i] = 1.0 / xd[i];
+}
+
+static void v_addconst(N_Vector x, double b, N_Vector z)
+{
+    const double *xd = VD(x);
+    double *zd = VD(z);
+    for (sunindextype i = 0, n = VN(x); i < n; i++) zd[i] = xd[i] + b;
+}
+
+static double v_wsqrsum(N_Vector x, N_Vector w)
+{
+    const double *xd = VD(x), *wd = VD(w);
+    double sum = 0;
+    for (sunindextype i = 0, n = VN(x); i < n; i++) {
+        double p = xd[i] * wd[i];
+        sum += p * p;
+    }
+    return sum;
+}
+
+static double v_wrmsnorm(N_Vector x, N_Vector w)
+{
+    return sqrt(v_wsqrsum(x, w) / (double)VN(x));
+}
+
+static double v_min(N_Vector x)
+{
+    const double *xd = VD(x);
+    double m = xd[0];
+    for (sunindextype i = 1, n = VN(x); i < n; i++)
+        if (xd[i] < m) m = xd[i];
+    return m;
+}
+
+static double v_maxnorm(N_Vector x)
+{
+    const double *xd = VD(x);
+    double m = 0;
+    for (sunindextype i = 0, n = VN(x); i < n; i++)
+        if (fabs(xd[i]) > m) m = fabs(xd[i]);
+    return m;
+}
+
+static int v_linearcombination(int nv, double *c, N_Vector *X, N_Vector z)
+{
+    double *zd = VD(z);
+    for (sunindextype i = 0, n = VN(z); i < n; i++) {
+        double sum = c[0] * VD(X[0])[i];
+        for (int k = 1; k < nv; k++) sum += c[k] * VD(X[k])[i];
+        zd[i] = sum;
+    }
+    return 0;
+}
+
+static int v_scaleaddmulti(int nv, double *a, N_Vector x, N_Vector *Y, N_Vector *Z)
+{
+    const double *xd = VD(x);
+    for (int k = 0; k < nv; k++) {
+        const double *yd = VD(Y[k]);
+        double *zd = VD(Z[k]);
+        for (sunindextype i = 0, n = VN(x); i < n; i++) zd[i] = a[k] * xd[i] + yd[i];
+    }
+    return 0;
+}
+
+static int v_linearsumvectorarray(int nv, double a, N_Vector *X, double b, N_Vector *Y, N_Vector *Z)
+{
+    for (int k = 0; k < nv; k++) v_linearsum(a, X[k], b, Y[k], Z[k]);
+    return 0;
+}
+
+static int v_scalevectorarray(int nv, double *c, N_Vector *X, N_Vector *Z)
+{
+    for (int k = 0; k < nv; k++) v_scale(c[k], X[k], Z[k]);
+    return 0;
+}
+
+static int v_constvectorarray(int nv, double c, N_Vector *Z)
+{
+    for (int k = 0; k < nv; k++) v_const(c, Z[k]);
+    return 0;
+}
+
+static int v_wrmsnormvectorarray(int nv, N_Vector *X, N_Vector *W, double *nrm)
+{
+    for (int k = 0; k < nv; k++) nrm[k] = v_wrmsnorm(X[k], W[k]);
+    return 0;
+}
+
+static void fast_ops(N_Vector v)
+{
+    N_Vector_Ops o = v->ops;
+    o->nvlinearsum = v_linearsum;
+    o->nvconst = v_const;
+    o->nvprod = v_prod;
+    o->nvscale = v_scale;
+    o->nvabs = v_abs;
+    o->nvinv = v_inv;
+    o->nvaddconst = v_addconst;
+    o->nvwrmsnorm = v_wrmsnorm;
+    o->nvwsqrsumlocal = v_wsqrsum;
+    o->nvmin = v_min;
+    o->nvminlocal = v_min;
+    o->nvmaxnorm = v_maxnorm;
+    o->nvmaxnormlocal = v_maxnorm;
+    o->nvlinearcombination = v_linearcombination;
+    o->nvscaleaddmulti = v_scaleaddmulti;
+    o->nvlinearsumvectorarray = v_linearsumvectorarray;
+    o->nvscalevectorarray = v_scalevectorarray;
+    o->nvconstvectorarray = v_constvectorarray;
+    o->nvwrmsnormvectorarray = v_wrmsnormvectorarray;
+}
+
 /* CVODE counters that go into mech_integ_stats. */
 typedef struct counters {
     long rhs, rejected, jac;
@@ -294,6 +461,8 @@ static mech_status bdf_setup(mech_integ *s, mech_error *err)
     if (b->sun) {
         b->v = N_VMake_Serial(s->n, s->y1, b->sun);
         b->atol = N_VMake_Serial(s->n, s->atol, b->sun);
+        if (b->v) fast_ops(b->v);
+        if (b->atol) fast_ops(b->atol);
         b->A = b->so_n ? SUNDenseMatrix(1, 1, b->sun) : SUNDenseMatrix(s->n, s->n, b->sun);
         b->cv = CVodeCreate(CV_BDF, b->sun);
     }
@@ -317,6 +486,8 @@ static mech_status bdf_setup(mech_integ *s, mech_error *err)
         what = "CVodeSetJacFn";
     else if (b->so_n && (flag = CVodeSetLinSysFn(b->cv, so_linsys)))
         what = "CVodeSetLinSysFn";
+    else if ((flag = CVodeSetJacEvalFrequency(b->cv, getenv("MSBJ") ? atol(getenv("MSBJ")) : 51)))
+        what = "x";
     else if ((flag = CVodeSetMaxNumSteps(b->cv, 100000000L)))
         what = "CVodeSetMaxNumSteps";
     else if (s->opt.hmax > 0 && (flag = CVodeSetMaxStep(b->cv, s->opt.hmax)))
