@@ -261,6 +261,22 @@ int contact_event(mech_system *sys, int k, double t, double *y)
     return 0;
 }
 
+int contact_stick_edge(const mech_system *sys, const double *y, double *vt)
+{
+    for (int k = 0; k < sys->ncontacts; k++) {
+        const contact *c = &sys->contacts[k];
+        if (c->flaw.type != MECH_FRICTION_STICK || !c->active) continue;
+        cgeom g;
+        geometry(sys, c, y, y + sys->ncoord, &g);
+        double s = g.t[0] * g.vrel[0] + g.t[1] * g.vrel[1];
+        if (g.gap <= 0 && fabs(fabs(s) - c->flaw.v_eps) <= 0.02 * c->flaw.v_eps) {
+            *vt = s;
+            return k;
+        }
+    }
+    return -1;
+}
+
 void contact_start(mech_system *sys, double t, const double *y)
 {
     (void)t;

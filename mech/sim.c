@@ -459,14 +459,24 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
             const char *why = s.failed             ? s.cb_err.msg
                               : sys->last_err.code ? sys->last_err.msg
                                                    : ierr.msg;
-            char where[160] = "";
-            int fault = mech_integ_fault(integ);
+            char where[400] = "";
+            int fault = mech_integ_fault(integ), edge = -1;
+            double vt = 0;
             if (!s.failed && !sys->last_err.code && fault >= 0) {
                 /* the integrator's own failure: name the entity behind the component */
                 char what[120];
                 mech_system_describe_state(sys, fault, what, sizeof what);
                 snprintf(where, sizeof where, " (%s %s)",
                          st == MECH_ERR_STEPSIZE ? "largest error in" : "at fault:", what);
+            } else if (!s.failed && !sys->last_err.code &&
+                       (edge = contact_stick_edge(sys, mech_integ_state(integ), &vt)) >= 0) {
+                /* the usual cause of BDF's repeated failures with sticking friction */
+                const contact *c = &sys->contacts[edge];
+                snprintf(where, sizeof where,
+                         " (contact '%s' rests at the edge of its stick band, v_t = %.6g m/s with "
+                         "v_eps = %g m/s, where its friction force jumps: a smaller rtol usually "
+                         "gets past it)",
+                         c->name, vt, c->flaw.v_eps);
             }
             if (s.failed)
                 st = s.cb_err.code;

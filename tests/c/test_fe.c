@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "mech.h"
+#include "system_impl.h" /* contact_stick_edge, contact_start */
 #include "tap.h"
 
 #define PI 3.14159265358979323846
@@ -426,8 +427,54 @@ static void test_errors(void)
     mech_mesh_free(&m);
 }
 
+/*
+** The diagnosis attached to a failed BDF step: a contact with sticking friction whose slip
+** speed is within 2% of v_eps (the edge of its stick band) is named; one well inside or well
+** outside the band, or not touching, is not.
+*/
+static void test_stick_edge(void)
+{
+    mech_system *sys = new_system(-9.81);
+    mech_body_def b = mech_body_default();
+    b.name = "block", b.mass = 1, b.inertia = 1;
+    int block = -1;
+    mech_error err;
+    if (mech_body_add(sys, &b, &block, &err)) diag("body: %s", err.msg);
+    mech_contact_def c = mech_contact_default();
+    c.name = "floor", c.body_a = block, c.body_b = MECH_GROUND;
+    c.normal_law = mech_normal_default(MECH_NORMAL_KELVIN_VOIGT);
+    c.normal_law.K = 1e6, c.normal_law.c = 1e3;
+    c.friction = mech_friction_default(MECH_FRICTION_STICK);
+    c.friction.mu = 0.3, c.friction.mu_s = 0.4, c.friction.v_eps = 1e-5;
+    if (mech_contact_add(sys, &c, NULL, &err)) diag("contact: %s", err.msg);
+    if (mech_system_finalize(sys, &err)) diag("finalize: %s", err.msg);
+    int n = mech_system_ncoord(sys);
+    double *y = calloc((size_t)sys->nstate, sizeof(double));
+    memcpy(y, sys->y0, sizeof(double) * (size_t)sys->nstate);
+    y[1] = -1e-6; /* 1 um into the floor */
+    contact_start(sys, 0.0, y);
+    const double vx[] = {-1.01e-5, 0.99e-5, -0.5e-5, -2e-5, 0.0};
+    const int want[] = {0, 0, -1, -1, -1};
+    for (int i = 0; i < 5; i++) {
+        y[n] = vx[i];
+        double vt = 0;
+        int k = contact_stick_edge(sys, y, &vt);
+        char name[96];
+        snprintf(name, sizeof name, "stick edge: v_x = %g m/s: %s", vx[i],
+                 want[i] < 0 ? "not named" : "the contact is named, with its speed");
+        ok(k == want[i] && (k < 0 || fabs(fabs(vt) - fabs(vx[i])) < 1e-18), name);
+    }
+    y[1] = 1e-3, y[n] = -1e-5; /* lifted off: not touching */
+    contact_start(sys, 0.0, y);
+    double vt = 0;
+    ok(contact_stick_edge(sys, y, &vt) == -1, "stick edge: a contact not touching is not named");
+    free(y);
+    mech_system_destroy(sys);
+}
+
 int main(void)
 {
+    test_stick_edge();
     test_nodes();
     test_rigid_modes();
     test_energy();
