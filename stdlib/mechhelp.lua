@@ -9,6 +9,7 @@ topics["mech"] = [[
 mech: the mechanics library (also the global `mech`)
   mech.planar{ gravity = {gx, gy} }  a planar system              help(mech.planar)
   mech.rpm(n), mech.deg(d), mech.mm(x)  unit helpers: rad/s, rad, m
+  mech.mesh.rectangle{...}, mech.mesh.read(path)  meshes for flexible bodies  help(mech.mesh)
   mech.mkdir(path)                   create a folder and its parents
   mech.version                       "major.minor.patch"
   mech.quiet = true                  no progress line during long simulations
@@ -37,6 +38,8 @@ system methods (all take one table of named fields):
   sys:torque{ body, value, amplitude, omega, phase, fn }
   sys:simulate{ t, report, method, h, rtol, atol, max_step, record, events, quiet, on_error, params }
   sys:lyapunov{ t, every, transient, d0, method, rtol, ... }   largest Lyapunov exponent
+  sys:flexible{ name, mesh, E, nu, density, ... }  a finite-element body  help("sys:flexible")
+  sys:guide{ fe, clearance | lower, upper, law, friction, ... }  nodes between two surfaces
   sys:assemble()  sys:entity(name)  sys:value("entity.quantity")  sys:describe()
 fields: sys.ground, sys.dof, sys.last_run
 `at` is a world point in the configuration as given; a_at, b_at, body_at are body
@@ -139,6 +142,34 @@ lambda, history = sys:lyapunov{ t = end time, every = renormalisation interval [
   (Benettin): > 0 chaotic, < 0 stable.  history = { t = {...}, estimate = {...} } shows
   how the estimate converged.]]
 
+topics["mech.mesh"] = [[
+mech.mesh: planar meshes for flexible bodies (man -l man/mechlua-fe.3)
+  mech.mesh.rectangle{ size = {w, h} | width, height, origin = {x, y} | center = {x, y},
+                       nx, ny, triangles = false, numbering = "top" | "bottom" }
+      nx by ny quadrilaterals (or 2 triangles each); nodes numbered row by row from the
+      top-left ("top", spec 000 Figs. 6 and 12) or the bottom-left; node sets top, bottom,
+      left, right, corners, all
+  mech.mesh.read(path)     gmsh .msh, ASCII 2.2 or 4.1; physical groups become node and
+                           element sets; errors name the file line
+  mech.mesh.check(t)       a mesh written as { nodes = {{x, y}, ...}, elements = {{...}, ...} }
+  m.nodes, m.elements, m.groups;  m:find_nodes{ box = {x0, y0, x1, y1} | group = name |
+      where = function(x, y) | near = {x, y} } -> node numbers;  m:node_at{x, y}]]
+
+topics["sys:flexible"] = [[
+fe = sys:flexible{ name, mesh, E = Pa, nu, density = kg/m^3, thickness = m (1),
+                   plane = "stress" | "strain", lumping = "row_sum" | "hrz",
+                   alpha = 1/s, beta = s, displacement = {ux, uy}, velocity = {vx, vy} }
+  A finite-element body: quadrilaterals (2x2 Gauss) and triangles, lumped mass, Rayleigh
+  damping alpha M + beta K.  Each node is a body "name.n<k>" with x and y only: joints
+  (revolute, Lagrange or penalty), springs, forces and contacts attach to fe:node(k).
+  fe:node(k), fe:find_nodes{...}, fe:node_mass(k), fe:frequencies{ n, mass, fixed },
+  fe.mesh, fe.mass, fe.nnodes.  Channels: x y vx vy strain kinetic damping fn ft contacts;
+  per node: x y vx vy ax ay ux uy fn ft kinetic.
+sys:guide{ fe, name, on, at, axis, lower_nodes, upper_nodes, clearance | lower, upper, law,
+           friction }   one contact per node and surface, "name_n<k>_lower" / "_upper"
+man -l man/mechlua-fe.3]]
+topics["sys:guide"] = topics["sys:flexible"]
+
 topics["mech.entity"] = [[
 an entity (body, point, force, joint or driver):
   e.name, e.kind, e.system, e.channels (the quantities it can record)
@@ -183,7 +214,8 @@ analysis = require "analysis" (man -l man/mechlua-analysis.3)
 
 local order = { "mech", "mech.planar", "mech.system", "sys:body", "sys:revolute", "sys:prismatic",
   "clearance", "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
-  "sys:simulate", "sys:lyapunov", "mech.entity", "mech.run", "mech.column", "plot", "analysis" }
+  "sys:simulate", "sys:lyapunov", "sys:flexible", "sys:guide", "mech.mesh", "mech.entity", "mech.run",
+  "mech.column", "plot", "analysis" }
 
 -- The topic of a value: a name, a function of the mech module or a system method, or
 -- the type of an object.
@@ -191,11 +223,15 @@ local function topic_of(x)
   if x == nil then return nil end
   if type(x) == "string" then return x end
   if x == mech then return "mech" end
+  if x == mech.mesh then return "mech.mesh" end
   if x == package.loaded.plot then return "plot" end
   if x == package.loaded.analysis then return "analysis" end
   if type(x) == "function" then
     for k, v in pairs(mech) do
       if v == x then return "mech." .. k end
+    end
+    for _, v in pairs(mech.mesh) do
+      if v == x then return "mech.mesh" end
     end
     local mt = debug.getregistry()["mech.system"]
     for k, v in pairs(mt and mt.__methods or {}) do

@@ -46,6 +46,9 @@ run["pin.f"]
 help(sys)
 help(sys.simulate)
 help(run)
+help(mech.mesh)
+help(mech.mesh.rectangle{ size = { 1, 1 }, nx = 1, ny = 1 })
+help(sys.flexible)
 LUA
 is($r->{status}, 0, 'a session in the REPL');
 like($r->{out}, qr/^mech\.planar: 1 body \(bob\), 1 joint, 0 drivers, 0 force elements, 0 points; 1 degree of freedom$/m,
@@ -58,6 +61,9 @@ like($r->{out}, qr/^column 'pin\.f' \[N\]: 11 values from [0-9.]+ to [0-9.]+$/m,
 like($r->{out}, qr/^system methods \(all take one table of named fields\):/m, 'help(sys) lists the methods');
 like($r->{out}, qr/^run = sys:simulate\{ t = end time \[s\]/m, 'help(sys.simulate) the options');
 like($r->{out}, qr/^a run \(results of sys:simulate\):/m, 'help(run) the results');
+my @mesh = $r->{out} =~ /^mech\.mesh: planar meshes for flexible bodies/mg;
+is(scalar @mesh, 2, 'help(mech.mesh) and help of a mesh: the mesh functions and methods');
+like($r->{out}, qr/^fe = sys:flexible\{ name, mesh, E = Pa/m, 'help(sys.flexible) the flexible body');
 is($r->{err}, '', 'no errors');
 
 # The progress line: on a terminal only, for runs longer than a second.
