@@ -14,7 +14,7 @@
 -- Writes CSV files and PNG and PDF figures into the folder and prints a summary.
 --
 -- Every parameter table of the paper is lost (spec 004 (d)1); the values below are the
--- spec's placeholders and recommended choices, marked [R] (rebuilt by the spec) or [A]
+-- stand-in values and recommended choices of the spec, marked [R] (rebuilt by the spec) or [A]
 -- (chosen by the spec, not the paper):
 --   links         crank L1 = 0.150 m, rod L2 = 0.541 m [R]: the ideal slider-pin trajectory
 --                 of the paper is x in [0.391, 0.691] m = [L2 - L1, L2 + L1]; offset 0 [A]

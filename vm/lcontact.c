@@ -472,7 +472,7 @@ static int law_tostring(lua_State *L)
     lua_getfield(L, 1, "law");
     lua_pushfstring(L, "%s law %s:", lua_tostring(L, -2), lua_tostring(L, -1));
     luaL_Buffer b;
-    luaL_buffinit(L, &b); /* may push a placeholder: the title is added through the stack */
+    luaL_buffinit(L, &b); /* the buffer may hold a stack slot: the title goes on through the stack */
     lua_pushvalue(L, -2);
     luaL_addvalue(&b);
     static const char *const order[] = {
