@@ -361,8 +361,9 @@ end
 --   (peaks at 60 and 90-120 deg) depend on the paper's lost masses and its crank-angle
 --   origin, and the joints are unnamed in the seed.
 -- C004-12 (two collisions on the upper surface at 30-90 deg): with the spec's stand-in
---   masses (the paper's are lost) the ideal guide force never changes sign (1.35 to 12.8 N upwards), so the slider has
---   no reason to leave its lower surface; it never touches the upper one.
+--   masses (the paper's are lost) the ideal guide force never changes sign (1.35 to 12.8 N
+--   upwards), so the slider has no reason to leave its lower surface; it never touches the
+--   upper one.
 -- C004-15 (more peaks with the translational clearance): the guide adds about 44 impacts
 --   per revolution, but the acceleration peaks above 50 m/s^2 are not more frequent (27.5
 --   and 23 per revolution in the full run): the count depends on the threshold and the
