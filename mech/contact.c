@@ -33,7 +33,12 @@
 ** along t (so it needs a's tangential motion free of Lagrange constraints and b fixed:
 ** free bodies, bodies on a guide parallel to the surface, lumped FE nodes; for a journal
 ** it ignores the bearing's motion and both rotations; when a is the ground, b's forces
-** are used), clamped to mu_s F_n.
+** are used), clamped to mu_s F_n.  Eq. 13 then jumps to the kinetic force at |v_t| = v_eps;
+** here the force moves linearly from the one to the other over v_eps <= |v_t| <= 2 v_eps.
+** With the jump, a point whose kinetic friction exceeds its load creeps along the band's
+** edge (pushed back from outside, held inside), where an implicit step equation has no
+** solution and Newton's iterates hop across; the ramp makes the force continuous in v_t
+** and leaves Eq. 13 untouched inside the band and beyond 2 v_eps.
 */
 #include <math.h>
 #include <stdio.h>
@@ -192,6 +197,8 @@ int contact_forces(mech_system *sys, double t, const double *y, double *ydot, in
                                      : 0.0;
             double limit = c->flaw.mu_s * c->fn;
             double ft = fmax(-limit, fmin(limit, -other));
+            double s = fabs(c->vt) / c->flaw.v_eps - 1; /* > 0: on the ramp */
+            if (s > 0) ft = (1 - s) * ft - s * c->flaw.mu * c->fn * (c->vt > 0 ? 1 : -1);
             c->ft = ft;
             apply(sys, c, &g, 0.0, ft);
             sys->p_friction -= ft * c->vt;
@@ -209,7 +216,7 @@ int contact_forces(mech_system *sys, double t, const double *y, double *ydot, in
         double elastic;
         double fn = mech_normal_force(&c->nlaw, d, dd, c->v0, &elastic);
         double ft = 0;
-        if (stick && fabs(vt) < c->flaw.v_eps) {
+        if (stick && fabs(vt) < 2 * c->flaw.v_eps) {
             c->sticking = 1; /* pass 2 sets its force */
         } else if (c->flaw.type != MECH_FRICTION_NONE) {
             double zdot = 0;
@@ -259,22 +266,6 @@ int contact_event(mech_system *sys, int k, double t, double *y)
         return 1;
     }
     return 0;
-}
-
-int contact_stick_edge(const mech_system *sys, const double *y, double *vt)
-{
-    for (int k = 0; k < sys->ncontacts; k++) {
-        const contact *c = &sys->contacts[k];
-        if (c->flaw.type != MECH_FRICTION_STICK || !c->active) continue;
-        cgeom g;
-        geometry(sys, c, y, y + sys->ncoord, &g);
-        double s = g.t[0] * g.vrel[0] + g.t[1] * g.vrel[1];
-        if (g.gap <= 0 && fabs(fabs(s) - c->flaw.v_eps) <= 0.02 * c->flaw.v_eps) {
-            *vt = s;
-            return k;
-        }
-    }
-    return -1;
 }
 
 void contact_start(mech_system *sys, double t, const double *y)

@@ -413,6 +413,14 @@ static mech_status check_options(int n, const mech_integ_options *o, mech_rhs_fn
         return mech_error_set(err, MECH_ERR_ARG,
                               "integrator option hmax = %g: must be >= 0 and finite (0: no limit)",
                               o->hmax);
+    if (o->max_order < 0 || o->max_order > 5)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "integrator option max_order = %d: must be 1 to 5 (0: 5)",
+                              o->max_order);
+    if (o->max_order > 0 && o->method != MECH_BDF)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "integrator option max_order: only bdf varies its order (got %s)",
+                              name);
     if (!(o->rtol > 0 && isfinite(o->rtol)))
         return mech_error_set(err, MECH_ERR_ARG,
                               "integrator option rtol = %g: must be > 0 and finite", o->rtol);

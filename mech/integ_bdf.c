@@ -486,8 +486,8 @@ static mech_status bdf_setup(mech_integ *s, mech_error *err)
         what = "CVodeSetJacFn";
     else if (b->so_n && (flag = CVodeSetLinSysFn(b->cv, so_linsys)))
         what = "CVodeSetLinSysFn";
-    else if ((flag = CVodeSetJacEvalFrequency(b->cv, getenv("MSBJ") ? atol(getenv("MSBJ")) : 51)))
-        what = "x";
+    else if (s->opt.max_order > 0 && (flag = CVodeSetMaxOrd(b->cv, s->opt.max_order)))
+        what = "CVodeSetMaxOrd";
     else if ((flag = CVodeSetMaxNumSteps(b->cv, 100000000L)))
         what = "CVodeSetMaxNumSteps";
     else if (s->opt.hmax > 0 && (flag = CVodeSetMaxStep(b->cv, s->opt.hmax)))
@@ -534,6 +534,24 @@ static void bdf_resync(mech_integ *s)
     mark_restart(s->bdf);
 }
 
+/* After a failed step: s->fault = the component with the largest weighted local error
+** estimate (for a corrector failure, the last Newton correction), or -1.  Runs once, at the
+** end of a run: the two work vectors are made here. */
+static void worst_component(mech_integ *s)
+{
+    bdf *b = s->bdf;
+    N_Vector ele = N_VClone(b->v), w = N_VClone(b->v);
+    s->fault = -1;
+    if (ele && w && !CVodeGetEstLocalErrors(b->cv, ele) && !CVodeGetErrWeights(b->cv, w)) {
+        const double *e = N_VGetArrayPointer(ele), *wt = N_VGetArrayPointer(w);
+        double worst = 0;
+        for (int i = 0; i < b->n; i++)
+            if (fabs(e[i] * wt[i]) > worst) worst = fabs(e[i] * wt[i]), s->fault = i;
+    }
+    if (ele) N_VDestroy(ele);
+    if (w) N_VDestroy(w);
+}
+
 /* Maps a failure of CVode() to our status codes. */
 static mech_status step_error(mech_integ *s, int flag, mech_error *err)
 {
@@ -559,6 +577,7 @@ static mech_status step_error(mech_integ *s, int flag, mech_error *err)
     case CV_BAD_T: code = MECH_ERR_ARG; break;
     default: code = MECH_ERR_CONVERGENCE; /* error test, corrector, linear solver */
     }
+    if (code == MECH_ERR_STEPSIZE || code == MECH_ERR_CONVERGENCE) worst_component(s);
     double t = s->t1;
     CVodeGetCurrentTime(b->cv, &t);
     return cvode_error(s, code, "step", flag, t, err);

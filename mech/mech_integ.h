@@ -58,10 +58,11 @@ typedef int (*mech_event_fn)(void *ctx, double t, const double *y, double *g);
 /// Options of an integrator.  Start from mech_integ_default_options().
 typedef struct mech_integ_options {
     mech_method method;
-    double h;    ///< RK4 and fixed DOPRI5: the step [s]; adaptive: first step (0 = automatic)
-    double hmax; ///< adaptive: largest step [s] (0 = no limit)
-    double rtol; ///< adaptive: relative tolerance (default 1e-6)
-    double atol; ///< adaptive: absolute tolerance (default 1e-9)
+    double h;      ///< RK4 and fixed DOPRI5: the step [s]; adaptive: first step (0 = automatic)
+    double hmax;   ///< adaptive: largest step [s] (0 = no limit)
+    int max_order; ///< BDF only: highest order, 1 to 5 (0 = 5, CVODE's own limit)
+    double rtol;   ///< adaptive: relative tolerance (default 1e-6)
+    double atol;   ///< adaptive: absolute tolerance (default 1e-9)
     const double *atol_vec; ///< adaptive: per-component absolute tolerances (NULL = atol)
     int fixed;              ///< DOPRI5 only: take fixed steps of size h, no error control
     double event_tol; ///< events are located to within this time [s] (0 = 1e-12*max(1 s, |t|))

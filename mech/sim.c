@@ -316,15 +316,15 @@ static int describe_run(mech_system *sys, const mech_sim_options *o, mech_run *r
         snprintf(line, sizeof line,
                  "integrator %s, fixed step %.10g s; report every %.10g s; end %.10g s\n",
                  mech_method_name(io->method), io->h, o->report, o->t_end);
-    else if (io->hmax > 0)
+    else {
+        char hmax[40] = "", order[24] = "";
+        if (io->hmax > 0) snprintf(hmax, sizeof hmax, ", max step %.10g s", io->hmax);
+        if (io->max_order > 0) snprintf(order, sizeof order, ", max order %d", io->max_order);
         snprintf(line, sizeof line,
-                 "integrator %s, rtol %.3g, atol %.3g, max step %.10g s; report every %.10g s; "
-                 "end %.10g s\n",
-                 mech_method_name(io->method), io->rtol, io->atol, io->hmax, o->report, o->t_end);
-    else
-        snprintf(line, sizeof line,
-                 "integrator %s, rtol %.3g, atol %.3g; report every %.10g s; end %.10g s\n",
-                 mech_method_name(io->method), io->rtol, io->atol, o->report, o->t_end);
+                 "integrator %s, rtol %.3g, atol %.3g%s%s; report every %.10g s; end %.10g s\n",
+                 mech_method_name(io->method), io->rtol, io->atol, hmax, order, o->report,
+                 o->t_end);
+    }
     run->params = mech_malloc(need + strlen(line) + 1);
     if (run->params == NULL) return -1;
     mech_system_describe(sys, "", run->params, need + 1);
@@ -460,23 +460,15 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
                               : sys->last_err.code ? sys->last_err.msg
                                                    : ierr.msg;
             char where[400] = "";
-            int fault = mech_integ_fault(integ), edge = -1;
-            double vt = 0;
+            int fault = mech_integ_fault(integ);
             if (!s.failed && !sys->last_err.code && fault >= 0) {
                 /* the integrator's own failure: name the entity behind the component */
                 char what[120];
                 mech_system_describe_state(sys, fault, what, sizeof what);
                 snprintf(where, sizeof where, " (%s %s)",
-                         st == MECH_ERR_STEPSIZE ? "largest error in" : "at fault:", what);
-            } else if (!s.failed && !sys->last_err.code &&
-                       (edge = contact_stick_edge(sys, mech_integ_state(integ), &vt)) >= 0) {
-                /* the usual cause of BDF's repeated failures with sticking friction */
-                const contact *c = &sys->contacts[edge];
-                snprintf(where, sizeof where,
-                         " (contact '%s' rests at the edge of its stick band, v_t = %.6g m/s with "
-                         "v_eps = %g m/s, where its friction force jumps: a smaller rtol usually "
-                         "gets past it)",
-                         c->name, vt, c->flaw.v_eps);
+                         st == MECH_ERR_STEPSIZE || st == MECH_ERR_CONVERGENCE ? "largest error in"
+                                                                               : "at fault:",
+                         what);
             }
             if (s.failed)
                 st = s.cb_err.code;

@@ -292,10 +292,6 @@ void contact_gaps(const mech_system *sys, const double *y, double *g);
 int contact_event(mech_system *sys, int k, double t, double *y);
 /* Sets every contact's history from state y (at the start of a run). */
 void contact_start(mech_system *sys, double t, const double *y);
-/* The first contact in touch with sticking friction whose slip speed at y is within 2% of
-** its v_eps (the edge of the stick band, where the friction force jumps), or -1; *vt gets
-** that speed.  For the message of a failed implicit step. */
-int contact_stick_edge(const mech_system *sys, const double *y, double *vt);
 /* Gap of contact k at state y. */
 double contact_gap(const mech_system *sys, int k, const double *y);
 

@@ -36,7 +36,8 @@ system methods (all take one table of named fields):
   sys:rotational_spring{ a, b, k, c, angle }
   sys:force{ body, at | body_at, value = {fx, fy}, amplitude = {ax, ay}, omega, phase, frame, fn }
   sys:torque{ body, value, amplitude, omega, phase, fn }
-  sys:simulate{ t, report, method, h, rtol, atol, max_step, record, events, quiet, on_error, params }
+  sys:simulate{ t, report, method, h, rtol, atol, max_step, max_order, record, events, quiet,
+                on_error, params }
   sys:lyapunov{ t, every, transient, d0, method, rtol, ... }   largest Lyapunov exponent
   sys:flexible{ name, mesh, E, nu, density, ... }  a finite-element body  help("sys:flexible")
   sys:guide{ fe, clearance | lower, upper, law, friction, ... }  nodes between two surfaces
@@ -124,7 +125,7 @@ sys:torque{ body, value = N m, amplitude, omega, phase, name,
 topics["sys:simulate"] = [[
 run = sys:simulate{ t = end time [s], report = s between rows,
     method = "dopri5" (default) | "rk4" (needs h) | "bdf" (stiff),
-    h = step [s], rtol = 1e-6, atol = 1e-9, max_step = s,
+    h = step [s], rtol = 1e-6, atol = 1e-9, max_step = s, max_order = 1..5 (bdf),
     record = { "slider.x", "j1.fx", ..., name = function(t, sys) return value end },
     events = { { channel = "crank.phi", value = 0, period = 2 * math.pi, direction = 1,
                  action = "record" | "stop" | function(t, sys) return "stop" end },
@@ -137,7 +138,7 @@ run = sys:simulate{ t = end time [s], report = s between rows,
 
 topics["sys:lyapunov"] = [[
 lambda, history = sys:lyapunov{ t = end time, every = renormalisation interval [s],
-    transient = 0, d0 = 1e-8, method, h, rtol, atol, max_step }
+    transient = 0, d0 = 1e-8, method, h, rtol, atol, max_step, max_order }
   The largest Lyapunov exponent [1/s] by two nearby trajectories with renormalisation
   (Benettin): > 0 chaotic, < 0 stable.  history = { t = {...}, estimate = {...} } shows
   how the estimate converged.]]

@@ -970,7 +970,7 @@ static int sys_tostring(lua_State *L)
 
 /* ---- simulate ----------------------------------------------------------------------------- */
 
-/* Reads method, h, rtol, atol and max_step; returns whether h was given. */
+/* Reads method, h, rtol, atol, max_step and max_order; returns whether h was given. */
 static int integ_options(lua_State *L, int t, const char *fn, mech_integ_options *io)
 {
     static const char *const methods[] = {"rk4", "dopri5", "bdf", NULL};
@@ -981,19 +981,27 @@ static int integ_options(lua_State *L, int t, const char *fn, mech_integ_options
     io->rtol = lu_number(L, t, fn, "rtol", io->rtol, 0);
     io->atol = lu_number(L, t, fn, "atol", io->atol, 0);
     io->hmax = lu_number(L, t, fn, "max_step", 0, 0);
+    double order = 0;
+    if (lu_optnumber(L, t, fn, "max_order", &order)) {
+        if (io->method != MECH_BDF)
+            lu_error(L, fn, "'max_order' is for method \"bdf\" (the others have a fixed order)");
+        if (!(order >= 1 && order <= 5 && order == floor(order)))
+            lu_error(L, fn, "'max_order' must be an integer from 1 to 5 (got %g)", order);
+        io->max_order = (int)order;
+    }
     return has_h;
 }
 
 /*
-** sys:lyapunov{ t, transient, every, d0, method, h, rtol, atol, max_step } -> lambda,
-** { t = {...}, estimate = {...} }: the largest Lyapunov exponent [1/s] and how its
+** sys:lyapunov{ t, transient, every, d0, method, h, rtol, atol, max_step, max_order } ->
+** lambda, { t = {...}, estimate = {...} }: the largest Lyapunov exponent [1/s] and how its
 ** estimate converged.
 */
 static int sys_lyapunov(lua_State *L)
 {
     const char *fn = "sys:lyapunov";
-    static const char *const known[] = {"t", "transient", "every", "d0",       "method",
-                                        "h", "rtol",      "atol",  "max_step", NULL};
+    static const char *const known[] = {"t",    "transient", "every",    "d0",        "method", "h",
+                                        "rtol", "atol",      "max_step", "max_order", NULL};
     lsys *ls = lsys_check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ t = end time, every = renormalisation interval, ... }");
     lu_checkfields(L, t, fn, known, 0);
@@ -1084,9 +1092,9 @@ static void push_header(lua_State *L, int t)
 static int sys_simulate(lua_State *L)
 {
     const char *fn = "sys:simulate";
-    static const char *const known[] = {"t",        "report",   "method", "h",      "rtol",
-                                        "atol",     "max_step", "record", "events", "quiet",
-                                        "on_error", "params",   NULL};
+    static const char *const known[] = {"t",     "report",   "method",    "h",      "rtol",
+                                        "atol",  "max_step", "max_order", "record", "events",
+                                        "quiet", "on_error", "params",    NULL};
     static const char *const on_error[] = {"error", "return", NULL};
     static const char *const actions[] = {"record", "stop", NULL};
     static const char *const ev_known[] = {"name", "channel",   "value",  "period",

@@ -93,6 +93,17 @@ static int osc_bad(void *ctx, double t, const double *y, double *yd)
     return how == BAD_NEGATIVE ? -1 : how == BAD_POSITIVE ? 1 : 0;
 }
 
+/* y0' = -y0 (smooth) and y1' = 1 - 2 sgn(y1 - 0.5): y1 rises to 0.5 and then would slide
+** along y1 = 0.5 (pushed back from both sides), where the step equation of an implicit
+** method has no solution. */
+static int slide(void *ctx, double t, const double *y, double *yd)
+{
+    (void)ctx, (void)t;
+    yd[0] = -y[0];
+    yd[1] = y[1] > 0.5 ? -1 : 3;
+    return 0;
+}
+
 /* y' = -sqrt(y), y(0) = 1: y = (1 - t/2)^2; f refuses y < 0 with a positive return. */
 static int sqrt_decay(void *ctx, double t, const double *y, double *yd)
 {
@@ -775,6 +786,24 @@ static void test_failures(void)
     ok(st == MECH_ERR_CALLBACK, "rk4: f returns +1 -> MECH_ERR_CALLBACK");
     mech_integ_free(ig);
 
+    /* a sliding mode: y1 reaches 0.5 at t = 1/6; BDF creeps along it with ever smaller
+    ** steps until its error test gives up, and names component 1 */
+    {
+        o = mech_integ_default_options();
+        o.method = MECH_BDF;
+        ig = NULL;
+        const double ys[2] = {1, 0};
+        st = mech_integ_create(&ig, 2, &o, slide, NULL, &err);
+        if (!st) st = mech_integ_init(ig, 0, ys, &err);
+        if (!st) st = run_to(ig, 2, &err);
+        char m2[800];
+        snprintf(m2, sizeof m2, "bdf: a sliding mode -> %s naming component %d (%s)",
+                 mech_status_name(st), mech_integ_fault(ig), err.msg);
+        ok(st == MECH_ERR_CONVERGENCE && mech_integ_fault(ig) == 1 && time_in(err.msg) > 1.0 / 6,
+           m2);
+        mech_integ_free(ig);
+    }
+
     /* a failure inside CVODE is reported with its flag: tolerances below the precision */
     o = mech_integ_default_options();
     o.method = MECH_BDF;
@@ -1019,9 +1048,70 @@ static void test_stats(void)
     mech_integ_free(e);
 }
 
+/*
+** max_order limits BDF's order: on the oscillator over 20 s (rtol 1e-7), fewer steps at each
+** higher limit, as the step of an order-p method grows like rtol^(1/(p+1)); the limit is
+** honoured (order 1 needs more than ten times the steps of order 5).  Orders 2 to 5 end
+** within 1e-4 of (cos t, -sin t); order 1 (backward Euler) damps the amplitude by h^2/2 per
+** step, so that N nearly equal steps over 20 s leave an error near N (20/N)^2 / 2 = 200/N:
+** its error is checked against that within 30%.  Out-of-range values and a limit for
+** another method are refused.
+*/
+static void test_max_order(void)
+{
+    const int orders[] = {1, 2, 3, 5};
+    long steps[4];
+    for (int i = 0; i < 4; i++) {
+        mech_integ_options o = mech_integ_default_options();
+        o.method = MECH_BDF;
+        o.rtol = 1e-7;
+        o.atol = 1e-10;
+        o.max_order = orders[i];
+        mech_integ *ig = NULL;
+        mech_error err;
+        const double y0[2] = {1, 0};
+        double e = NAN;
+        int fail =
+            mech_integ_create(&ig, 2, &o, osc, NULL, &err) || mech_integ_init(ig, 0, y0, &err);
+        while (!fail && mech_integ_time(ig) < 20) fail = mech_integ_step(ig, 20, &err);
+        if (fail) {
+            diag("max_order %d: %s", orders[i], err.msg);
+        } else {
+            const double *y = mech_integ_state(ig);
+            e = fmax(fabs(y[0] - cos(20.0)), fabs(y[1] + sin(20.0)));
+        }
+        mech_integ_stats st = mech_integ_get_stats(ig);
+        steps[i] = st.steps;
+        char name[200];
+        snprintf(name, sizeof name, "bdf max_order %d: %ld steps, error at t = 20: %.2g", orders[i],
+                 st.steps, e);
+        int accurate = i == 0 ? fabs(e - 200.0 / st.steps) < 0.3 * 200.0 / st.steps : e < 1e-4;
+        ok(accurate && (i == 0 || steps[i] < steps[i - 1]), name);
+        mech_integ_free(ig);
+    }
+    ok(steps[0] > 10 * steps[3], "bdf max_order 1 takes over ten times the steps of order 5");
+    struct {
+        mech_method m;
+        int order;
+    } bad[] = {{MECH_BDF, 6}, {MECH_BDF, -1}, {MECH_DOPRI5, 2}, {MECH_RK4, 4}};
+    for (int i = 0; i < 4; i++) {
+        mech_integ_options o = mech_integ_default_options();
+        o.method = bad[i].m;
+        o.h = 0.1;
+        o.max_order = bad[i].order;
+        mech_integ *ig = NULL;
+        mech_error err = {0};
+        mech_status st = mech_integ_create(&ig, 2, &o, osc, NULL, &err);
+        char name[700];
+        snprintf(name, sizeof name, "%s with max_order %d refused (%s)", mname[bad[i].m],
+                 bad[i].order, err.msg);
+        ok(st == MECH_ERR_ARG && !ig && strstr(err.msg, "option max_order"), name);
+    }
+}
+
 int main(void)
 {
-    plan(145);
+    plan(155);
     test_names_and_defaults();
     test_orders();
     test_adaptive();
@@ -1039,5 +1129,6 @@ int main(void)
     test_options();
     test_allocation();
     test_stats();
+    test_max_order();
     return done_testing();
 }

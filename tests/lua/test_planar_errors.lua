@@ -147,6 +147,12 @@ do
   raises(function() t:simulate{ t = -1 } end, "end time must be > 0 (got -1)", "positive end time")
   raises(function() t:simulate{ t = 1, report = 0 } end, "report step must be > 0", "report step")
   raises(function() t:simulate{ t = 1, rtol = -1 } end, "rtol", "tolerances")
+  raises(function() t:simulate{ t = 1, method = "bdf", max_order = 6 } end,
+    "sys:simulate: 'max_order' must be an integer from 1 to 5 (got 6)", "BDF order limit in range")
+  raises(function() t:simulate{ t = 1, method = "bdf", max_order = 2.5 } end,
+    "'max_order' must be an integer from 1 to 5 (got 2.5)", "BDF order limit an integer")
+  raises(function() t:simulate{ t = 1, max_order = 3 } end,
+    "sys:simulate: 'max_order' is for method \"bdf\"", "order limit with dopri5 refused")
   raises(function() t:simulate{ t = 1, events = { { value = 1 } } } end,
     "events[1]: give 'channel' (and 'value') or 'fn'", "event definition")
   raises(function() t:simulate{ t = 1, tt = 2 } end, "unknown field 'tt'", "misspelled option")
