@@ -89,6 +89,15 @@ mech_status mech_mesh_read_msh(mech_mesh *out, const char *path, mech_error *err
 int mech_mesh_find_group(const mech_mesh *m, const char *name);
 
 /*
+** Puts the sets of a mesh given by hand in the form the rest of libmech expects: each
+** set's elements sorted without repeats; a set given by its elements only (nodes NULL)
+** gets the nodes of those elements; nodes sorted without repeats; the sets ordered by name.
+** Node and element numbers out of range are errors naming the set.  Call it before
+** mech_mesh_check, which wants the sets in that form.
+*/
+mech_status mech_mesh_tidy_groups(mech_mesh *m, mech_error *err);
+
+/*
 ** Checks a mesh given by hand: counts, finite coordinates, node numbers in range, no
 ** repeated corner, every element with positive area and convex (quadrilaterals), every
 ** node used.  The message names the element or node (numbered from 1).

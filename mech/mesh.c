@@ -144,6 +144,47 @@ static int group_alloc(mech_mesh_group *g, const char *name, int dim, int tag, i
     return (nnodes == 0 || g->nodes) && (nelems == 0 || g->elems);
 }
 
+static int compare_group(const void *a, const void *b)
+{
+    return strcmp(((const mech_mesh_group *)a)->name, ((const mech_mesh_group *)b)->name);
+}
+
+mech_status mech_mesh_tidy_groups(mech_mesh *m, mech_error *err)
+{
+    for (int i = 0; i < m->ngroups; i++) {
+        mech_mesh_group *g = &m->groups[i];
+        for (int k = 0; k < g->nelems; k++)
+            if (g->elems[k] < 0 || g->elems[k] >= m->nelems)
+                return mech_error_set(err, MECH_ERR_ARG,
+                                      "set '%s': element %d does not exist (the mesh has %d)",
+                                      g->name, g->elems[k] + 1, m->nelems);
+            else if (m->nvert[g->elems[k]] != 3 && m->nvert[g->elems[k]] != 4)
+                return mech_error_set(err, MECH_ERR_ARG, "element %d: %d corners (3 or 4 expected)",
+                                      g->elems[k] + 1, m->nvert[g->elems[k]]);
+        for (int k = 0; k < g->nnodes; k++)
+            if (g->nodes[k] < 0 || g->nodes[k] >= m->nnodes)
+                return mech_error_set(err, MECH_ERR_ARG,
+                                      "set '%s': node %d does not exist (the mesh has %d)", g->name,
+                                      g->nodes[k] + 1, m->nnodes);
+        g->nelems = sort_unique(g->elems, g->nelems);
+        if (g->nodes == NULL && g->nelems > 0) { /* the nodes of its elements */
+            int n = 0;
+            for (int e = 0; e < g->nelems; e++) n += m->nvert[g->elems[e]];
+            g->nodes = mech_malloc((size_t)n * sizeof(int));
+            if (g->nodes == NULL)
+                return mech_error_set(err, MECH_ERR_NOMEM, "set '%s': out of memory", g->name);
+            n = 0;
+            for (int e = 0; e < g->nelems; e++)
+                for (int k = 0; k < m->nvert[g->elems[e]]; k++)
+                    g->nodes[n++] = m->conn[4 * g->elems[e] + k];
+            g->nnodes = n;
+        }
+        g->nnodes = sort_unique(g->nodes, g->nnodes);
+    }
+    if (m->ngroups > 1) qsort(m->groups, (size_t)m->ngroups, sizeof *m->groups, compare_group);
+    return MECH_OK;
+}
+
 /* ---- element geometry -------------------------------------------------------------------- */
 
 /* Twice the signed area of the polygon of nv corners c[] (positive counter-clockwise),

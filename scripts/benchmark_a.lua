@@ -38,13 +38,7 @@ local slidercrank = require "slidercrank"
 local analysis = require "analysis"
 local plot = require "plot"
 
-local outdir = arg and arg[1] or "out"
-local quick = arg and arg[2] == "quick"
-if arg and arg[2] ~= nil and not quick then
-  io.stderr:write(string.format("usage: mechlua %s [output-folder] [quick] (got '%s')\n", arg[0],
-    arg[2]))
-  os.exit(2)
-end
+local outdir, quick = require("options").script_args(arg)
 
 local p = {
   crank = 0.05, rod = 0.12,                         -- m

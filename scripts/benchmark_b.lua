@@ -39,13 +39,7 @@
 local benchmarks = require "benchmarks"
 local plot = require "plot"
 
-local outdir = arg and arg[1] or "out"
-local quick = arg and arg[2] == "quick"
-if arg and arg[2] ~= nil and not quick then
-  io.stderr:write(string.format("usage: mechlua %s [output-folder] [quick] (got '%s')\n", arg[0],
-    arg[2]))
-  os.exit(2)
-end
+local outdir, quick = require("options").script_args(arg)
 
 local p = {
   crank = 0.153, rod = 0.306,                         -- m

@@ -26,13 +26,7 @@
 local spec000 = require "spec000"
 local plot = require "plot"
 
-local outdir = arg and arg[1] or "out"
-local quick = arg and arg[2] == "quick"
-if arg and arg[2] ~= nil and not quick then
-  io.stderr:write(string.format("usage: mechlua %s [output-folder] [quick] (got '%s')\n", arg[0],
-    arg[2]))
-  os.exit(2)
-end
+local outdir, quick = require("options").script_args(arg)
 
 local p = {
   duration = quick and 24 or 200,  -- s

@@ -73,8 +73,7 @@
 local plot = require "plot"
 local analysis = require "analysis"
 
-local outdir = arg and arg[1] or "out"
-local quick = arg and arg[2] == "quick"
+local outdir, quick = require("options").script_args(arg)
 local clock0 = os.time()
 local fmt = string.format
 local pi = math.pi

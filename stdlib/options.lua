@@ -6,6 +6,7 @@
 --   local options = require "options"
 --   local p = options.read("spec000.oscillator", o, DEFAULTS)   -- unknown fields refused
 --   options.numbers("spec000.oscillator", p, { "width", "height" })
+--   local outdir, quick = options.script_args(arg)   -- a scenario's [output-folder] [quick]
 local options = {}
 
 local fmt = string.format
@@ -46,6 +47,21 @@ function options.numbers(fname, p, names)
       options.fail(2, fname, "field '%s' must be a finite number (got %s)", k, tostring(v))
     end
   end
+end
+
+-- The command line of a scenario script, `mechlua script.lua [output-folder] [quick]`: returns
+-- the folder ("out" by default) and whether "quick" was given.  Anything else in place of
+-- "quick" prints the usage to stderr and exits with status 2.  Without a command line (arg
+-- nil: the script loaded from Lua), "out" and false.
+function options.script_args(arg)
+  if arg == nil then return "out", false end
+  local quick = arg[2] == "quick"
+  if arg[2] ~= nil and not quick then
+    io.stderr:write(fmt("usage: mechlua %s [output-folder] [quick] (got '%s')\n", tostring(arg[0]),
+      tostring(arg[2])))
+    os.exit(2)
+  end
+  return arg[1] or "out", quick
 end
 
 return options

@@ -142,7 +142,7 @@ static int check_numbers(lua_State *L, const char *fn, const char *group, const 
 
 /* Counts read by the first pass; the tables sit at base + 1 .. base + 4. */
 typedef struct mesh_shape {
-    int nnodes, nelems, ngroups, scratch;
+    int nnodes, nelems, ngroups;
 } mesh_shape;
 
 /* First pass: raises on the first fault, allocates nothing (but Lua values). */
@@ -266,7 +266,6 @@ static void validate(lua_State *L, int t, const char *fn, mesh_shape *s)
                 lu_error(L, fn, "mesh: group '%s' lists no nodes and no elements", name);
             if (ne >= 0 && dim >= 0 && dim != 2)
                 lu_error(L, fn, "mesh: group '%s': only a group of dim 2 lists elements", name);
-            if (nn < 0 && 4 * ne > s->scratch) s->scratch = 4 * ne;
             if (s->ngroups == MAX_ITEMS) lu_error(L, fn, "mesh: too many groups");
             s->ngroups++;
             lua_pop(L, 1);
@@ -285,30 +284,9 @@ static void copy_numbers(lua_State *L, int *a, int n)
     }
 }
 
-static int compare_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
-static int sort_unique(int *a, int n)
-{
-    if (n <= 1) return n;
-    qsort(a, (size_t)n, sizeof *a, compare_int);
-    int k = 1;
-    for (int i = 1; i < n; i++)
-        if (a[i] != a[k - 1]) a[k++] = a[i];
-    return k;
-}
-
-static int compare_group(const void *a, const void *b)
-{
-    return strcmp(((const mech_mesh_group *)a)->name, ((const mech_mesh_group *)b)->name);
-}
-
 /* Second pass: copies the checked tables at base + 1 .. base + 4 into m; 0 when memory
 ** runs out.  Uses only raw accesses and lua_next on checked tables: it cannot raise. */
-static int copy_mesh(lua_State *L, int base, const mesh_shape *s, mech_mesh *m, int *scratch)
+static int copy_mesh(lua_State *L, int base, const mesh_shape *s, mech_mesh *m)
 {
     int nodes = base + 1, elems = base + 2, tags = base + 3, groups = base + 4;
     m->nnodes = s->nnodes;
@@ -348,7 +326,7 @@ static int copy_mesh(lua_State *L, int base, const mesh_shape *s, mech_mesh *m, 
     while (lua_next(L, groups)) {
         mech_mesh_group *g = &m->groups[m->ngroups++];
         strcpy(g->name, lua_tostring(L, -2)); /* checked: shorter than the field */
-        int given_dim = -1, has_nodes = 0;
+        int given_dim = -1;
         lua_pushnil(L);
         while (lua_next(L, -2)) {
             const char *k = lua_tostring(L, -2);
@@ -358,7 +336,6 @@ static int copy_mesh(lua_State *L, int base, const mesh_shape *s, mech_mesh *m, 
             } else if (strcmp(k, "tag") == 0) {
                 g->tag = (int)lua_tointeger(L, -1);
             } else if (strcmp(k, "nodes") == 0) {
-                has_nodes = 1;
                 g->nodes = n ? mech_malloc((size_t)n * sizeof(int)) : NULL;
                 if (n && !g->nodes) ok = 0;
                 if (g->nodes) copy_numbers(L, g->nodes, g->nnodes = n);
@@ -372,22 +349,8 @@ static int copy_mesh(lua_State *L, int base, const mesh_shape *s, mech_mesh *m, 
         }
         lua_pop(L, 1);
         if (given_dim >= 0) g->dim = given_dim;
-        g->nelems = sort_unique(g->elems, g->nelems);
-        if (has_nodes) {
-            g->nnodes = sort_unique(g->nodes, g->nnodes);
-        } else { /* the nodes of its elements */
-            int n = 0;
-            for (int i = 0; i < g->nelems; i++)
-                for (int k = 0; k < m->nvert[g->elems[i]]; k++)
-                    scratch[n++] = m->conn[4 * g->elems[i] + k];
-            n = sort_unique(scratch, n);
-            g->nodes = n ? mech_malloc((size_t)n * sizeof(int)) : NULL;
-            if (n && !g->nodes) ok = 0;
-            if (g->nodes) memcpy(g->nodes, scratch, (size_t)(g->nnodes = n) * sizeof(int));
-        }
     }
-    qsort(m->groups, (size_t)m->ngroups, sizeof *m->groups, compare_group);
-    return ok;
+    return ok; /* sorted and completed by mech_mesh_tidy_groups */
 }
 
 int lmesh_check(lua_State *L, int idx, const char *fname, mech_mesh *out)
@@ -404,9 +367,7 @@ int lmesh_check(lua_State *L, int idx, const char *fname, mech_mesh *out)
     validate(L, idx, fname, &s);
     /* nothing below raises until the mesh is whole or freed */
     mech_mesh m = mech_mesh_empty();
-    int *scratch = s.scratch ? mech_malloc((size_t)s.scratch * sizeof(int)) : NULL;
-    int ok = (s.scratch == 0 || scratch) && copy_mesh(L, base, &s, &m, scratch);
-    mech_free(scratch);
+    int ok = copy_mesh(L, base, &s, &m);
     lua_settop(L, base);
     if (!ok) {
         mech_mesh_free(&m);
@@ -414,7 +375,7 @@ int lmesh_check(lua_State *L, int idx, const char *fname, mech_mesh *out)
                         s.nelems);
     }
     mech_error err;
-    if (mech_mesh_check(&m, &err) != MECH_OK) {
+    if (mech_mesh_tidy_groups(&m, &err) != MECH_OK || mech_mesh_check(&m, &err) != MECH_OK) {
         mech_mesh_free(&m);
         return lu_error(L, fname, "mesh: %s", err.msg);
     }

@@ -455,6 +455,56 @@ static void test_check(void)
              "check: an empty mesh");
 }
 
+/*
+** Sets given by hand, tidied: a 2 x 1 strip of quadrilaterals (nodes 0-2 below, 3-5 above);
+** set "z" by its elements only, listed with a repeat, gets the sorted nodes of those
+** elements; set "a" by its nodes, unsorted and repeated, gets them sorted and distinct; the
+** sets come out ordered by name, and the result passes mech_mesh_check.  A node or an
+** element out of range is an error naming the set.
+*/
+static void test_tidy(void)
+{
+    mech_rectangle_def d = mech_rectangle_default();
+    d.size[0] = 2, d.size[1] = 1, d.nx = 2, d.ny = 1, d.numbering = MECH_ROWS_FROM_BOTTOM;
+    mech_mesh m = mech_mesh_empty();
+    mech_error err;
+    if (mech_mesh_rectangle(&m, &d, &err)) diag("rectangle: %s", err.msg);
+    for (int g = 0; g < m.ngroups; g++) mech_free(m.groups[g].nodes), mech_free(m.groups[g].elems);
+    mech_free(m.groups);
+    m.ngroups = 2;
+    m.groups = mech_calloc(2, sizeof *m.groups);
+    mech_mesh_group *z = &m.groups[0], *a = &m.groups[1];
+    snprintf(z->name, sizeof z->name, "z");
+    z->dim = 2;
+    z->nelems = 3;
+    z->elems = mech_malloc(3 * sizeof(int));
+    z->elems[0] = 1, z->elems[1] = 1, z->elems[2] = 0;
+    snprintf(a->name, sizeof a->name, "a");
+    a->dim = 0;
+    a->nnodes = 4;
+    a->nodes = mech_malloc(4 * sizeof(int));
+    a->nodes[0] = 5, a->nodes[1] = 1, a->nodes[2] = 5, a->nodes[3] = 0;
+    int st = mech_mesh_tidy_groups(&m, &err);
+    const mech_mesh_group *ga = &m.groups[0], *gz = &m.groups[1];
+    ok(st == MECH_OK && strcmp(ga->name, "a") == 0 && strcmp(gz->name, "z") == 0,
+       "tidy: the sets ordered by name");
+    ok(ga->nnodes == 3 && ga->nodes[0] == 0 && ga->nodes[1] == 1 && ga->nodes[2] == 5,
+       "tidy: a set's nodes sorted and distinct");
+    int want[] = {0, 1, 2, 3, 4, 5}, same = gz->nnodes == 6 && gz->nelems == 2;
+    for (int k = 0; same && k < 6; k++) same = gz->nodes[k] == want[k];
+    ok(same && gz->elems[0] == 0 && gz->elems[1] == 1,
+       "tidy: a set of elements gets the sorted nodes of its elements");
+    ok(mech_mesh_check(&m, &err) == MECH_OK, "tidy: the result passes mech_mesh_check");
+    m.groups[1].elems[1] = 7;
+    is_error(mech_mesh_tidy_groups(&m, &err), MECH_ERR_ARG, &err,
+             "set 'z': element 8 does not exist (the mesh has 2)", "tidy: an element out of range");
+    m.groups[1].elems[1] = 1;
+    m.groups[0].nodes[2] = -1;
+    is_error(mech_mesh_tidy_groups(&m, &err), MECH_ERR_ARG, &err,
+             "set 'a': node 0 does not exist (the mesh has 6)", "tidy: a node out of range");
+    mech_mesh_free(&m);
+}
+
 /* ---- gmsh files ---------------------------------------------------------------------------- */
 
 static void test_square(void)
@@ -788,6 +838,7 @@ int main(void)
     test_from_bottom_and_triangles();
     test_rectangle_errors();
     test_check();
+    test_tidy();
     test_square();
     test_plate_with_hole();
     test_malformed();

@@ -56,8 +56,20 @@ sub max_abs { my $m = 0; for (@_) { $m = abs($_) if abs($_) > $m } return $m }
         is($csv->{rows}, 2401, "$n elements: 24 s every 10 ms");
         like($csv->{header}, qr/^# joint B: revolute, rod \(1, 0\) - slider\.n\d+ \(0, 0\), penalty k 100000 100000/m,
             "$n elements: the header describes the penalty joint");
+        like($csv->{header}, qr/^# integrator bdf, rtol 1e-05, atol 1e-08, max order 3;/m,
+            "$n elements: and the integrator, with its order limit");
         ok(max_abs(@{ $csv->{col}{'B.dy'} }) < 1e-3, "$n elements: the joint error stays under 1 mm");
     }
+}
+
+# options.script_args: a second argument other than "quick" is a usage error, for every
+# scenario that takes [output-folder] [quick]
+for my $s (qw(spec000_oscillator spec000_slidercrank spec004 benchmark_a)) {
+    my $r = run_mechlua(args => [source_dir() . "/scripts/$s.lua", "$dir/u", 'fast']);
+    is($r->{status}, 2, "$s: an unknown second argument is a usage error");
+    like($r->{err}, qr/^usage: mechlua .*\Q$s\E\.lua \[output-folder\] \[quick\] \(got 'fast'\)$/m,
+        "$s: that says so");
+    ok(!-e "$dir/u", "$s: and writes nothing");
 }
 
 done_testing();
