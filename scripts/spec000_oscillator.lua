@@ -32,7 +32,7 @@ local p = {
   method = "bdf", rtol = 1e-6, atol = 1e-9,
 }
 local sys, slider = spec000.oscillator{}
-for k, v in pairs(spec000.OSCILLATOR) do p[k] = v end
+for k, v in pairs(spec000.OSCILLATOR) do if k ~= "mesh" then p[k] = v end end -- the rectangle
 
 local corners = { 1, 6, 31, 36 }
 local upper, lower = {}, {}

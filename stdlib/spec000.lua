@@ -48,6 +48,7 @@ spec000.OSCILLATOR = {
   k = 1.0,                          -- N/m, the spring to the ground (printed "N/s")
   gravity = 9.81,                   -- m/s^2 along -y
   resting = false,                  -- true: start on the lower surface (guide gap 2c above)
+  mesh = false,                     -- a mesh of the slider instead of the nx x ny rectangle
 }
 
 -- The stick-slip oscillator of spec 000 Sec. 4.1 (Fig. 6): a 0.6 x 0.5 m slider of 5 x 5
@@ -57,16 +58,37 @@ spec000.OSCILLATOR = {
 -- spring k to the ground on its left face at mid-height (two springs k/2 along x at nodes
 -- 13 and 19).  The slider's reference configuration has its lower-left corner at the
 -- origin; the guide surfaces are at y = -c and y = h + c (resting: y = 0 and h + 2c).
+-- With `mesh` (a mesh table, such as mech.mesh.read of a gmsh file, spanning exactly
+-- [0, width] x [0, height], with node sets "top" and "bottom"), that mesh replaces the
+-- rectangle of nx x ny; the load and the spring go to the nodes of its right and left faces
+-- in the same way.
 function spec000.oscillator(o)
   local fname = "spec000.oscillator"
   local p = fields(fname, o, spec000.OSCILLATOR)
   local sys = mech.planar{ gravity = { 0, -p.gravity } }
-  local mesh = mech.mesh.rectangle{ size = { p.width, p.height }, nx = p.nx, ny = p.ny }
+  local mesh = p.mesh
+  if mesh then
+    if type(mesh) ~= "table" or type(mesh.nodes) ~= "table" then
+      fail(1, fname, "field 'mesh' must be a mesh table (got %s)", type(mesh))
+    end
+    local x0, y0, x1, y1 = math.huge, math.huge, -math.huge, -math.huge
+    for _, xy in ipairs(mesh.nodes) do
+      x0, x1 = math.min(x0, xy[1]), math.max(x1, xy[1])
+      y0, y1 = math.min(y0, xy[2]), math.max(y1, xy[2])
+    end
+    local tol = 1e-9 * math.max(p.width, p.height)
+    if math.abs(x0) > tol or math.abs(y0) > tol or math.abs(x1 - p.width) > tol or math.abs(y1 - p.height) > tol then
+      fail(1, fname, "field 'mesh' spans [%g, %g] x [%g, %g] m; expected [0, %g] x [0, %g] (width x height)",
+        x0, x1, y0, y1, p.width, p.height)
+    end
+  else
+    mesh = mech.mesh.rectangle{ size = { p.width, p.height }, nx = p.nx, ny = p.ny }
+  end
   local slider = sys:flexible{ name = "slider", mesh = mesh, E = p.E, nu = p.nu,
     density = p.density, thickness = p.thickness, alpha = p.alpha, beta = p.beta }
-  local dx, dy = p.width / p.nx, p.height / p.ny
+  local tol = 1e-6 * math.max(p.width, p.height)
   -- the force: on the right face, shared by the two nodes around force_at
-  local right = slider:find_nodes{ box = { p.width - dx / 2, -dy / 2, p.width + dx / 2, p.height + dy / 2 } }
+  local right = slider:find_nodes{ box = { p.width - tol, -tol, p.width + tol, p.height + tol } }
   local mesh_nodes = slider.mesh.nodes
   local below, above
   for _, k in ipairs(right) do
@@ -81,7 +103,7 @@ function spec000.oscillator(o)
       name = fmt("F_n%d", k) }
   end
   -- the spring: on the left face at mid-height, shared like the force
-  local left = slider:find_nodes{ box = { -dx / 2, -dy / 2, dx / 2, p.height + dy / 2 } }
+  local left = slider:find_nodes{ box = { -tol, -tol, tol, p.height + tol } }
   local lo, hi
   for _, k in ipairs(left) do
     local y = mesh_nodes[k][2]

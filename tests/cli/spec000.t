@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# scripts/spec000_oscillator.lua and scripts/spec000_slidercrank.lua in quick mode: what
+# scripts/spec000_oscillator.lua, spec000_slidercrank.lua and spec000_gmsh.lua in quick mode: what
 # they print, the files they write, and a few numbers read back from the CSV files.
 use strict;
 use warnings;
@@ -60,6 +60,23 @@ sub max_abs { my $m = 0; for (@_) { $m = abs($_) if abs($_) > $m } return $m }
             "$n elements: and the integrator, with its order limit");
         ok(max_abs(@{ $csv->{col}{'B.dy'} }) < 1e-3, "$n elements: the joint error stays under 1 mm");
     }
+}
+
+{
+    my $out = "$dir/gmsh";
+    my $r = run_mechlua(args => [source_dir() . '/scripts/spec000_gmsh.lua', $out, 'quick']);
+    is($r->{status}, 0, 'the gmsh oscillator runs in quick mode') or diag($r->{err});
+    like($r->{out}, qr/^  gmsh quadrangles 5 x 5 +36 nodes  25 elements:/m, 'it reads the quadrangles (format 4.1)');
+    like($r->{out}, qr/^  gmsh triangles +58 nodes  90 elements:/m, 'and the triangles (format 2.2)');
+    my ($dv) = $r->{out} =~ /gmsh quadrangles against the mesher: x velocity within (\S+) m\/s/;
+    ok(defined $dv && $dv < 1e-4, 'the quadrangles move as the mesher\'s mesh') or diag($r->{out});
+    check_figures($r->{out}, 2, 'the gmsh oscillator');
+    for my $m (qw(rectangle quad tri)) {
+        my $csv = read_csv("$out/spec000_gmsh_$m.csv");
+        is($csv->{rows}, 4001, "$m: 8 s every 2 ms");
+    }
+    like(read_csv("$out/spec000_gmsh_tri.csv")->{header}, qr/^# parameter mesh = .*spec000_slider_tri\.msh$/m,
+        'the CSV header names the mesh file');
 }
 
 # options.script_args: a second argument other than "quick" is a usage error, for every
