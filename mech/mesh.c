@@ -153,6 +153,8 @@ mech_status mech_mesh_tidy_groups(mech_mesh *m, mech_error *err)
 {
     for (int i = 0; i < m->ngroups; i++) {
         mech_mesh_group *g = &m->groups[i];
+        if (g->elems == NULL) g->nelems = 0; /* a count without its list counts nothing */
+        if (g->nodes == NULL) g->nnodes = 0;
         for (int k = 0; k < g->nelems; k++)
             if (g->elems[k] < 0 || g->elems[k] >= m->nelems)
                 return mech_error_set(err, MECH_ERR_ARG,
