@@ -310,6 +310,20 @@ static void finish_law(lua_State *L, int t, const char *kind, const char *name)
     lua_pushvalue(L, t);
 }
 
+/* Pushes a shallow copy of the table at t (a law's checked arguments); returns its index. */
+static int copy_arguments(lua_State *L, int t)
+{
+    lua_newtable(L);
+    int copy = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, copy);
+    }
+    return copy;
+}
+
 /* mech.contact.<law>{...}: the upvalue is the law's type. */
 static int contact_law(lua_State *L)
 {
@@ -322,14 +336,7 @@ static int contact_law(lua_State *L)
     int t = lu_checktable(L, 1, fn, "of named parameters");
     lu_checkfields(L, t, fn, known, 0);
     lua_settop(L, 1);
-    lua_newtable(L); /* the law: a copy of the arguments */
-    int law = lua_gettop(L);
-    lua_pushnil(L);
-    while (lua_next(L, t)) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, law);
-    }
+    int law = copy_arguments(L, t);
     /* K from materials and geometry when it is not given */
     if (lua_getfield(L, law, "K") == LUA_TNIL) {
         double E1, nu1, E2, nu2, K;
@@ -394,14 +401,7 @@ static int friction_law(lua_State *L)
     int t = lu_checktable(L, 1, fn, "of named parameters");
     lu_checkfields(L, t, fn, known, 0);
     lua_settop(L, 1);
-    lua_newtable(L);
-    int law = lua_gettop(L);
-    lua_pushnil(L);
-    while (lua_next(L, t)) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, law);
-    }
+    int law = copy_arguments(L, t);
     type = friction_variant(L, law, fn, type);
     mech_friction_law fl;
     lcontact_friction(L, law, fn, type, &fl);
@@ -472,7 +472,8 @@ static int law_tostring(lua_State *L)
     lua_getfield(L, 1, "law");
     lua_pushfstring(L, "%s law %s:", lua_tostring(L, -2), lua_tostring(L, -1));
     luaL_Buffer b;
-    luaL_buffinit(L, &b); /* the buffer may hold a stack slot: the title goes on through the stack */
+    luaL_buffinit(L,
+                  &b); /* the buffer may hold a stack slot: the title goes on through the stack */
     lua_pushvalue(L, -2);
     luaL_addvalue(&b);
     static const char *const order[] = {

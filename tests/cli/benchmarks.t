@@ -11,23 +11,6 @@ my $dir = scratch_dir();
 my $version = project_version();
 my $pi = 4 * atan2(1, 1);
 
-# The columns of a CSV file written by run:csv: { header => text, names => [...],
-# col => { name => [values] } }, names without their units.
-sub read_csv {
-    my ($path) = @_;
-    my $text = slurp($path) // '';
-    my @lines = split /\n/, $text;
-    my ($names) = grep { /^t \[s\]/ } @lines;
-    my @names = map { (split / \[/)[0] } split /,/, $names // '';
-    my %col = map { $_ => [] } @names;
-    for my $line (grep { /^[0-9-]/ } @lines) {
-        my @v = split /,/, $line;
-        push @{ $col{ $names[$_] } }, $v[$_] for 0 .. $#names;
-    }
-    return { header => $text =~ s/^[^#].*\z//msr, names => \@names, col => \%col,
-        rows => scalar @{ $col{t} // [] } };
-}
-
 sub max_of { my $m = shift; for (@_) { $m = $_ if $_ > $m } return $m }
 sub min_of { my $m = shift; for (@_) { $m = $_ if $_ < $m } return $m }
 

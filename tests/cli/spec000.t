@@ -9,21 +9,6 @@ use MechTest;
 my $dir = scratch_dir();
 my $version = project_version();
 
-# Header and columns of a CSV written by run:csv.
-sub read_csv {
-    my ($path) = @_;
-    my $text = slurp($path) // '';
-    my @lines = split /\n/, $text;
-    my ($names) = grep { /^t \[s\]/ } @lines;
-    my @names = map { (split / \[/)[0] } split /,/, $names // '';
-    my %col = map { $_ => [] } @names;
-    for my $line (grep { /^[0-9-]/ } @lines) {
-        my @v = split /,/, $line;
-        push @{ $col{ $names[$_] } }, $v[$_] for 0 .. $#names;
-    }
-    return { header => $text =~ s/^[^#].*\z//msr, col => \%col, rows => scalar @{ $col{t} // [] } };
-}
-
 sub max_abs { my $m = 0; for (@_) { $m = abs($_) if abs($_) > $m } return $m }
 
 {

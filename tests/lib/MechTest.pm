@@ -10,7 +10,7 @@ use Test::More ();
 use Time::HiRes qw(sleep time);
 
 our @EXPORT = qw(mechlua_path source_dir build_dir run_mechlua slurp spew scratch_dir
-  project_version check_figures);
+  project_version check_figures read_csv);
 
 sub mechlua_path { $ENV{MECHLUA} or die "MECHLUA is not set: run the tests with tests/run\n" }
 sub source_dir   { $ENV{MECHLUA_SOURCE} or die "MECHLUA_SOURCE is not set\n" }
@@ -109,6 +109,23 @@ sub check_figures {
             Test::More::ok($data =~ /\A%PDF-/ && $data =~ /%%EOF\s*\z/, "$f is a whole PDF");
         }
     }
+}
+
+# The columns of a CSV file written by run:csv: { header => the '#' lines, names => [...],
+# col => { name => [values] }, rows => count }, names without their units.
+sub read_csv {
+    my ($path) = @_;
+    my $text = slurp($path) // '';
+    my @lines = split /\n/, $text;
+    my ($names) = grep { /^t \[s\]/ } @lines;
+    my @names = map { (split / \[/)[0] } split /,/, $names // '';
+    my %col = map { $_ => [] } @names;
+    for my $line (grep { /^[0-9-]/ } @lines) {
+        my @v = split /,/, $line;
+        push @{ $col{ $names[$_] } }, $v[$_] for 0 .. $#names;
+    }
+    return { header => $text =~ s/^[^#].*\z//msr, names => \@names, col => \%col,
+        rows => scalar @{ $col{t} // [] } };
 }
 
 1;
