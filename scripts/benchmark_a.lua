@@ -26,8 +26,10 @@
 --  * Friction acts at the journal's surface (radius 9.5 mm) against the bearing's.
 --  * Integrator: DOPRI5 (adaptive, with the contact onsets located as events) at rtol 1e-9,
 --    atol 1e-12.  The number of impacts is the first thing a loose tolerance gets wrong: 23
---    at rtol 1e-9 and 1e-10, with RK4 at h = 1e-7 s and with BDF at rtol 1e-9, but 26 at
---    rtol 1e-8 and 41 at 1e-6, where the second revolution's motion differs too.
+--    from rtol 1e-8 to 1e-12, with RK4 at h = 1e-7 s and with BDF at rtol 1e-9, but 40 at
+--    rtol 1e-7 and 1e-6 (33 and 43 with the default atol) and 35 with RK4 at the papers'
+--    h = 1e-6 s, where the second revolution's motion differs too (make bench prints each
+--    setting against rtol 1e-12).
 --  * The ideal reference runs with the same integrator and tolerances; the comparison
 --    starts after the first revolution as well, leaving out the start (the journal falls
 --    across its clearance and strikes its bearing at 4.4 m/s).
