@@ -161,12 +161,16 @@ const char *mech_run_parameters(const mech_run *run);
 ** Writes the run as CSV: comment lines ("# ...") with each line of `header` (the caller
 ** adds program version, script and its own parameters), then the run's parameters, the
 ** status if it did not complete, then a line of column names with units, "t [s],slider.x
-** [m],...", then one row per report time (%.17g: values read back exactly).  columns
-** (NULL: all) selects channels by name.  The file is written under a temporary name and
-** renamed: it is complete or absent.
+** [m],...", then one row per report time (%.17g: values read back exactly).  Control
+** characters inside a comment line are written as escapes ("\r", "\x1b"); a column name
+** holding a comma or a quote is quoted as RFC 4180 says.  columns (NULL: all) selects
+** channels by name.  The file is written under a temporary name and renamed: it is
+** complete or absent.  When *interrupt (if not NULL) becomes non-zero while writing, the
+** temporary file is removed and MECH_ERR_INTERRUPTED returned: no file is written.
 */
 mech_status mech_run_write_csv(const mech_run *run, const char *path, const char *header,
-                               const char *const *columns, int ncolumns, mech_error *err);
+                               const char *const *columns, int ncolumns,
+                               const volatile sig_atomic_t *interrupt, mech_error *err);
 
 /*
 ** Largest Lyapunov exponent (Benettin's method): a reference trajectory and one started

@@ -11,6 +11,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "host.h"
 #include "lmech.h"
 #include "lutil.h"
 
@@ -155,9 +156,16 @@ static int run_csv(lua_State *L)
             }
         }
     }
+    /* the parameters' tostring is Lua code, which may have freed the run */
+    run = ((lrun *)lua_touserdata(L, 1))->run;
+    if (run == NULL) return lu_error(L, fn, "the run was freed while its header was made");
     mech_error err;
-    if (mech_run_write_csv(run, path, lua_tostring(L, 4), cols, cols ? ncol : 0, &err) != MECH_OK)
-        return lu_mech_error(L, fn, &err);
+    host_interrupt_polled(1); /* the writer polls Ctrl-C and removes its temporary file */
+    mech_status st = mech_run_write_csv(run, path, lua_tostring(L, 4), cols, cols ? ncol : 0,
+                                        host_interrupt_flag(), &err);
+    host_interrupt_polled(0);
+    if (st == MECH_ERR_INTERRUPTED) host_interrupt_consume(L); /* reported here, once */
+    if (st != MECH_OK) return lu_mech_error(L, fn, &err);
     lua_pushstring(L, path);
     return 1;
 }

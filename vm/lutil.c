@@ -175,8 +175,10 @@ const char *lu_string(lua_State *L, int idx, const char *fname, const char *key,
     }
     if (t != LUA_TSTRING)
         lu_error(L, fname, "field '%s' must be a string (got %s)", key, luaL_typename(L, -1));
-    const char *s = lua_tostring(L, -1);
-    lua_pop(L, 1); /* the string stays alive in the table */
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    if (strlen(s) != len) lu_error(L, fname, "field '%s' must not contain a zero byte", key);
+    lua_pop(L, 1); /* the string stays alive in the table (or in its __index table) */
     return s;
 }
 
@@ -222,6 +224,33 @@ int lu_function(lua_State *L, int idx, const char *fname, const char *key)
     return 0;
 }
 
+/* Adds string pos of the list at index list to b, control characters as escapes (the
+** string stays alive in the list; the stack is as it was for each buffer operation). */
+static void add_escaped(luaL_Buffer *b, lua_State *L, int list, int pos)
+{
+    size_t len;
+    lua_rawgeti(L, list, pos);
+    const char *s = lua_tolstring(L, -1, &len);
+    lua_pop(L, 1);
+    char esc[8];
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != 0x7f) {
+            luaL_addchar(b, (char)c);
+            continue;
+        }
+        if (c == '\n')
+            snprintf(esc, sizeof esc, "\\n");
+        else if (c == '\r')
+            snprintf(esc, sizeof esc, "\\r");
+        else if (c == '\t')
+            snprintf(esc, sizeof esc, "\\t");
+        else
+            snprintf(esc, sizeof esc, "\\x%02x", c);
+        luaL_addstring(b, esc);
+    }
+}
+
 void lu_push_params(lua_State *L, int idx)
 {
     idx = lua_absindex(L, idx);
@@ -250,19 +279,27 @@ void lu_push_params(lua_State *L, int idx)
             }
         }
     }
+    /* the values as text first: tostring may run a __tostring metamethod */
+    lua_createtable(L, nk, 0);
+    int texts = lua_gettop(L);
+    for (int i = 1; i <= nk; i++) {
+        lua_rawgeti(L, keys, i);
+        lua_rawget(L, idx);
+        luaL_tolstring(L, -1, NULL);
+        lua_rawseti(L, texts, i);
+        lua_pop(L, 1);
+    }
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     for (int i = 1; i <= nk; i++) {
-        lua_rawgeti(L, keys, i);
-        lua_pushvalue(L, -1);
-        lua_gettable(L, idx);
-        const char *v = luaL_tolstring(L, -1, NULL);
-        lua_pushfstring(L, "parameter %s = %s\n", lua_tostring(L, -3), v);
-        lua_replace(L, -4);
-        lua_pop(L, 2);
-        luaL_addvalue(&b);
+        luaL_addstring(&b, "parameter ");
+        add_escaped(&b, L, keys, i);
+        luaL_addstring(&b, " = ");
+        add_escaped(&b, L, texts, i);
+        luaL_addchar(&b, '\n');
     }
     luaL_pushresult(&b);
+    lua_remove(L, texts);
     lua_remove(L, keys);
 }
 

@@ -50,7 +50,7 @@ int lu_points(lua_State *L, int idx, const char *fname, const char *key, double 
 /// 1 to 3 numbers, given as a number or a table (penalty stiffness per equation).
 int lu_numbers(lua_State *L, int idx, const char *fname, const char *key, double out[3], int n);
 
-/// String field or def.
+/// String field or def; a string with a zero byte is refused.
 const char *lu_string(lua_State *L, int idx, const char *fname, const char *key, const char *def);
 
 /// Option field: index of the value in opts, def when absent.
@@ -66,7 +66,9 @@ int lu_function(lua_State *L, int idx, const char *fname, const char *key);
 
 /*
 ** Pushes the table at idx as text, one "parameter key = value" line per string key in
-** sorted order (so that headers are the same from run to run).
+** sorted order (so that headers are the same from run to run).  Values are turned into
+** text by tostring; control characters in keys and values are written as escapes ("\n"),
+** so that each parameter stays on its line.
 */
 void lu_push_params(lua_State *L, int idx);
 
