@@ -134,7 +134,7 @@ static int run_csv(lua_State *L)
     int ncol = 0;
     const char **cols = NULL;
     if (opts) {
-        if (lua_getfield(L, opts, "params") != LUA_TNIL) {
+        if (lu_getfield(L, opts, fn, "params") != LUA_TNIL) {
             if (!lua_istable(L, -1)) return lu_error(L, fn, "field 'params' must be a table");
             lu_push_params(L, lua_gettop(L));
             lua_remove(L, -2); /* the params table */
@@ -142,7 +142,7 @@ static int run_csv(lua_State *L)
         } else {
             lua_pop(L, 1);
         }
-        if (lua_getfield(L, opts, "columns") != LUA_TNIL) {
+        if (lu_getfield(L, opts, fn, "columns") != LUA_TNIL) {
             if (!lua_istable(L, -1))
                 return lu_error(L, fn, "field 'columns' must be a list of names");
             int ct = lua_gettop(L);

@@ -24,6 +24,35 @@ int lu_mech_error(lua_State *L, const char *fname, const mech_error *err)
     return luaL_error(L, "%s: %s", fname, err->msg);
 }
 
+int lu_getfield(lua_State *L, int idx, const char *fname, const char *key)
+{
+    idx = lua_absindex(L, idx);
+    if (!lua_istable(L, idx)) {
+        lua_pushnil(L);
+        return LUA_TNIL;
+    }
+    lua_pushvalue(L, idx);
+    for (int depth = 0;; depth++) {
+        lua_pushstring(L, key);
+        if (lua_rawget(L, -2) != LUA_TNIL || !lua_getmetatable(L, -2)) break;
+        lua_pushliteral(L, "__index");
+        int t = lua_rawget(L, -2);
+        if (t == LUA_TNIL) {
+            lua_pop(L, 2); /* nil: the field is absent */
+            break;
+        }
+        if (t != LUA_TTABLE || depth == 8)
+            lu_error(L, fname,
+                     "field '%s' would be looked up through an __index %s: argument tables are "
+                     "read as they are (give the field itself, or an __index table of defaults)",
+                     key, t == LUA_TTABLE ? "chain deeper than 8 tables" : luaL_typename(L, -1));
+        lua_replace(L, -4); /* the __index table replaces the table searched */
+        lua_pop(L, 2);      /* the metatable and the nil */
+    }
+    lua_remove(L, -2); /* the table searched */
+    return lua_type(L, -1);
+}
+
 int lu_checktable(lua_State *L, int arg, const char *fname, const char *what)
 {
     if (lua_type(L, arg) != LUA_TTABLE)
@@ -63,7 +92,7 @@ void lu_checkfields(lua_State *L, int idx, const char *fname, const char *const 
 double lu_number(lua_State *L, int idx, const char *fname, const char *key, double def,
                  int required)
 {
-    int t = lua_getfield(L, idx, key);
+    int t = lu_getfield(L, idx, fname, key);
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         if (required) lu_error(L, fname, "field '%s' is required (a number)", key);
@@ -79,7 +108,7 @@ double lu_number(lua_State *L, int idx, const char *fname, const char *key, doub
 
 int lu_optnumber(lua_State *L, int idx, const char *fname, const char *key, double *out)
 {
-    if (lua_getfield(L, idx, key) == LUA_TNIL) {
+    if (lu_getfield(L, idx, fname, key) == LUA_TNIL) {
         lua_pop(L, 1);
         return 0;
     }
@@ -90,7 +119,7 @@ int lu_optnumber(lua_State *L, int idx, const char *fname, const char *key, doub
 
 int lu_vec2(lua_State *L, int idx, const char *fname, const char *key, double out[2])
 {
-    int t = lua_getfield(L, idx, key);
+    int t = lu_getfield(L, idx, fname, key);
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         return 0;
@@ -111,7 +140,7 @@ int lu_vec2(lua_State *L, int idx, const char *fname, const char *key, double ou
 int lu_points(lua_State *L, int idx, const char *fname, const char *key, double (*out)[2], int min,
               int max)
 {
-    int t = lua_getfield(L, idx, key);
+    int t = lu_getfield(L, idx, fname, key);
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         return 0;
@@ -142,7 +171,7 @@ int lu_points(lua_State *L, int idx, const char *fname, const char *key, double 
 
 int lu_numbers(lua_State *L, int idx, const char *fname, const char *key, double out[3], int n)
 {
-    int t = lua_getfield(L, idx, key);
+    int t = lu_getfield(L, idx, fname, key);
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         return 0;
@@ -168,7 +197,7 @@ int lu_numbers(lua_State *L, int idx, const char *fname, const char *key, double
 
 const char *lu_string(lua_State *L, int idx, const char *fname, const char *key, const char *def)
 {
-    int t = lua_getfield(L, idx, key);
+    int t = lu_getfield(L, idx, fname, key);
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         return def;
@@ -204,7 +233,7 @@ int lu_option(lua_State *L, int idx, const char *fname, const char *key, const c
 
 int lu_bool(lua_State *L, int idx, const char *fname, const char *key, int def)
 {
-    int t = lua_getfield(L, idx, key);
+    int t = lu_getfield(L, idx, fname, key);
     int v = def;
     if (t == LUA_TBOOLEAN)
         v = lua_toboolean(L, -1);
@@ -216,7 +245,7 @@ int lu_bool(lua_State *L, int idx, const char *fname, const char *key, int def)
 
 int lu_function(lua_State *L, int idx, const char *fname, const char *key)
 {
-    int t = lua_getfield(L, idx, key);
+    int t = lu_getfield(L, idx, fname, key);
     if (t == LUA_TFUNCTION) return 1;
     if (t != LUA_TNIL)
         lu_error(L, fname, "field '%s' must be a function (got %s)", key, luaL_typename(L, -1));

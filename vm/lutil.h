@@ -23,6 +23,15 @@ int lu_error(lua_State *L, const char *fname, const char *fmt, ...)
 /// Raises "fname: <err->msg>".
 int lu_mech_error(lua_State *L, const char *fname, const mech_error *err);
 
+/*
+** Pushes field `key` of the table at idx and returns its type, without running Lua code:
+** the table's own field, else the field of its metatable's __index table (a chain of up to
+** 8).  An __index function is refused with an error naming fname: a metamethod that ran
+** while a binding holds pointers into its objects could close them or drop the strings it
+** reads.  All the lu_ field readers below read this way.
+*/
+int lu_getfield(lua_State *L, int idx, const char *fname, const char *key);
+
 /// Checks that argument arg is a table; returns its absolute index.
 int lu_checktable(lua_State *L, int arg, const char *fname, const char *what);
 

@@ -1,6 +1,7 @@
 -- SPDX-License-Identifier: MIT
--- Object lifetimes and re-entrancy (issue 14): Ctrl-C delivered to callbacks and to
--- run:csv; names and parameters in the CSV header.
+-- Object lifetimes and re-entrancy (issue 14): callbacks and metamethods that close,
+-- change or re-enter the objects a running C function uses; Ctrl-C delivered to
+-- callbacks and to run:csv; names and parameters in the CSV header.
 local tap = require "tap"
 
 -- A body at (0.5, 0) moving at 1 m/s, under gravity.
@@ -8,6 +9,186 @@ local function body_system()
   local s = mech.planar{ gravity = { 0, -9.81 } }
   local b = s:body{ name = "b", mass = 1, inertia = 1, at = { 0.5, 0 }, velocity = { 1, 0 } }
   return s, b
+end
+
+-- A pendulum (one degree of freedom, for sys:lyapunov).
+local function pendulum()
+  local s = mech.planar{ gravity = { 0, -9.81 } }
+  local b = s:body{ name = "b", mass = 1, inertia = 0.01, at = { 0.5, 0 } }
+  s:revolute{ s.ground, b, at = { 0, 0 } }
+  return s, b
+end
+
+local function close(obj) getmetatable(obj).__close(obj) end
+
+-- ---- 1. a callback closes its own system while libmech uses it ----------------------------
+
+do
+  local s, b = body_system()
+  s:force{ b, fn = function(t)
+    if t > 0.005 then close(s) end
+    return 0
+  end }
+  s:assemble()
+  tap.raises(function() s:simulate{ t = 0.01 } end, "sys:close: the system is being simulated",
+    "a force function cannot close its system while it is simulated")
+  tap.ok(s.last_run and s.last_run.rows > 1, "the failed run keeps what it recorded")
+  tap.like(tostring(s), "^mech.planar: 1 body %(b%)", "the system lives on after the refused close")
+  close(s)
+  tap.is(tostring(s), "mech.planar (closed)", "and closes once the run is over")
+end
+
+do
+  local s = body_system()
+  s:assemble()
+  tap.raises(function()
+    s:simulate{ t = 0.01, events = { { name = "e", fn = function(t, sys)
+      if t > 0.005 then debug.getmetatable(sys).__gc(sys) end
+      return t - 1
+    end } } }
+  end, "sys:close: the system is being simulated", "an event function cannot collect its system")
+  tap.raises(function()
+    s:simulate{ t = 0.01, record = { c = function(t, sys)
+      if t > 0.005 then close(sys) end
+      return t
+    end } }
+  end, "sys:close: the system is being simulated", "a channel function cannot close its system")
+  tap.raises(function()
+    s:simulate{ t = 0.01, record = { c = function(t, sys)
+      local _ <close> = sys
+      return t
+    end } }
+  end, "sys:close: the system is being simulated",
+    "a to-be-closed variable in a callback cannot close the system")
+end
+
+do
+  local s, b = body_system()
+  s:force{ b, fn = function() close(s) return 0 end }
+  tap.raises(function() s:assemble() end, "sys:close: the system is being assembled",
+    "nor while it is assembled")
+end
+
+do
+  local s, b = pendulum()
+  s:force{ b, fn = function(t)
+    if t > 0.05 then close(s) end
+    return 0
+  end }
+  s:assemble()
+  tap.raises(function() s:lyapunov{ t = 0.2, every = 0.02 } end,
+    "sys:close: the system is being simulated", "nor while sys:lyapunov integrates it")
+end
+
+-- Lua code run while a binding reads its arguments
+do
+  local s = body_system()
+  local evil = setmetatable({}, { __tostring = function() close(s) return "x" end })
+  tap.raises(function() s:simulate{ t = 0.01, params = { p = evil } } end,
+    "sys:simulate: the system was closed", "a parameter's __tostring closing the system")
+end
+
+do
+  local s = body_system()
+  local r = s:simulate{ t = 0.01 }
+  local evil = setmetatable({}, { __tostring = function() close(r) return "x" end })
+  tap.raises(function() r:csv(os.tmpname(), { params = { p = evil } }) end,
+    "run:csv: the run was freed", "a parameter's __tostring freeing the run")
+end
+
+do
+  local s = body_system()
+  tap.raises(function()
+    s:body(setmetatable({ name = "c" }, { __index = function() close(s) return 1 end }))
+  end, "sys:body: field 'mass' would be looked up through an __index function",
+    "argument tables are read without running an __index function")
+  tap.ok(tostring(s):match("^mech.planar: 1 body"), "which did not run")
+  local d = s:body(setmetatable({ name = "d" }, { __index = { mass = 2, inertia = 3 } }))
+  tap.like(tostring(d), "mass 2 kg, inertia 3 kg m%^2", "an __index table of defaults is read")
+end
+
+-- a finalizer that an allocation inside a binding runs
+do
+  local outcomes = {}
+  collectgarbage("incremental", 0, 1000) -- a collection step at every allocation
+  for round = 1, 50 do
+    local s = mech.planar{}
+    for i = 1, 8 do s:body{ name = "b" .. i, mass = 1, inertia = 1 } end
+    setmetatable({}, { __gc = function() close(s) end })
+    local ok, err = pcall(function()
+      for i = 1, 50 do
+        local _ = tostring(s) .. s:describe()
+        s:body{ name = "c" .. i, mass = 1, inertia = 1, at = { i, 0 } }
+      end
+    end)
+    outcomes[ok and "ok" or err:match("system was closed") and "closed" or err] = true
+  end
+  collectgarbage("incremental", 200, 100)
+  collectgarbage("collect")
+  local other = {}
+  for k in pairs(outcomes) do if k ~= "ok" and k ~= "closed" then other[#other + 1] = k end end
+  tap.is(table.concat(other, "; "), "", "a finalizer closing a system that a binding reads: an error")
+end
+
+-- ---- re-entrancy, error objects and yields in callbacks ----------------------------------
+
+-- make(s) gives the force function of a fresh system s, which must fail the run with text
+-- (the function runs once the system is assembled)
+local function fails_with(make, text, name)
+  local s, b = body_system()
+  local f, armed = make(s), false
+  s:force{ b, fn = function(...)
+    if armed then return f(...) end
+    return 0
+  end }
+  s:assemble()
+  armed = true
+  tap.raises(function() s:simulate{ t = 0.01 } end, text, name)
+  tap.ok(s:body{ mass = 1 }, name .. ": the system can change after the run")
+  return s
+end
+
+fails_with(function(s) return function() s:simulate{ t = 1 } return 0 end end,
+  "sys:simulate: the system cannot change while it is simulated", "simulate from a callback")
+fails_with(function(s) return function() s:assemble() return 0 end end,
+  "sys:assemble: the system cannot change while it is simulated", "assemble from a callback")
+fails_with(function(s) return function() s:body{ mass = 1 } return 0 end end,
+  "sys:body: the system cannot change while it is simulated", "a new body from a callback")
+fails_with(function() return function() error({}) end end, "(error object is a table value)",
+  "an error object that is a table")
+fails_with(function()
+  return function() error(setmetatable({}, { __tostring = function() return "mine" end })) end
+end, "force 'force1' function: mine", "an error object with __tostring")
+fails_with(function()
+  return function() error(setmetatable({}, { __tostring = function() error("again") end })) end
+end, "(error object is a table value)", "an error object whose __tostring fails")
+
+do
+  local s, b = body_system()
+  s:force{ b, fn = function() coroutine.yield() return 0 end }
+  local co = coroutine.wrap(function() return pcall(s.simulate, s, { t = 0.01 }) end)
+  local ok, err = co()
+  tap.ok(not ok and err:find("attempt to yield across a C-call boundary", 1, true),
+    "a callback that yields fails the run")
+  tap.ok(s:body{ mass = 1 }, "and the system can change afterwards")
+end
+
+-- os.exit from a callback closes the state while the run is in C: nothing leaks or crashes
+do
+  local script = os.tmpname()
+  local f = assert(io.open(script, "w"))
+  f:write([[
+local s = mech.planar{ gravity = { 0, -9.81 } }
+local b = s:body{ name = "b", mass = 1, inertia = 1 }
+s:force{ b, fn = function(t) if t > 0.001 then os.exit(3, true) end return 0 end }
+s:simulate{ t = 0.01 }
+]])
+  f:close()
+  local p = io.popen(string.format("'%s' '%s' 2>&1; echo \"rc=$?\"", os.getenv("MECHLUA"), script))
+  local out = p:read("a")
+  p:close()
+  os.remove(script)
+  tap.is(out, "rc=3\n", "os.exit(3, true) from a callback exits cleanly with its code")
 end
 
 -- ---- 7. a Ctrl-C caught by a pcall in a callback is delivered, then cleared ----------------
@@ -86,6 +267,9 @@ do
   local b = s:body{ name = "c", mass = 1, inertia = 1 }
   tap.raises(function() b:point{ name = "p\tq" } end, "without '.' and control characters",
     "a tab in a point's name is refused")
+  tap.raises(function() s:simulate{ t = 0.01, record = { ["u\nv"] = function() return 0 end } } end,
+    "sys:simulate: record: the name of a channel function must not contain control characters",
+    "a newline in a channel function's name is refused")
   local r = s:simulate{ t = 0.01, record = { 'a,"b.x', ["q,r"] = function() return 1 end },
     params = { note = "two\nlines", ["k\r"] = 1 } }
   local path = os.tmpname()
