@@ -32,8 +32,20 @@ typedef struct mech_channel {
 mech_status mech_channel_lookup(const mech_system *sys, const char *name, mech_channel *out,
                                 mech_error *err);
 
-/// Value of a channel after mech_system_evaluate.
+/*
+** Value of a channel at the last full evaluation (mech_system_evaluate, or the one that
+** finalize makes at the initial state); NaN when there is none to read: before the first
+** one, after the system was changed, and after mech_simulate or mech_lyapunov returned
+** (their states are gone with their workspaces).
+*/
 double mech_channel_value(const mech_system *sys, const mech_channel *ch);
+
+/// 1 when a full evaluation can be read by mech_channel_value.
+int mech_system_evaluated(const mech_system *sys);
+
+/// Evaluates a finalized system at its assembled initial state (t = 0); its callbacks read
+/// (by mech_channel_value) the positions and velocities of that state.
+mech_status mech_system_evaluate_initial(mech_system *sys, mech_error *err);
 
 /*
 ** Writes the quantities an entity offers ("x, y, phi, ...") into buf; returns the length

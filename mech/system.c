@@ -288,6 +288,7 @@ static void free_workspace(mech_system *sys)
     sys->cs = NULL;
     sys->cs_q = NULL;
     sys->minv = sys->Q = sys->qdd = sys->K = sys->sol = sys->rhs = sys->y0 = NULL;
+    sys->q = sys->v = sys->y_eval = NULL; /* the last evaluation may have been of y0 */
     sys->zcoord = sys->piv = NULL;
     sys->rows = NULL;
     sys->cr = NULL;

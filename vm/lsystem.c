@@ -933,14 +933,34 @@ static int sys_assemble(lua_State *L)
     return 1;
 }
 
-/* sys:value(channel): the channel's value at the current evaluation (inside callbacks,
-** or after assemble: the initial state). */
+/* Makes sure that the system has an evaluation to read: outside callbacks, that of the
+** assembled initial state (the runs and lyapunov leave none). */
+static void need_evaluation(lua_State *L, lsys *ls, const char *fn)
+{
+    if (!mech_system_is_final(LIVE(ls))) finalize(L, ls, fn);
+    mech_system *sys = LIVE(ls);
+    if (mech_system_evaluated(sys)) return;
+    if (ls->busy)
+        lu_error(L, fn,
+                 "the system is being %s: it has no values yet (the first are those of its "
+                 "assembled initial state)",
+                 ls->busy);
+    mech_error err;
+    ls->L = L;
+    if (BUSY(ls, "evaluated", mech_system_evaluate_initial(sys, &err)) != MECH_OK) {
+        if (ls->cb_error[0]) lu_error(L, fn, "%s: %s", err.msg, ls->cb_error);
+        lu_mech_error(L, fn, &err);
+    }
+}
+
+/* sys:value(channel): the channel's value at the current evaluation: inside callbacks
+** during a run, the last one of the run; elsewhere, the assembled initial state's. */
 static int sys_value(lua_State *L)
 {
     const char *fn = "sys:value";
     lsys *ls = check_sys(L, 1);
     const char *name = luaL_checkstring(L, 2);
-    if (!mech_system_is_final(LIVE(ls))) finalize(L, ls, fn);
+    need_evaluation(L, ls, fn);
     push_uv(L, ls);
     if (lua_getfield(L, -1, "channels") != LUA_TTABLE) {
         lua_pop(L, 1);
@@ -1300,7 +1320,9 @@ static int sys_simulate(lua_State *L)
     push_header(L, t);
     int header = lua_gettop(L);
 
-    /* the parameters' tostring may have run Lua code */
+    /* the parameters' tostring may have run Lua code; the run starts from an evaluated
+    ** initial state, so that callbacks find values to read from the first call on */
+    need_evaluation(L, ls, fn);
     mech_system *sys = LIVE(ls);
     mech_error err;
     mech_run *run = NULL;

@@ -1,7 +1,7 @@
 -- SPDX-License-Identifier: MIT
 -- Object lifetimes and re-entrancy (issue 14): callbacks and metamethods that close,
--- change or re-enter the objects a running C function uses; Ctrl-C delivered to
--- callbacks and to run:csv; names and parameters in the CSV header.
+-- change or re-enter the objects a running C function uses; sys:value outside a run;
+-- Ctrl-C delivered to callbacks and to run:csv; names and parameters in the CSV header.
 local tap = require "tap"
 
 -- A body at (0.5, 0) moving at 1 m/s, under gravity.
@@ -128,6 +128,48 @@ do
   local other = {}
   for k in pairs(outcomes) do if k ~= "ok" and k ~= "closed" then other[#other + 1] = k end end
   tap.is(table.concat(other, "; "), "", "a finalizer closing a system that a binding reads: an error")
+end
+
+-- ---- 2. sys:value from a callback during assembly ---------------------------------------
+
+do
+  local s, b = body_system()
+  s:force{ b, fn = function() return s:value("b.x") end }
+  tap.raises(function() s:assemble() end,
+    "sys:value: the system is being assembled: it has no values yet",
+    "sys:value in a force function during assembly is an error, not a NULL read")
+  local s2, b2 = body_system()
+  s2:assemble()
+  s2:force{ b2, fn = function() return s2:value("b.x") end }
+  tap.raises(function() s2:simulate{ t = 0.01 } end, "the system is being assembled",
+    "also when simulate assembles a changed system")
+end
+
+-- ---- 14. sys:value after a run ------------------------------------------------------------
+
+do
+  local s, b = body_system()
+  s:simulate{ t = 0.01 }
+  tap.is(s:value("b.x"), 0.5, "after a run, sys:value gives the initial position")
+  tap.is(s:value("b.vx"), 1.0, "and the initial velocity")
+  tap.is(s:value("b.ay"), -9.81, "and the initial acceleration")
+  local armed, firsts = false, {}
+  s:force{ b, fn = function()
+    if armed then firsts[#firsts + 1] = s:value("b.x") end
+    return 0
+  end }
+  s:assemble()
+  armed = true
+  s:simulate{ t = 0.01 }
+  local n1 = #firsts
+  s:simulate{ t = 0.01 }
+  tap.is(firsts[n1 + 1], 0.5, "a callback reads the initial state at the start of the next run")
+  local finite = true
+  for _, v in ipairs(firsts) do finite = finite and v == v and math.abs(v) < 1 end
+  tap.ok(finite and #firsts > n1 + 10, "and finite values all along")
+  local p = pendulum()
+  p:lyapunov{ t = 0.1, every = 0.01 }
+  tap.is(p:value("b.x"), 0.5, "after sys:lyapunov too")
 end
 
 -- ---- re-entrancy, error objects and yields in callbacks ----------------------------------
