@@ -1077,7 +1077,7 @@ static int sys_lyapunov(lua_State *L)
     o.interrupt = host_interrupt_flag();
     mech_lyapunov_result res;
     mech_error err;
-    finalize(L, ls, fn);
+    need_evaluation(L, ls, fn); /* as for a run: callbacks find values from the first call */
     mech_system *sys = LIVE(ls);
     ls->L = L;
     mech_status st = BUSY(ls, "simulated", mech_lyapunov(sys, &o, &res, &err));

@@ -167,9 +167,21 @@ do
   local finite = true
   for _, v in ipairs(firsts) do finite = finite and v == v and math.abs(v) < 1 end
   tap.ok(finite and #firsts > n1 + 10, "and finite values all along")
-  local p = pendulum()
+  local p, pb = pendulum()
   p:lyapunov{ t = 0.1, every = 0.01 }
   tap.is(p:value("b.x"), 0.5, "after sys:lyapunov too")
+  local seen
+  p:force{ pb, fn = function()
+    if armed then seen = seen or p:value("b.x") end
+    return 0
+  end }
+  armed = false
+  p:assemble()
+  armed = true
+  p:simulate{ t = 0.01 }
+  seen = nil
+  tap.ok(pcall(p.lyapunov, p, { t = 0.1, every = 0.01 }) and seen == 0.5,
+    "sys:lyapunov after a run: callbacks read the initial state")
 end
 
 -- ---- re-entrancy, error objects and yields in callbacks ----------------------------------
