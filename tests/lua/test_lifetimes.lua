@@ -130,6 +130,31 @@ do
   tap.is(table.concat(other, "; "), "", "a finalizer closing a system that a binding reads: an error")
 end
 
+do -- the same for flexible bodies: their mesh, node lists and guides
+  local outcomes = {}
+  collectgarbage("incremental", 0, 1000)
+  for round = 1, 20 do
+    local s = mech.planar{}
+    local m = mech.mesh.rectangle{ size = { 0.1, 0.02 }, nx = 10, ny = 2 }
+    local fe = s:flexible{ name = "f", mesh = m, E = 2e11, density = 7800 }
+    setmetatable({}, { __gc = function() close(s) end })
+    local ok, err = pcall(function()
+      for i = 1, 20 do
+        local mm = fe.mesh
+        local nodes = fe:find_nodes{ box = { 0, 0, 0.05, 0.02 } }
+        s:guide{ fe, name = "g" .. i, clearance = 1e-4, law = mech.contact.hertz{ K = 1e9 } }
+        local _ = tostring(fe) .. #mm.nodes .. #nodes
+      end
+    end)
+    outcomes[ok and "ok" or err:match("system was closed") and "closed" or err] = true
+  end
+  collectgarbage("incremental", 200, 100)
+  collectgarbage("collect")
+  local other = {}
+  for k in pairs(outcomes) do if k ~= "ok" and k ~= "closed" then other[#other + 1] = k end end
+  tap.is(table.concat(other, "; "), "", "a finalizer closing a system whose flexible body is read")
+end
+
 -- ---- 2. sys:value from a callback during assembly ---------------------------------------
 
 do
