@@ -442,8 +442,28 @@ static double contact_value(const mech_system *sys, int id, int qn)
     return NAN;
 }
 
+int mech_system_evaluated(const mech_system *sys)
+{
+    return sys->final && sys->q != NULL;
+}
+
+mech_status mech_system_evaluate_initial(mech_system *sys, mech_error *err)
+{
+    if (!sys->final)
+        return mech_error_set(err, MECH_ERR_STATE, "system: not finalized (assemble it first)");
+    /* callbacks of this evaluation read the positions and velocities it evaluates (what
+    ** the evaluation computes is, until it ends, that of the one before) */
+    sys->q = sys->y0;
+    sys->v = sys->y0 + sys->ncoord;
+    sys->y_eval = sys->y0;
+    mech_status st = mech_system_evaluate(sys, 0.0, sys->y0, err);
+    if (st) sys->q = sys->v = sys->y_eval = NULL; /* nothing whole to read */
+    return st;
+}
+
 double mech_channel_value(const mech_system *sys, const mech_channel *ch)
 {
+    if (!mech_system_evaluated(sys)) return NAN;
     int id = ch->id, qn = ch->quantity;
     switch (ch->kind) {
     case MECH_KIND_BODY:

@@ -165,6 +165,8 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
     res->lambda = res->n ? res->estimate[res->n - 1] : NAN;
 
 done:
+    /* the workspaces hold trial evaluations of both trajectories: none is left to read */
+    sys->q = sys->v = sys->y_eval = NULL;
     mech_integ_free(ia);
     mech_integ_free(ib);
     mech_free(ya);

@@ -32,8 +32,20 @@ typedef struct mech_channel {
 mech_status mech_channel_lookup(const mech_system *sys, const char *name, mech_channel *out,
                                 mech_error *err);
 
-/// Value of a channel after mech_system_evaluate.
+/*
+** Value of a channel at the last full evaluation (mech_system_evaluate, or the one that
+** finalize makes at the initial state); NaN when there is none to read: before the first
+** one, after the system was changed, and after mech_simulate or mech_lyapunov returned
+** (their states are gone with their workspaces).
+*/
 double mech_channel_value(const mech_system *sys, const mech_channel *ch);
+
+/// 1 when a full evaluation can be read by mech_channel_value.
+int mech_system_evaluated(const mech_system *sys);
+
+/// Evaluates a finalized system at its assembled initial state (t = 0); its callbacks read
+/// (by mech_channel_value) the positions and velocities of that state.
+mech_status mech_system_evaluate_initial(mech_system *sys, mech_error *err);
 
 /*
 ** Writes the quantities an entity offers ("x, y, phi, ...") into buf; returns the length
@@ -161,12 +173,16 @@ const char *mech_run_parameters(const mech_run *run);
 ** Writes the run as CSV: comment lines ("# ...") with each line of `header` (the caller
 ** adds program version, script and its own parameters), then the run's parameters, the
 ** status if it did not complete, then a line of column names with units, "t [s],slider.x
-** [m],...", then one row per report time (%.17g: values read back exactly).  columns
-** (NULL: all) selects channels by name.  The file is written under a temporary name and
-** renamed: it is complete or absent.
+** [m],...", then one row per report time (%.17g: values read back exactly).  Control
+** characters inside a comment line are written as escapes ("\r", "\x1b"); a column name
+** holding a comma or a quote is quoted as RFC 4180 says.  columns (NULL: all) selects
+** channels by name.  The file is written under a temporary name and renamed: it is
+** complete or absent.  When *interrupt (if not NULL) becomes non-zero while writing, the
+** temporary file is removed and MECH_ERR_INTERRUPTED returned: no file is written.
 */
 mech_status mech_run_write_csv(const mech_run *run, const char *path, const char *header,
-                               const char *const *columns, int ncolumns, mech_error *err);
+                               const char *const *columns, int ncolumns,
+                               const volatile sig_atomic_t *interrupt, mech_error *err);
 
 /*
 ** Largest Lyapunov exponent (Benettin's method): a reference trajectory and one started

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,12 @@
 
 mech_run *run_create(int nch, long rows_max, int nevdefs, mech_error *err)
 {
-    mech_run *run = mech_calloc(1, sizeof *run);
+    mech_run *run = NULL;
+    /* nch columns of rows_max values must have a size that a size_t holds */
+    size_t width = (size_t)(nch > 0 ? nch : 1);
+    if (nch < 0 || (rows_max > 0 && (size_t)rows_max > SIZE_MAX / sizeof(double) / width))
+        goto nomem;
+    run = mech_calloc(1, sizeof *run);
     if (run == NULL) goto nomem;
     run->nch = nch;
     run->cap = rows_max > 0 ? rows_max : 1;
@@ -37,6 +43,7 @@ int run_reserve_events(mech_run *run, long cap)
 {
     if (cap <= run->evcap) return 0;
     size_t nch = (size_t)(run->nch ? run->nch : 1);
+    if ((size_t)cap > SIZE_MAX / sizeof(double) / nch) return -1;
     int *def = mech_realloc(run->evdef, (size_t)cap * sizeof(int));
     if (def) run->evdef = def;
     double *t = mech_realloc(run->evt, (size_t)cap * sizeof(double));
@@ -137,6 +144,21 @@ const char *mech_run_parameters(const mech_run *run)
     return run->params ? run->params : "";
 }
 
+/* Writes one line of comment text: a control character other than a tab would end the
+** line for some CSV readers (a lone CR) or hide bytes, so each is written as an escape. */
+static void comment_text(FILE *f, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '\r')
+            fputs("\\r", f);
+        else if ((c < 0x20 && c != '\t') || c == 0x7f)
+            fprintf(f, "\\x%02x", c);
+        else
+            fputc(c, f);
+    }
+}
+
 /* Writes lines of text, each prefixed with "# ". */
 static void comment_lines(FILE *f, const char *text)
 {
@@ -144,14 +166,34 @@ static void comment_lines(FILE *f, const char *text)
         const char *nl = strchr(text, '\n');
         size_t len = nl ? (size_t)(nl - text) : strlen(text);
         fputs("# ", f);
-        fwrite(text, 1, len, f);
+        comment_text(f, text, len);
         fputc('\n', f);
         text = nl ? nl + 1 : text + len;
     }
 }
 
+/* Writes a header field, in double quotes (quotes doubled) when it holds a comma, a quote
+** or a line break, as RFC 4180 says. */
+static void csv_field(FILE *f, const char *text)
+{
+    if (strpbrk(text, ",\"\r\n") == NULL) {
+        fputs(text, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"') fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* Rows written between two looks at the interrupt flag. */
+#define CSV_POLL_ROWS 256
+
 mech_status mech_run_write_csv(const mech_run *run, const char *path, const char *header,
-                               const char *const *columns, int ncolumns, mech_error *err)
+                               const char *const *columns, int ncolumns,
+                               const volatile sig_atomic_t *interrupt, mech_error *err)
 {
     int nsel = columns ? ncolumns : run->nch;
     int *sel = mech_calloc((size_t)(nsel ? nsel : 1), sizeof(int));
@@ -183,23 +225,36 @@ mech_status mech_run_write_csv(const mech_run *run, const char *path, const char
     comment_lines(f, run->params);
     if (run->status != MECH_RUN_COMPLETE) {
         fputs("# run ended early: ", f);
-        fputs(run->message, f);
+        comment_text(f, run->message, strlen(run->message));
         fputc('\n', f);
     }
     fputs("t [s]", f);
-    for (int i = 0; i < nsel; i++) fprintf(f, ",%s [%s]", run->names[sel[i]], run->units[sel[i]]);
+    for (int i = 0; i < nsel; i++) {
+        char label[RUN_NAME_MAX + RUN_UNIT_MAX + 4];
+        snprintf(label, sizeof label, "%s [%s]", run->names[sel[i]], run->units[sel[i]]);
+        fputc(',', f);
+        csv_field(f, label);
+    }
     fputc('\n', f);
-    for (long r = 0; r < run->rows; r++) {
+    int stopped = 0;
+    for (long r = 0; r < run->rows && !stopped; r++) {
         fprintf(f, "%.17g", run->t[r]);
         for (int i = 0; i < nsel; i++)
             fprintf(f, ",%.17g", run->data[(size_t)sel[i] * (size_t)run->cap + (size_t)r]);
         fputc('\n', f);
+        stopped = interrupt && r % CSV_POLL_ROWS == 0 && *interrupt;
     }
     int bad = ferror(f);
     int e = errno;
     if (fclose(f) != 0 && !bad) bad = 1, e = errno;
+    /* the last look before the file takes its name: after it, the file is whole */
+    stopped = stopped || (interrupt && *interrupt);
     mech_status st = MECH_OK;
-    if (bad) {
+    if (stopped) {
+        remove(tmp);
+        st = mech_error_set(err, MECH_ERR_INTERRUPTED, "csv: interrupted; '%s' was not written",
+                            path);
+    } else if (bad) {
         remove(tmp);
         st = mech_error_set(err, MECH_ERR_IO, "csv: writing '%s' failed: %s", path, strerror(e));
     } else if (rename(tmp, path) != 0) {

@@ -600,6 +600,8 @@ finish:
     if (o->progress) o->progress(o->progress_ud, run->stats.t_end, 0.0, o->t_end, -1.0);
 
 done:
+    /* the last evaluation was of a state in the buffers freed here: none is left to read */
+    sys->q = sys->v = sys->y_eval = NULL;
     mech_integ_free(integ);
     mech_free(s.ch);
     mech_free(s.evch);

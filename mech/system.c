@@ -119,8 +119,17 @@ mech_kind mech_system_find(const mech_system *sys, const char *name, int *id)
 /*
 ** Checks a requested name (or makes one from `base` and a counter when it is NULL or
 ** empty) and copies it into out.  Names are unique among bodies, forces, joints and
-** drivers, and contain no '.', which separates entity and quantity in channel names.
+** drivers, and contain no '.', which separates entity and quantity in channel names, and
+** no control character (a newline would break the CSV header and the descriptions).
 */
+/* Position (from 1) of the first control character of s, 0 if none. */
+static size_t control_at(const char *s)
+{
+    for (size_t i = 0; s[i]; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) return i + 1;
+    return 0;
+}
+
 mech_status system_take_name(mech_system *sys, const char *what, const char *requested,
                              const char *base, char out[MECH_NAME_MAX], mech_error *err)
 {
@@ -134,6 +143,12 @@ mech_status system_take_name(mech_system *sys, const char *what, const char *req
     if (len >= MECH_NAME_MAX)
         return mech_error_set(err, MECH_ERR_ARG, "%s '%.20s...': name is longer than %d characters",
                               what, requested, MECH_NAME_MAX - 1);
+    size_t bad = control_at(requested);
+    if (bad)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "%s: name must not contain control characters (byte 0x%02x at "
+                              "position %zu): names head CSV columns and lines of text",
+                              what, (unsigned char)requested[bad - 1], bad);
     if (strchr(requested, '.'))
         return mech_error_set(err, MECH_ERR_ARG,
                               "%s '%s': name must not contain '.' (it separates entity and "
@@ -273,6 +288,7 @@ static void free_workspace(mech_system *sys)
     sys->cs = NULL;
     sys->cs_q = NULL;
     sys->minv = sys->Q = sys->qdd = sys->K = sys->sol = sys->rhs = sys->y0 = NULL;
+    sys->q = sys->v = sys->y_eval = NULL; /* the last evaluation may have been of y0 */
     sys->zcoord = sys->piv = NULL;
     sys->rows = NULL;
     sys->cr = NULL;
@@ -447,9 +463,11 @@ mech_status mech_point_add(mech_system *sys, int b, const char *name, const doub
 {
     mech_status st = system_check_body(sys, "point", name ? name : "?", "its body", b, err);
     if (st) return st;
-    if (name == NULL || name[0] == '\0' || strchr(name, '.') || strlen(name) >= MECH_NAME_MAX)
+    if (name == NULL || name[0] == '\0' || strchr(name, '.') || strlen(name) >= MECH_NAME_MAX ||
+        control_at(name))
         return mech_error_set(err, MECH_ERR_ARG,
-                              "point of body '%s': name must be 1 to %d characters without '.'",
+                              "point of body '%s': name must be 1 to %d characters without '.' "
+                              "and control characters",
                               sys->bodies[b].name, MECH_NAME_MAX - 1);
     if (!finite2(local))
         return mech_error_set(err, MECH_ERR_ARG, "point '%s.%s': coordinates must be finite",

@@ -42,29 +42,36 @@
 */
 
 static volatile sig_atomic_t interrupted;
-static lua_State *volatile running; /* state inside host_docall, if any */
-static int last_interrupted;        /* the last host_docall was stopped by Ctrl-C */
+static volatile sig_atomic_t polled;  /* C code that polls the flag is running */
+static volatile sig_atomic_t pressed; /* Ctrl-C was pressed during this host_docall */
+static lua_State *volatile running;   /* state inside host_docall, if any */
+static int last_interrupted;          /* the last host_docall was stopped by Ctrl-C */
 
 /* Debug hook installed by the signal handler: raises the error at the next
-** instruction count, call or return, that is at a point where Lua can unwind. */
+** instruction count, call or return, that is at a point where Lua can unwind.  The
+** interrupt is then delivered: the flag is cleared, so that code which catches the error
+** (a pcall in a callback) does not leave it set for the next run to find. */
 static void stop_hook(lua_State *L, lua_Debug *ar)
 {
     lua_sethook(L, NULL, 0, 0);
+    interrupted = 0;
     lua_getinfo(L, "Sl", ar);
     if (ar->currentline > 0) luaL_error(L, "%s:%d: interrupted", ar->short_src, ar->currentline);
     luaL_error(L, "interrupted");
 }
 
 /* A first Ctrl-C asks the running code to stop; a second one before the first was
-** acted upon (C code that does not poll) falls back to the default action. */
+** acted upon (C code that does not poll) falls back to the default action, unless the
+** code running is known to poll (it stops soon, and cleans up after itself). */
 static void on_sigint(int sig)
 {
-    if (interrupted) {
+    if (interrupted && !polled) {
         signal(sig, SIG_DFL);
         raise(sig);
         return;
     }
     interrupted = 1;
+    pressed = 1;
     lua_State *L = running;
     if (L) lua_sethook(L, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
@@ -85,6 +92,11 @@ void host_interrupt_consume(lua_State *L)
 const volatile sig_atomic_t *host_interrupt_flag(void)
 {
     return &interrupted;
+}
+
+void host_interrupt_polled(int on)
+{
+    polled = on != 0;
 }
 
 /* }================================================================== */
@@ -115,6 +127,7 @@ int host_docall(lua_State *L, int narg, int nres)
     sa.sa_handler = on_sigint; /* no SA_RESTART: blocking reads return EINTR */
     sigemptyset(&sa.sa_mask);
     interrupted = 0;
+    pressed = 0;
     running = L;
     sigaction(SIGINT, &sa, &old);
 
@@ -123,8 +136,9 @@ int host_docall(lua_State *L, int narg, int nres)
     sigaction(SIGINT, &old, NULL);
     running = NULL;
     if (lua_gethook(L) == stop_hook) lua_sethook(L, NULL, 0, 0); /* signal came too late */
-    last_interrupted = status != LUA_OK && interrupted;
+    last_interrupted = status != LUA_OK && pressed;
     interrupted = 0;
+    polled = 0;
     lua_remove(L, base);
     return status;
 }

@@ -52,4 +52,10 @@ void host_interrupt_consume(lua_State *L);
 /// Pointer to the interrupt flag, for libmech loops that poll it without the vm.
 const volatile sig_atomic_t *host_interrupt_flag(void);
 
+/*
+** Brackets C code that polls the flag often and cleans up when it stops (the CSV writer
+** removes its temporary file): while on, a second Ctrl-C does not kill the program.
+*/
+void host_interrupt_polled(int on);
+
 #endif

@@ -47,7 +47,7 @@ int lfe_sys_flexible(lua_State *L)
     d.beta = lu_number(L, t, fn, "beta", 0, 0);
     lu_vec2(L, t, fn, "displacement", d.displacement);
     lu_vec2(L, t, fn, "velocity", d.velocity);
-    if (lua_getfield(L, t, "mesh") != LUA_TTABLE)
+    if (lu_getfield(L, t, fn, "mesh") != LUA_TTABLE)
         return lu_error(L, fn,
                         "field 'mesh' is required: a mesh table, e.g. mech.mesh.rectangle{...} "
                         "or mech.mesh.read(\"part.msh\")");
@@ -56,6 +56,10 @@ int lfe_sys_flexible(lua_State *L)
     d.mesh = &mesh;
     mech_error err;
     int id;
+    if (ls->sys == NULL) { /* closed by Lua code run while the mesh was read */
+        mech_mesh_free(&mesh);
+        return lu_error(L, fn, "the system was closed");
+    }
     mech_status st = mech_fe_add(ls->sys, &d, &id, &err);
     mech_mesh_free(&mesh);
     if (st != MECH_OK) return lu_mech_error(L, fn, &err);
@@ -79,8 +83,8 @@ static int check_node(lua_State *L, int idx, const mech_system *sys, int fe, con
 
 /* Reads the list of node numbers (from 1) at idx into out (allocated as userdata on the
 ** stack); returns the count. */
-static int node_list(lua_State *L, int idx, const mech_system *sys, int fe, const char *fn,
-                     const char *what, int **out)
+static int node_list(lua_State *L, int idx, lsys *ls, int fe, const char *fn, const char *what,
+                     int **out)
 {
     idx = lua_absindex(L, idx);
     if (!lua_istable(L, idx))
@@ -89,6 +93,7 @@ static int node_list(lua_State *L, int idx, const mech_system *sys, int fe, cons
     int n = (int)lua_rawlen(L, idx);
     if (n == 0) return lu_error(L, fn, "'%s' is empty: give at least one node", what);
     int *list = lua_newuserdatauv(L, sizeof(int) * (size_t)n, 0);
+    const mech_system *sys = lsys_live(L, ls, fn); /* after the allocation (a finalizer) */
     for (int i = 0; i < n; i++) {
         lua_rawgeti(L, idx, i + 1);
         char label[96];
@@ -98,6 +103,18 @@ static int node_list(lua_State *L, int idx, const mech_system *sys, int fe, cons
     }
     *out = list;
     return n;
+}
+
+/* Pushes the mesh of flexible body fe as a mesh table, made from a copy: building the
+** tables allocates, which may run a finalizer that closes the system. */
+static void push_mesh(lua_State *L, lsys *ls, int fe, const char *fn)
+{
+    mech_mesh *copy = lmesh_new_holder(L);
+    mech_error err;
+    if (mech_mesh_copy(copy, mech_fe_mesh(lsys_live(L, ls, fn), fe), &err) != MECH_OK)
+        lu_mech_error(L, fn, &err);
+    lmesh_push(L, copy);
+    lua_remove(L, -2); /* the holder frees the copy */
 }
 
 static lentity *check_fe(lua_State *L, int arg, lsys **ls, const char *fn)
@@ -137,7 +154,7 @@ static int fe_find_nodes(lua_State *L)
     lsys *ls;
     lentity *e = check_fe(L, 1, &ls, fn);
     luaL_checkany(L, 2);
-    lmesh_push(L, mech_fe_mesh(ls->sys, e->id));
+    push_mesh(L, ls, e->id, fn);
     lua_getfield(L, -1, "find_nodes"); /* the mesh table's method */
     lua_insert(L, -2);
     lua_pushvalue(L, 2);
@@ -164,12 +181,12 @@ static int fe_frequencies(lua_State *L)
             return lu_error(L, fn, "'n' must be an integer >= 1");
         count = (int)n;
         consistent = lu_option(L, t, fn, "mass", masses, 0);
-        if (lua_getfield(L, t, "fixed") != LUA_TNIL)
-            nfixed = node_list(L, -1, ls->sys, e->id, fn, "fixed", &fixed);
+        if (lu_getfield(L, t, fn, "fixed") != LUA_TNIL)
+            nfixed = node_list(L, -1, ls, e->id, fn, "fixed", &fixed);
     }
     double *w = lua_newuserdatauv(L, sizeof(double) * (size_t)count, 0);
     mech_error err;
-    if (mech_fe_frequencies(ls->sys, e->id, consistent, fixed, nfixed, count, w, &err))
+    if (mech_fe_frequencies(lsys_live(L, ls, fn), e->id, consistent, fixed, nfixed, count, w, &err))
         return lu_mech_error(L, fn, &err);
     lua_createtable(L, count, 0);
     for (int i = 0; i < count; i++) {
@@ -193,7 +210,7 @@ int lfe_index(lua_State *L, lsys *ls, lentity *e, const char *key)
             return 1;
         }
     if (strcmp(key, "mesh") == 0) {
-        lmesh_push(L, mech_fe_mesh(ls->sys, e->id));
+        push_mesh(L, ls, e->id, "fe.mesh");
         return 1;
     }
     if (strcmp(key, "mass") == 0) {
@@ -245,12 +262,10 @@ int lfe_sys_guide(lua_State *L)
     lsys *ls = lsys_check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ flexible_body, clearance = ..., law = ..., ... }");
     lu_checkfields(L, t, fn, known, 1);
-    mech_system *sys = ls->sys;
     int fe = lsys_table_entity(L, t, 1, ls, MECH_KIND_FE, fn, "the flexible body");
-    const mech_mesh *m = mech_fe_mesh(sys, fe);
     const char *name = lu_string(L, t, fn, "name", "guide");
     int on = MECH_GROUND;
-    if (lua_getfield(L, t, "on") != LUA_TNIL) {
+    if (lu_getfield(L, t, fn, "on") != LUA_TNIL) {
         lua_newtable(L);
         lua_pushvalue(L, -2);
         lua_rawseti(L, -2, 1);
@@ -267,10 +282,18 @@ int lfe_sys_guide(lua_State *L)
     double nrm[2] = {-axis[1], axis[0]}; /* from the lower surface towards the upper */
 
     int *lower = NULL, *upper = NULL, nlower = 0, nupper = 0;
-    int has_l = lua_getfield(L, t, "lower_nodes") != LUA_TNIL;
-    if (has_l) nlower = node_list(L, -1, sys, fe, fn, "lower_nodes", &lower);
-    int has_u = lua_getfield(L, t, "upper_nodes") != LUA_TNIL;
-    if (has_u) nupper = node_list(L, -1, sys, fe, fn, "upper_nodes", &upper);
+    double c = NAN, s_low = NAN, s_up = NAN;
+    lu_optnumber(L, t, fn, "clearance", &c);
+    lu_optnumber(L, t, fn, "lower", &s_low);
+    lu_optnumber(L, t, fn, "upper", &s_up);
+    int has_l = lu_getfield(L, t, fn, "lower_nodes") != LUA_TNIL;
+    if (has_l) nlower = node_list(L, -1, ls, fe, fn, "lower_nodes", &lower);
+    int has_u = lu_getfield(L, t, fn, "upper_nodes") != LUA_TNIL;
+    if (has_u) nupper = node_list(L, -1, ls, fe, fn, "upper_nodes", &upper);
+    /* from here on, only the laws and the result table run Lua code (allocations): the
+    ** system is checked again after each */
+    mech_system *sys = lsys_live(L, ls, fn);
+    const mech_mesh *m = mech_fe_mesh(sys, fe);
     if (!has_l && !has_u) {
         nlower = group_list(m, "bottom", &lower);
         nupper = group_list(m, "top", &upper);
@@ -279,10 +302,6 @@ int lfe_sys_guide(lua_State *L)
                             "give 'lower_nodes' and/or 'upper_nodes' (the mesh has no sets "
                             "\"bottom\" and \"top\")");
     }
-    double c = NAN, s_low = NAN, s_up = NAN;
-    lu_optnumber(L, t, fn, "clearance", &c);
-    lu_optnumber(L, t, fn, "lower", &s_low);
-    lu_optnumber(L, t, fn, "upper", &s_up);
     if (!isnan(c) && !(c >= 0)) return lu_error(L, fn, "'clearance' must be >= 0 (got %g)", c);
     double lo, hi;
     if (nlower && isnan(s_low)) {
@@ -300,13 +319,15 @@ int lfe_sys_guide(lua_State *L)
                         s_low);
 
     mech_contact_def d = mech_contact_default();
-    lsys_read_laws(L, t, fn, &d.normal_law, &d.friction);
+    lsys_read_laws(L, ls, t, fn, &d.normal_law, &d.friction);
+    sys = lsys_live(L, ls, fn);
     double pose[3];
     mech_body_initial_pose(sys, on, pose);
     double co = cos(pose[2]), so = sin(pose[2]);
     lua_newtable(L); /* the result */
     int res = lua_gettop(L);
     for (int side = 0; side < 2; side++) {
+        sys = lsys_live(L, ls, fn);
         int n = side ? nupper : nlower;
         const int *list = side ? upper : lower;
         double s = side ? s_up : s_low, sign = side ? -1 : 1;
@@ -318,6 +339,7 @@ int lfe_sys_guide(lua_State *L)
         d.flip_tangent = side; /* both surfaces count friction along the axis */
         lua_createtable(L, n, 0);
         for (int i = 0; i < n; i++) {
+            sys = lsys_live(L, ls, fn); /* before reading list (the mesh's) */
             char cname[MECH_NAME_MAX];
             snprintf(cname, sizeof cname, "%s_n%d_%s", name, list[i] + 1, side ? "upper" : "lower");
             d.name = cname;

@@ -486,8 +486,8 @@ static int mesh_find_nodes(lua_State *L)
 
     const char *group = lua_istable(L, sel) ? lu_string(L, sel, fn, "group", NULL) : NULL;
     if (group) {
-        int ok = rawfield(L, self, "groups") == LUA_TTABLE && (lua_getfield(L, -1, group), 1) &&
-                 lua_istable(L, -1);
+        int ok = rawfield(L, self, "groups") == LUA_TTABLE &&
+                 (lua_pushstring(L, group), lua_rawget(L, -2), 1) && lua_istable(L, -1);
         if (!ok) {
             push_group_names(L, self);
             return lu_error(L, fn, "the mesh has no group '%s' (groups: %s)", group,
@@ -513,7 +513,7 @@ static int mesh_find_nodes(lua_State *L)
     }
 
     double box[4];
-    if (lua_istable(L, sel) && lua_getfield(L, sel, "box") != LUA_TNIL) {
+    if (lua_istable(L, sel) && lu_getfield(L, sel, fn, "box") != LUA_TNIL) {
         int good = lua_istable(L, -1) && lua_rawlen(L, -1) == 4;
         for (int k = 0; good && k < 4; k++) {
             good = lua_rawgeti(L, -1, k + 1) == LUA_TNUMBER;
@@ -657,8 +657,7 @@ static int holder_gc(lua_State *L)
     return 0;
 }
 
-/* A userdata holding an empty mesh, freed with it (pushed). */
-static mech_mesh *new_holder(lua_State *L)
+mech_mesh *lmesh_new_holder(lua_State *L)
 {
     mech_mesh *m = lua_newuserdatauv(L, sizeof *m, 0);
     *m = mech_mesh_empty();
@@ -669,7 +668,7 @@ static mech_mesh *new_holder(lua_State *L)
 /* An integer field of at least 1 (the C side checks the bounds). */
 static int count_field(lua_State *L, int t, const char *fn, const char *key, int def)
 {
-    int type = lua_getfield(L, t, key);
+    int type = lu_getfield(L, t, fn, key);
     if (type == LUA_TNIL) {
         lua_pop(L, 1);
         return def;
@@ -713,7 +712,7 @@ static int mesh_rectangle(lua_State *L)
     d.triangles = lu_bool(L, t, fn, "triangles", 0);
     d.numbering = lu_option(L, t, fn, "numbering", numberings, 0) == 1 ? MECH_ROWS_FROM_BOTTOM
                                                                        : MECH_ROWS_FROM_TOP;
-    mech_mesh *m = new_holder(L);
+    mech_mesh *m = lmesh_new_holder(L);
     mech_error err;
     if (mech_mesh_rectangle(m, &d, &err) != MECH_OK)
         return luaL_error(L, "mech.%s", err.msg); /* "mesh.rectangle: ..." */
@@ -728,7 +727,7 @@ static int mesh_read(lua_State *L)
     if (lua_type(L, 1) != LUA_TSTRING)
         return lu_error(L, fn, "expected the path of a gmsh file (got %s)", luaL_typename(L, 1));
     const char *path = lua_tostring(L, 1);
-    mech_mesh *m = new_holder(L);
+    mech_mesh *m = lmesh_new_holder(L);
     mech_error err;
     if (mech_mesh_read_msh(m, path, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
     lmesh_push(L, m);

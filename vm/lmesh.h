@@ -22,6 +22,9 @@ void lmech_open_mesh(lua_State *L);
 */
 int lmesh_push(lua_State *L, const mech_mesh *m);
 
+/// Pushes a userdata holding an empty mesh, freed with it (by its __gc); returns the mesh.
+mech_mesh *lmesh_new_holder(lua_State *L);
+
 /*
 ** Reads the mesh table at idx into *out, checked by mech_mesh_check: node i is
 ** nodes[i] = {x, y}, element e lists 3 or 4 node numbers (from 1) counter-clockwise;

@@ -11,6 +11,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "host.h"
 #include "lmech.h"
 #include "lutil.h"
 
@@ -133,7 +134,7 @@ static int run_csv(lua_State *L)
     int ncol = 0;
     const char **cols = NULL;
     if (opts) {
-        if (lua_getfield(L, opts, "params") != LUA_TNIL) {
+        if (lu_getfield(L, opts, fn, "params") != LUA_TNIL) {
             if (!lua_istable(L, -1)) return lu_error(L, fn, "field 'params' must be a table");
             lu_push_params(L, lua_gettop(L));
             lua_remove(L, -2); /* the params table */
@@ -141,7 +142,7 @@ static int run_csv(lua_State *L)
         } else {
             lua_pop(L, 1);
         }
-        if (lua_getfield(L, opts, "columns") != LUA_TNIL) {
+        if (lu_getfield(L, opts, fn, "columns") != LUA_TNIL) {
             if (!lua_istable(L, -1))
                 return lu_error(L, fn, "field 'columns' must be a list of names");
             int ct = lua_gettop(L);
@@ -155,9 +156,16 @@ static int run_csv(lua_State *L)
             }
         }
     }
+    /* the parameters' tostring is Lua code, which may have freed the run */
+    run = ((lrun *)lua_touserdata(L, 1))->run;
+    if (run == NULL) return lu_error(L, fn, "the run was freed while its header was made");
     mech_error err;
-    if (mech_run_write_csv(run, path, lua_tostring(L, 4), cols, cols ? ncol : 0, &err) != MECH_OK)
-        return lu_mech_error(L, fn, &err);
+    host_interrupt_polled(1); /* the writer polls Ctrl-C and removes its temporary file */
+    mech_status st = mech_run_write_csv(run, path, lua_tostring(L, 4), cols, cols ? ncol : 0,
+                                        host_interrupt_flag(), &err);
+    host_interrupt_polled(0);
+    if (st == MECH_ERR_INTERRUPTED) host_interrupt_consume(L); /* reported here, once */
+    if (st != MECH_OK) return lu_mech_error(L, fn, &err);
     lua_pushstring(L, path);
     return 1;
 }

@@ -55,8 +55,32 @@ static lsys *check_sys(lua_State *L, int arg)
 lsys *lsys_check_mutable(lua_State *L, int arg, const char *fname)
 {
     lsys *ls = check_sys(L, arg);
-    if (ls->running) lu_error(L, fname, "the system cannot change while it is simulated");
+    if (ls->busy) lu_error(L, fname, "the system cannot change while it is %s", ls->busy);
     return ls;
+}
+
+/* The system of ls, which Lua code run since it was checked (a metamethod, tostring) may
+** have closed. */
+mech_system *lsys_live(lua_State *L, lsys *ls, const char *fname)
+{
+    if (ls->sys == NULL) lu_error(L, fname, "the system was closed");
+    return ls->sys;
+}
+
+/* ls->sys for a call into libmech, in a function with `fn`: Lua code that ran since the
+** system was checked (a metamethod, or a finalizer that an allocation ran) may have
+** closed it. */
+#define LIVE(ls) lsys_live(L, (ls), fn)
+
+/* Runs a libmech call that may call back into Lua with the system marked busy (`what` it
+** is being: "simulated", "assembled", ...): callbacks can read it but neither change nor
+** close it.  No Lua error can escape in between: callbacks run in protected calls. */
+#define BUSY(ls, what, call) ((ls)->busy = (what), (ls)->cb_error[0] = '\0', busy_end((ls), (call)))
+
+static mech_status busy_end(lsys *ls, mech_status st)
+{
+    ls->busy = NULL;
+    return st;
 }
 
 /* Pushes the user value table of a system. */
@@ -139,12 +163,21 @@ static lua_State *push_callback(lcb *cb)
     return L;
 }
 
-/* Keeps "<what>: <message on top>" as the callback error; restores the stack. */
+/* Keeps "<what>: <message on top>" as the callback error; restores the stack.  An error
+** object that is not a string is shown by its __tostring (in a protected call: it may fail
+** too), else by its type. */
 static int callback_failed(lcb *cb, lua_State *L, int top)
 {
     const char *msg = lua_tostring(L, -1);
-    snprintf(cb->owner->cb_error, sizeof cb->owner->cb_error, "%s: %s", cb->what,
-             msg ? msg : "(error object is not a string)");
+    if (msg == NULL && luaL_getmetafield(L, -1, "__tostring") != LUA_TNIL) {
+        lua_pushvalue(L, -2);
+        if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING)
+            msg = lua_tostring(L, -1);
+        else
+            lua_pop(L, 1);
+    }
+    if (msg == NULL) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, -1));
+    snprintf(cb->owner->cb_error, sizeof cb->owner->cb_error, "%s: %s", cb->what, msg);
     lua_settop(L, top);
     return -1;
 }
@@ -292,9 +325,16 @@ static int event_action_trampoline(void *ud, const mech_system *sys, double t, i
 
 /* ---- mech.planar and system methods ---------------------------------------------------------- */
 
+/* __gc and __close.  A system that libmech is simulating or assembling is in use by the C
+** code below the callback that asks: closing it from there is an error.  (When the state
+** itself closes, as os.exit(code, true) does from a callback, nothing returns to that C
+** code: the system is freed then.) */
 static int sys_gc(lua_State *L)
 {
     lsys *ls = luaL_checkudata(L, 1, LMECH_SYSTEM);
+    lua_Debug ar;
+    if (ls->busy && lua_getstack(L, 1, &ar))
+        return luaL_error(L, "sys:close: the system is being %s", ls->busy);
     if (ls->sys) {
         mech_system_destroy(ls->sys);
         ls->sys = NULL;
@@ -364,14 +404,14 @@ static int sys_body(lua_State *L)
     d.omega = lu_number(L, t, fn, "omega", 0, 0);
     mech_error err;
     int id;
-    if (mech_body_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    if (mech_body_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
     double rect[2];
     if (lu_vec2(L, t, fn, "rectangle", rect) &&
-        mech_body_set_rectangle(ls->sys, id, rect[0] / 2, rect[1] / 2, &err) != MECH_OK)
+        mech_body_set_rectangle(LIVE(ls), id, rect[0] / 2, rect[1] / 2, &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
     double seg[2][2];
     if (lu_points(L, t, fn, "segment", seg, 2, 2) &&
-        mech_body_set_segment(ls->sys, id, seg[0], seg[1], &err) != MECH_OK)
+        mech_body_set_segment(LIVE(ls), id, seg[0], seg[1], &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
     lsys_push_entity(L, 1, MECH_KIND_BODY, id);
     return 1;
@@ -383,7 +423,7 @@ static void one_point(lua_State *L, lsys *ls, int t, const char *fn, int b, doub
     double at[2];
     int has_at = lu_vec2(L, t, fn, "at", at), has_local = lu_vec2(L, t, fn, "body_at", out);
     if (has_at && has_local) lu_error(L, fn, "give either 'at' or 'body_at', not both");
-    if (has_at) lsys_to_body(ls->sys, b, at, out);
+    if (has_at) lsys_to_body(LIVE(ls), b, at, out);
     if (!has_at && !has_local) out[0] = out[1] = 0;
 }
 
@@ -407,7 +447,7 @@ static int point_common(lua_State *L, lsys *ls, int sysidx, int t, int b, const 
     one_point(L, ls, t, fn, b, s);
     mech_error err;
     int id;
-    if (mech_point_add(ls->sys, b, name, s, &id, &err) != MECH_OK)
+    if (mech_point_add(LIVE(ls), b, name, s, &id, &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
     lsys_push_entity(L, sysidx, MECH_KIND_POINT, id);
     return 1;
@@ -430,7 +470,7 @@ static void two_points(lua_State *L, lsys *ls, int t, const char *fn, int a, int
                        double pa[2], double pb[2])
 {
     int has_a = lu_vec2(L, t, fn, "a_at", pa), has_b = lu_vec2(L, t, fn, "b_at", pb);
-    int type = lua_getfield(L, t, "at");
+    int type = lu_getfield(L, t, fn, "at");
     lua_pop(L, 1);
     if (type == LUA_TNIL) {
         if (!has_a) pa[0] = pa[1] = 0;
@@ -444,7 +484,7 @@ static void two_points(lua_State *L, lsys *ls, int t, const char *fn, int a, int
     if (has_a || has_b) lu_error(L, fn, "give either 'at' or 'a_at'/'b_at', not both");
     double w[2][2];
     if (two_ends) {
-        lua_getfield(L, t, "at");
+        lu_getfield(L, t, fn, "at");
         if (!lua_istable(L, -1) || lua_rawlen(L, -1) != 2 || lua_rawgeti(L, -1, 1) != LUA_TTABLE)
             lu_error(L, fn, "field 'at' must be {{x1, y1}, {x2, y2}}: the two ends (world)");
         lua_pop(L, 1);
@@ -461,22 +501,23 @@ static void two_points(lua_State *L, lsys *ls, int t, const char *fn, int a, int
         w[1][0] = w[0][0];
         w[1][1] = w[0][1];
     }
-    lsys_to_body(ls->sys, a, w[0], pa);
-    lsys_to_body(ls->sys, b, w[1], pb);
+    lsys_to_body(LIVE(ls), a, w[0], pa);
+    lsys_to_body(LIVE(ls), b, w[1], pb);
 }
 
 /* Reads the required field `law` (a contact law) and the optional `friction` of table t. */
-void lsys_read_laws(lua_State *L, int t, const char *fn, mech_normal_law *law,
+void lsys_read_laws(lua_State *L, lsys *ls, int t, const char *fn, mech_normal_law *law,
                     mech_friction_law *friction)
 {
-    if (lua_getfield(L, t, "law") == LUA_TNIL)
+    if (lu_getfield(L, t, fn, "law") == LUA_TNIL)
         lu_error(L, fn,
                  "field 'law' is required: a contact law, e.g. mech.contact.hertz{ K = ... }");
     lcontact_read(L, -1, fn, "law", law, NULL);
     lua_pop(L, 1);
-    if (lua_getfield(L, t, "friction") != LUA_TNIL)
+    if (lu_getfield(L, t, fn, "friction") != LUA_TNIL)
         lcontact_read(L, -1, fn, "friction", NULL, friction);
     lua_pop(L, 1);
+    lsys_live(L, ls, fn); /* a law's metamethods are Lua code */
 }
 
 /*
@@ -485,19 +526,19 @@ void lsys_read_laws(lua_State *L, int t, const char *fn, mech_normal_law *law,
 **   revolute:  { radial = c | journal = R_j, radius = R_b, law, friction }
 **   prismatic: { gap = c | width = W, length, height | corners = {{x, y}, ...}, law, friction }
 */
-static int read_clearance(lua_State *L, int t, const char *fn, mech_joint_def *d)
+static int read_clearance(lua_State *L, lsys *ls, int t, const char *fn, mech_joint_def *d)
 {
     static const char *const rknown[] = {"radial", "journal", "radius", "law", "friction", NULL};
     static const char *const pknown[] = {"gap",     "width", "length",   "height",
                                          "corners", "law",   "friction", NULL};
     static const char *const ideal_only[] = {"method", "k", "c", "baumgarte", "angle", NULL};
-    if (lua_getfield(L, t, "clearance") == LUA_TNIL) {
+    if (lu_getfield(L, t, fn, "clearance") == LUA_TNIL) {
         lua_pop(L, 1);
         return 0;
     }
     int c = lua_gettop(L);
     for (const char *const *k = ideal_only; *k; k++) {
-        if (lua_getfield(L, t, *k) != LUA_TNIL)
+        if (lu_getfield(L, t, fn, *k) != LUA_TNIL)
             lu_error(L, fn,
                      "'%s' is for ideal joints: a joint with clearance has no constraint "
                      "equation",
@@ -559,7 +600,7 @@ static int read_clearance(lua_State *L, int t, const char *fn, mech_joint_def *d
             cl->gap = (other - (ymax - ymin)) / 2;
         }
     }
-    lsys_read_laws(L, c, cfn, &cl->normal_law, &cl->friction);
+    lsys_read_laws(L, ls, c, cfn, &cl->normal_law, &cl->friction);
     lua_settop(L, c - 1);
     return 1;
 }
@@ -582,13 +623,14 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
     d.body_b = lsys_table_entity(L, t, 2, ls, MECH_KIND_BODY, fn, "the second body");
     if (type == MECH_PRISMATIC) {
         /* default anchor: body b's centre */
-        int has = lua_getfield(L, t, "at") != LUA_TNIL || lua_getfield(L, t, "a_at") != LUA_TNIL;
+        int has =
+            lu_getfield(L, t, fn, "at") != LUA_TNIL || lu_getfield(L, t, fn, "a_at") != LUA_TNIL;
         lua_settop(L, t);
         if (!has) {
             double pose[3];
-            mech_body_initial_pose(ls->sys, d.body_b, pose);
+            mech_body_initial_pose(LIVE(ls), d.body_b, pose);
             double at[2] = {pose[0], pose[1]};
-            lsys_to_body(ls->sys, d.body_a, at, d.pa);
+            lsys_to_body(LIVE(ls), d.body_a, at, d.pa);
             d.pb[0] = d.pb[1] = 0;
         } else {
             two_points(L, ls, t, fn, d.body_a, d.body_b, 0, d.pa, d.pb);
@@ -596,14 +638,14 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
         if (!lu_vec2(L, t, fn, "axis", d.axis)) d.axis[0] = 1, d.axis[1] = 0;
         /* the axis is given in the world frame at the start: turn it into body a's frame */
         double pose[3];
-        mech_body_initial_pose(ls->sys, d.body_a, pose);
+        mech_body_initial_pose(LIVE(ls), d.body_a, pose);
         double c = cos(pose[2]), s = sin(pose[2]), ax = d.axis[0], ay = d.axis[1];
         d.axis[0] = c * ax + s * ay;
         d.axis[1] = -s * ax + c * ay;
     } else {
         two_points(L, ls, t, fn, d.body_a, d.body_b, 0, d.pa, d.pb);
     }
-    if (!read_clearance(L, t, fn, &d)) {
+    if (!read_clearance(L, ls, t, fn, &d)) {
         double angle;
         if (lu_optnumber(L, t, fn, "angle", &angle)) d.angle0 = angle;
         d.enforce = lu_option(L, t, fn, "method", methods, MECH_LAGRANGE);
@@ -618,7 +660,7 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
     }
     mech_error err;
     int id;
-    if (mech_joint_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    if (mech_joint_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
     lsys_push_entity(L, 1, MECH_KIND_JOINT, id);
     return 1;
 }
@@ -657,7 +699,7 @@ static int sys_drive(lua_State *L)
     if (kind == MECH_KIND_BODY) {
         d.type = MECH_DRIVE_BODY_ANGLE;
     } else {
-        mech_joint_type jt = mech_joint_type_of(ls->sys, d.target);
+        mech_joint_type jt = mech_joint_type_of(LIVE(ls), d.target);
         if (jt == MECH_FIXED) return lu_error(L, fn, "a fixed joint cannot be driven");
         d.type = jt == MECH_REVOLUTE ? MECH_DRIVE_JOINT_ANGLE : MECH_DRIVE_JOINT_DISTANCE;
     }
@@ -678,11 +720,11 @@ static int sys_drive(lua_State *L)
     mech_error err;
     int id;
     ls->L = L;
-    if (mech_driver_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    if (mech_driver_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
     if (d.fn) { /* name the callback now that the driver has its final name */
         lcb *cb = d.ud;
         snprintf(cb->what, sizeof cb->what, "driver '%s' motion function",
-                 mech_system_name(ls->sys, MECH_KIND_DRIVER, id));
+                 mech_system_name(LIVE(ls), MECH_KIND_DRIVER, id));
     }
     lsys_push_entity(L, 1, MECH_KIND_DRIVER, id);
     return 1;
@@ -705,7 +747,7 @@ static int sys_spring(lua_State *L)
     lu_vec2(L, t, fn, "axis", d.axis);
     lcb *cb = NULL;
     if (lu_function(L, t, fn, "law")) {
-        if (lua_getfield(L, t, "k") != LUA_TNIL || lua_getfield(L, t, "c") != LUA_TNIL)
+        if (lu_getfield(L, t, fn, "k") != LUA_TNIL || lu_getfield(L, t, fn, "c") != LUA_TNIL)
             lu_error(L, fn, "give either 'k'/'c' or 'law', not both");
         lua_settop(L, t + 1);
         cb = new_callback(L, ls, "spring law");
@@ -717,10 +759,10 @@ static int sys_spring(lua_State *L)
     }
     mech_error err;
     int id;
-    if (mech_spring_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    if (mech_spring_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
     if (cb)
         snprintf(cb->what, sizeof cb->what, "spring '%s' law",
-                 mech_system_name(ls->sys, MECH_KIND_FORCE, id));
+                 mech_system_name(LIVE(ls), MECH_KIND_FORCE, id));
     lsys_push_entity(L, 1, MECH_KIND_FORCE, id);
     return 1;
 }
@@ -741,7 +783,7 @@ static int sys_rotational_spring(lua_State *L)
     lu_optnumber(L, t, fn, "angle", &d.angle0);
     mech_error err;
     int id;
-    if (mech_rot_spring_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    if (mech_rot_spring_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
     lsys_push_entity(L, 1, MECH_KIND_FORCE, id);
     return 1;
 }
@@ -786,10 +828,10 @@ static int add_load(lua_State *L, int torque)
     }
     mech_error err;
     int id;
-    if (mech_load_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    if (mech_load_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
     if (cb)
         snprintf(cb->what, sizeof cb->what, "%s '%s' function", torque ? "torque" : "force",
-                 mech_system_name(ls->sys, MECH_KIND_FORCE, id));
+                 mech_system_name(LIVE(ls), MECH_KIND_FORCE, id));
     lsys_push_entity(L, 1, MECH_KIND_FORCE, id);
     return 1;
 }
@@ -821,7 +863,7 @@ static int sys_contact(lua_State *L)
     d.name = lu_string(L, t, fn, "name", NULL);
     d.body_a = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
     one_point(L, ls, t, fn, d.body_a, d.point);
-    if (lua_getfield(L, t, "surface") != LUA_TTABLE)
+    if (lu_getfield(L, t, fn, "surface") != LUA_TTABLE)
         return lu_error(L, fn,
                         "field 'surface' is required: { body = ..., at = {x, y}, normal = "
                         "{nx, ny}, speed = ... }");
@@ -829,10 +871,10 @@ static int sys_contact(lua_State *L)
     const char *sfn = "sys:contact (surface)";
     lu_checkfields(L, s, sfn, sknown, 0);
     d.body_b = MECH_GROUND;
-    if (lua_getfield(L, s, "body") != LUA_TNIL) {
+    if (lu_getfield(L, s, fn, "body") != LUA_TNIL) {
         lua_pop(L, 1);
         lua_newtable(L);
-        lua_getfield(L, s, "body");
+        lu_getfield(L, s, fn, "body");
         lua_rawseti(L, -2, 1);
         d.body_b =
             lsys_table_entity(L, lua_gettop(L), 1, ls, MECH_KIND_BODY, sfn, "the surface's body");
@@ -842,26 +884,27 @@ static int sys_contact(lua_State *L)
     double n[2] = {0, 1};
     lu_vec2(L, s, sfn, "normal", n);
     double pose[3];
-    mech_body_initial_pose(ls->sys, d.body_b, pose); /* the normal is given in the world */
+    mech_body_initial_pose(LIVE(ls), d.body_b, pose); /* the normal is given in the world */
     double c = cos(pose[2]), sn = sin(pose[2]);
     d.normal[0] = c * n[0] + sn * n[1];
     d.normal[1] = -sn * n[0] + c * n[1];
     d.surface_speed = lu_number(L, s, sfn, "speed", 0, 0);
     lua_settop(L, t);
-    lsys_read_laws(L, t, fn, &d.normal_law, &d.friction);
+    lsys_read_laws(L, ls, t, fn, &d.normal_law, &d.friction);
     mech_error err;
     int id;
-    if (mech_contact_add(ls->sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    if (mech_contact_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
     lsys_push_entity(L, 1, MECH_KIND_CONTACT, id);
     return 1;
 }
 
 static int sys_entity(lua_State *L)
 {
+    const char *fn = "sys:entity";
     lsys *ls = check_sys(L, 1);
     const char *name = luaL_checkstring(L, 2);
     int id;
-    mech_kind kind = mech_system_find(ls->sys, name, &id);
+    mech_kind kind = mech_system_find(LIVE(ls), name, &id);
     if (kind == MECH_KIND_NONE || kind == MECH_KIND_SYSTEM) return luaL_pushfail(L), 1;
     lsys_push_entity(L, 1, kind, id);
     return 1;
@@ -870,10 +913,13 @@ static int sys_entity(lua_State *L)
 /* Finalizes (assembles) with the Lua state set for callbacks. */
 static void finalize(lua_State *L, lsys *ls, const char *fn)
 {
+    if (ls->busy)
+        lu_error(L, fn, "the system is being %s: it is not assembled yet, and cannot be now",
+                 ls->busy);
     mech_error err;
+    mech_system *sys = LIVE(ls);
     ls->L = L;
-    ls->cb_error[0] = '\0';
-    if (mech_system_finalize(ls->sys, &err) != MECH_OK) {
+    if (BUSY(ls, "assembled", mech_system_finalize(sys, &err)) != MECH_OK) {
         if (ls->cb_error[0]) lu_error(L, fn, "%s: %s", err.msg, ls->cb_error);
         lu_mech_error(L, fn, &err);
     }
@@ -887,14 +933,34 @@ static int sys_assemble(lua_State *L)
     return 1;
 }
 
-/* sys:value(channel): the channel's value at the current evaluation (inside callbacks,
-** or after assemble: the initial state). */
+/* Makes sure that the system has an evaluation to read: outside callbacks, that of the
+** assembled initial state (the runs and lyapunov leave none). */
+static void need_evaluation(lua_State *L, lsys *ls, const char *fn)
+{
+    if (!mech_system_is_final(LIVE(ls))) finalize(L, ls, fn);
+    mech_system *sys = LIVE(ls);
+    if (mech_system_evaluated(sys)) return;
+    if (ls->busy)
+        lu_error(L, fn,
+                 "the system is being %s: it has no values yet (the first are those of its "
+                 "assembled initial state)",
+                 ls->busy);
+    mech_error err;
+    ls->L = L;
+    if (BUSY(ls, "evaluated", mech_system_evaluate_initial(sys, &err)) != MECH_OK) {
+        if (ls->cb_error[0]) lu_error(L, fn, "%s: %s", err.msg, ls->cb_error);
+        lu_mech_error(L, fn, &err);
+    }
+}
+
+/* sys:value(channel): the channel's value at the current evaluation: inside callbacks
+** during a run, the last one of the run; elsewhere, the assembled initial state's. */
 static int sys_value(lua_State *L)
 {
     const char *fn = "sys:value";
     lsys *ls = check_sys(L, 1);
     const char *name = luaL_checkstring(L, 2);
-    if (!mech_system_is_final(ls->sys)) finalize(L, ls, fn);
+    need_evaluation(L, ls, fn);
     push_uv(L, ls);
     if (lua_getfield(L, -1, "channels") != LUA_TTABLE) {
         lua_pop(L, 1);
@@ -909,25 +975,28 @@ static int sys_value(lua_State *L)
         lua_pop(L, 1);
         ch = lua_newuserdatauv(L, sizeof *ch, 0);
         mech_error err;
-        if (mech_channel_lookup(ls->sys, name, ch, &err) != MECH_OK)
+        if (mech_channel_lookup(LIVE(ls), name, ch, &err) != MECH_OK)
             return lu_mech_error(L, fn, &err);
         lua_pushvalue(L, -1);
         lua_setfield(L, -3, name);
     }
-    lua_pushnumber(L, mech_channel_value(ls->sys, ch));
+    lua_pushnumber(L, mech_channel_value(LIVE(ls), ch));
     return 1;
 }
 
 static int sys_describe(lua_State *L)
 {
+    const char *fn = "sys:describe";
     lsys *ls = check_sys(L, 1);
     size_t n = mech_system_describe(ls->sys, "", NULL, 0);
     char *buf = lua_newuserdatauv(L, n + 1, 0);
-    mech_system_describe(ls->sys, "", buf, n + 1);
-    lua_pushlstring(L, buf, n);
+    mech_system_describe(LIVE(ls), "", buf, n + 1); /* what fits, if it changed meanwhile */
+    lua_pushstring(L, buf);
     return 1;
 }
 
+/* Composed in C: the text is pushed once, so no allocation (which may run a finalizer)
+** comes between reading the system and using what was read. */
 static int sys_tostring(lua_State *L)
 {
     lsys *ls = luaL_checkudata(L, 1, LMECH_SYSTEM);
@@ -936,35 +1005,29 @@ static int sys_tostring(lua_State *L)
         return 1;
     }
     const mech_system *s = ls->sys;
+    char buf[16 * MECH_NAME_MAX];
+    size_t len = 0;
+#define ADD(...)                                                                                   \
+    do {                                                                                           \
+        int w_ = snprintf(buf + len, sizeof buf - len, __VA_ARGS__);                               \
+        if (w_ > 0) len = len + (size_t)w_ < sizeof buf ? len + (size_t)w_ : sizeof buf - 1;       \
+    } while (0)
     int nb = mech_system_count(s, MECH_KIND_BODY) - 1;
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    lua_pushfstring(L, "mech.planar: %d bod%s", nb, nb == 1 ? "y" : "ies");
-    luaL_addvalue(&b);
+    ADD("mech.planar: %d bod%s", nb, nb == 1 ? "y" : "ies");
     for (int i = 1; i <= nb && i <= 6; i++) {
-        luaL_addstring(&b, i == 1 ? " (" : ", ");
-        luaL_addstring(&b, mech_system_name(s, MECH_KIND_BODY, i));
-        if (i == nb || i == 6) luaL_addstring(&b, i < nb ? ", ...)" : ")");
+        ADD("%s%s", i == 1 ? " (" : ", ", mech_system_name(s, MECH_KIND_BODY, i));
+        if (i == nb || i == 6) ADD("%s", i < nb ? ", ...)" : ")");
     }
-    lua_pushfstring(L, ", %d joint%s, %d driver%s, %d force element%s, %d point%s",
-                    mech_system_count(s, MECH_KIND_JOINT),
-                    mech_system_count(s, MECH_KIND_JOINT) == 1 ? "" : "s",
-                    mech_system_count(s, MECH_KIND_DRIVER),
-                    mech_system_count(s, MECH_KIND_DRIVER) == 1 ? "" : "s",
-                    mech_system_count(s, MECH_KIND_FORCE),
-                    mech_system_count(s, MECH_KIND_FORCE) == 1 ? "" : "s",
-                    mech_system_count(s, MECH_KIND_POINT),
-                    mech_system_count(s, MECH_KIND_POINT) == 1 ? "" : "s");
-    luaL_addvalue(&b);
+    int nj = mech_system_count(s, MECH_KIND_JOINT), nd = mech_system_count(s, MECH_KIND_DRIVER);
+    int nf = mech_system_count(s, MECH_KIND_FORCE), np = mech_system_count(s, MECH_KIND_POINT);
+    ADD(", %d joint%s, %d driver%s, %d force element%s, %d point%s", nj, nj == 1 ? "" : "s", nd,
+        nd == 1 ? "" : "s", nf, nf == 1 ? "" : "s", np, np == 1 ? "" : "s");
     int nc = mech_system_count(s, MECH_KIND_CONTACT);
-    if (nc > 0) {
-        lua_pushfstring(L, ", %d contact%s", nc, nc == 1 ? "" : "s");
-        luaL_addvalue(&b);
-    }
-    lua_pushfstring(L, "; %d degree%s of freedom", mech_system_dof(s),
-                    mech_system_dof(s) == 1 ? "" : "s");
-    luaL_addvalue(&b);
-    luaL_pushresult(&b);
+    if (nc > 0) ADD(", %d contact%s", nc, nc == 1 ? "" : "s");
+    int dof = mech_system_dof(s);
+    ADD("; %d degree%s of freedom", dof, dof == 1 ? "" : "s");
+#undef ADD
+    lua_pushlstring(L, buf, len);
     return 1;
 }
 
@@ -1014,11 +1077,10 @@ static int sys_lyapunov(lua_State *L)
     o.interrupt = host_interrupt_flag();
     mech_lyapunov_result res;
     mech_error err;
+    need_evaluation(L, ls, fn); /* as for a run: callbacks find values from the first call */
+    mech_system *sys = LIVE(ls);
     ls->L = L;
-    ls->cb_error[0] = '\0';
-    ls->running = 1;
-    mech_status st = mech_lyapunov(ls->sys, &o, &res, &err);
-    ls->running = 0;
+    mech_status st = BUSY(ls, "simulated", mech_lyapunov(sys, &o, &res, &err));
     if (st == MECH_ERR_INTERRUPTED) host_interrupt_consume(L);
     if (st) {
         mech_lyapunov_free(&res);
@@ -1061,6 +1123,23 @@ static void show_progress(void *ud, double t, double t0, double t_end, double el
     p->shown = 1;
 }
 
+/* User channels in the order of their names. */
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const mech_user_channel *)a)->name, ((const mech_user_channel *)b)->name);
+}
+
+/* 1 when the string at idx has no control character and no zero byte (a name that can
+** head a CSV column on one line). */
+static int plain_name(lua_State *L, int idx)
+{
+    size_t len;
+    const char *s = lua_tolstring(L, idx, &len);
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) return 0;
+    return 1;
+}
+
 /* Builds the CSV header: program, script, user parameters. */
 static void push_header(lua_State *L, int t)
 {
@@ -1068,7 +1147,10 @@ static void push_header(lua_State *L, int t)
     luaL_buffinit(L, &b);
     lua_pushfstring(L, "mechlua %s", mech_version());
     luaL_addvalue(&b);
-    lua_getglobal(L, "arg");
+    lua_pushglobaltable(L); /* read raw: no metamethod of _G runs */
+    lua_pushliteral(L, "arg");
+    lua_rawget(L, -2);
+    lua_remove(L, -2);
     if (lua_istable(L, -1) && lua_rawgeti(L, -1, 0) == LUA_TSTRING) {
         lua_pushfstring(L, ", script %s", lua_tostring(L, -1));
         lua_remove(L, -2);
@@ -1078,7 +1160,7 @@ static void push_header(lua_State *L, int t)
         lua_pop(L, lua_istable(L, -1) ? 2 : 1);
     }
     luaL_addchar(&b, '\n');
-    if (lua_getfield(L, t, "params") != LUA_TNIL) {
+    if (lu_getfield(L, t, "sys:simulate", "params") != LUA_TNIL) {
         if (!lua_istable(L, -1)) lu_error(L, "sys:simulate", "field 'params' must be a table");
         lu_push_params(L, lua_gettop(L));
         lua_remove(L, -2);
@@ -1115,7 +1197,7 @@ static int sys_simulate(lua_State *L)
     lua_newtable(L); /* 3 */
     lua_newtable(L); /* 4 */
     int nnames = 0, nuser = 0;
-    if (lua_getfield(L, t, "record") != LUA_TNIL) {
+    if (lu_getfield(L, t, fn, "record") != LUA_TNIL) {
         if (!lua_istable(L, -1))
             return lu_error(L, fn, "field 'record' must be a list of channel names");
         int rec = lua_gettop(L);
@@ -1134,6 +1216,10 @@ static int sys_simulate(lua_State *L)
             }
             if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TFUNCTION)
                 return lu_error(L, fn, "record: named entries must be name = function(t, sys)");
+            if (!plain_name(L, -2))
+                return lu_error(L, fn,
+                                "record: the name of a channel function must not contain "
+                                "control characters or zero bytes");
             lua_pushvalue(L, -2);
             lua_insert(L, -2);
             lua_rawset(L, 4);
@@ -1149,23 +1235,17 @@ static int sys_simulate(lua_State *L)
     }
     mech_user_channel *uch = lua_newuserdatauv(L, sizeof *uch * (size_t)(nuser + 1), 0);
     {
-        /* sorted names: the column order does not depend on hashing */
-        lua_newtable(L);
+        /* sorted names: the column order does not depend on hashing (the names are keys of
+        ** table 4, which keeps them alive) */
         int k = 0;
         lua_pushnil(L);
         while (lua_next(L, 4)) {
             lua_pop(L, 1);
-            lua_pushvalue(L, -1);
-            lua_rawseti(L, -3, ++k);
+            uch[k++].name = lua_tostring(L, -1);
         }
-        lua_getglobal(L, "table");
-        lua_getfield(L, -1, "sort");
-        lua_remove(L, -2);
-        lua_pushvalue(L, -2);
-        lua_call(L, 1, 0);
+        qsort(uch, (size_t)nuser, sizeof *uch, by_name);
         for (int i = 0; i < nuser; i++) {
-            lua_rawgeti(L, -1, i + 1);
-            uch[i].name = lua_tostring(L, -1);
+            lua_pushstring(L, uch[i].name);
             lua_rawget(L, 4);
             char what[96];
             snprintf(what, sizeof what, "channel '%s' function", uch[i].name);
@@ -1174,7 +1254,6 @@ static int sys_simulate(lua_State *L)
             uch[i].ud = cb;
             uch[i].unit = "";
         }
-        lua_setfield(L, 4, "__order"); /* keeps the name strings alive */
     }
     o.channels = names;
     o.nchannels = nnames;
@@ -1183,7 +1262,7 @@ static int sys_simulate(lua_State *L)
 
     int nev = 0;
     mech_event_def *evs = NULL;
-    if (lua_getfield(L, t, "events") != LUA_TNIL) {
+    if (lu_getfield(L, t, fn, "events") != LUA_TNIL) {
         if (!lua_istable(L, -1)) return lu_error(L, fn, "field 'events' must be a list of tables");
         int et = lua_gettop(L);
         nev = (int)lua_rawlen(L, et);
@@ -1211,7 +1290,7 @@ static int sys_simulate(lua_State *L)
             } else if (d->channel == NULL) {
                 lu_error(L, efn, "give 'channel' (and 'value') or 'fn'");
             }
-            int atype = lua_getfield(L, e, "action");
+            int atype = lu_getfield(L, e, efn, "action");
             lua_pop(L, 1);
             if (atype == LUA_TFUNCTION && lu_function(L, e, efn, "action")) {
                 char what[96];
@@ -1230,7 +1309,8 @@ static int sys_simulate(lua_State *L)
     o.nevents = nev;
 
     progress prog = {0, 0};
-    lua_getfield(L, lua_upvalueindex(1), "quiet");
+    lua_pushliteral(L, "quiet");
+    lua_rawget(L, lua_upvalueindex(1));
     prog.enabled = !quiet && !lua_toboolean(L, -1) && isatty(STDERR_FILENO);
     lua_pop(L, 1);
     o.progress = show_progress;
@@ -1240,13 +1320,14 @@ static int sys_simulate(lua_State *L)
     push_header(L, t);
     int header = lua_gettop(L);
 
+    /* the parameters' tostring may have run Lua code; the run starts from an evaluated
+    ** initial state, so that callbacks find values to read from the first call on */
+    need_evaluation(L, ls, fn);
+    mech_system *sys = LIVE(ls);
     mech_error err;
     mech_run *run = NULL;
     ls->L = L;
-    ls->cb_error[0] = '\0';
-    ls->running = 1;
-    mech_status st = mech_simulate(ls->sys, &o, &run, &err);
-    ls->running = 0;
+    mech_status st = BUSY(ls, "simulated", mech_simulate(sys, &o, &run, &err));
     if (st == MECH_ERR_INTERRUPTED) host_interrupt_consume(L); /* reported below, once */
     if (run == NULL) {
         if (ls->cb_error[0]) return lu_error(L, fn, "%s: %s", err.msg, ls->cb_error);
@@ -1274,8 +1355,8 @@ static int sys_simulate(lua_State *L)
 
 static int sys_index(lua_State *L)
 {
+    const char *key = luaL_checkstring(L, 2); /* first: turning a number into text allocates */
     lsys *ls = check_sys(L, 1);
-    const char *key = luaL_checkstring(L, 2);
     if (strcmp(key, "ground") == 0) {
         lsys_push_entity(L, 1, MECH_KIND_BODY, MECH_GROUND);
         return 1;
@@ -1304,7 +1385,7 @@ static int ent_point(lua_State *L)
     lsys *ls;
     lentity *e = lsys_check_entity(L, 1, &ls);
     if (e->kind != MECH_KIND_BODY) return lu_error(L, fn, "only bodies have points");
-    if (ls->running) return lu_error(L, fn, "the system cannot change while it is simulated");
+    if (ls->busy) return lu_error(L, fn, "the system cannot change while it is %s", ls->busy);
     int t = lu_checktable(L, 2, fn, "{ name = ..., at = {x, y} }");
     lu_checkfields(L, t, fn, known, 0);
     lua_getiuservalue(L, 1, 1);
@@ -1316,10 +1397,11 @@ static int ent_tostring(lua_State *L)
 {
     lsys *ls;
     lentity *e = lsys_check_entity(L, 1, &ls);
-    const char *name = mech_system_name(ls->sys, e->kind, e->id);
-    char desc[600];
+    char desc[600], text[700 + MECH_NAME_MAX];
     mech_entity_summary(ls->sys, e->kind, e->id, desc, sizeof desc);
-    lua_pushfstring(L, "%s '%s': %s", lsys_kind_names[e->kind], name, desc);
+    snprintf(text, sizeof text, "%s '%s': %s", lsys_kind_names[e->kind],
+             mech_system_name(ls->sys, e->kind, e->id), desc);
+    lua_pushstring(L, text);
     return 1;
 }
 
@@ -1338,9 +1420,9 @@ static int ent_eq(lua_State *L)
 
 static int ent_index(lua_State *L)
 {
+    const char *key = luaL_checkstring(L, 2); /* first: turning a number into text allocates */
     lsys *ls;
     lentity *e = lsys_check_entity(L, 1, &ls);
-    const char *key = luaL_checkstring(L, 2);
     if (strcmp(key, "name") == 0) {
         lua_pushstring(L, mech_system_name(ls->sys, e->kind, e->id));
         return 1;

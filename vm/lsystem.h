@@ -11,9 +11,11 @@
 
 typedef struct lsys {
     mech_system *sys;
-    lua_State *L;   /* the state running the current call into libmech */
-    int running;    /* a simulation is running: the model must not change */
-    int ncallbacks; /* integer keys used in the user value table */
+    lua_State *L;     /* the state running the current call into libmech */
+    const char *busy; /* what libmech is doing with it ("simulated", "assembled", ...) while it
+                      ** may call back into Lua; NULL when idle.  Busy, it neither changes nor
+                      ** closes */
+    int ncallbacks;   /* integer keys used in the user value table */
     char cb_error[1024];
 } lsys;
 
@@ -41,8 +43,11 @@ int lsys_table_entity(lua_State *L, int t, int pos, lsys *ls, int kind, const ch
 /// World point `at` in body b's coordinates (its pose as given, before assembly).
 void lsys_to_body(const mech_system *sys, int b, const double at[2], double out[2]);
 
-/// Fields `law` (required) and `friction` (optional) of table t.
-void lsys_read_laws(lua_State *L, int t, const char *fn, mech_normal_law *law,
+/// The system of ls, which Lua code run since it was checked may have closed (raises then).
+mech_system *lsys_live(lua_State *L, lsys *ls, const char *fname);
+
+/// Fields `law` (required) and `friction` (optional) of table t (for system ls).
+void lsys_read_laws(lua_State *L, lsys *ls, int t, const char *fn, mech_normal_law *law,
                     mech_friction_law *friction);
 
 /// Methods of flexible bodies and nodes, and sys:flexible / sys:guide (lfe.c).

@@ -24,6 +24,35 @@ int lu_mech_error(lua_State *L, const char *fname, const mech_error *err)
     return luaL_error(L, "%s: %s", fname, err->msg);
 }
 
+int lu_getfield(lua_State *L, int idx, const char *fname, const char *key)
+{
+    idx = lua_absindex(L, idx);
+    if (!lua_istable(L, idx)) {
+        lua_pushnil(L);
+        return LUA_TNIL;
+    }
+    lua_pushvalue(L, idx);
+    for (int depth = 0;; depth++) {
+        lua_pushstring(L, key);
+        if (lua_rawget(L, -2) != LUA_TNIL || !lua_getmetatable(L, -2)) break;
+        lua_pushliteral(L, "__index");
+        int t = lua_rawget(L, -2);
+        if (t == LUA_TNIL) {
+            lua_pop(L, 2); /* nil: the field is absent */
+            break;
+        }
+        if (t != LUA_TTABLE || depth == 8)
+            lu_error(L, fname,
+                     "field '%s' would be looked up through an __index %s: argument tables are "
+                     "read as they are (give the field itself, or an __index table of defaults)",
+                     key, t == LUA_TTABLE ? "chain deeper than 8 tables" : luaL_typename(L, -1));
+        lua_replace(L, -4); /* the __index table replaces the table searched */
+        lua_pop(L, 2);      /* the metatable and the nil */
+    }
+    lua_remove(L, -2); /* the table searched */
+    return lua_type(L, -1);
+}
+
 int lu_checktable(lua_State *L, int arg, const char *fname, const char *what)
 {
     if (lua_type(L, arg) != LUA_TTABLE)
@@ -63,7 +92,7 @@ void lu_checkfields(lua_State *L, int idx, const char *fname, const char *const 
 double lu_number(lua_State *L, int idx, const char *fname, const char *key, double def,
                  int required)
 {
-    int t = lua_getfield(L, idx, key);
+    int t = lu_getfield(L, idx, fname, key);
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         if (required) lu_error(L, fname, "field '%s' is required (a number)", key);
@@ -79,7 +108,7 @@ double lu_number(lua_State *L, int idx, const char *fname, const char *key, doub
 
 int lu_optnumber(lua_State *L, int idx, const char *fname, const char *key, double *out)
 {
-    if (lua_getfield(L, idx, key) == LUA_TNIL) {
+    if (lu_getfield(L, idx, fname, key) == LUA_TNIL) {
         lua_pop(L, 1);
         return 0;
     }
@@ -90,7 +119,7 @@ int lu_optnumber(lua_State *L, int idx, const char *fname, const char *key, doub
 
 int lu_vec2(lua_State *L, int idx, const char *fname, const char *key, double out[2])
 {
-    int t = lua_getfield(L, idx, key);
+    int t = lu_getfield(L, idx, fname, key);
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         return 0;
@@ -111,7 +140,7 @@ int lu_vec2(lua_State *L, int idx, const char *fname, const char *key, double ou
 int lu_points(lua_State *L, int idx, const char *fname, const char *key, double (*out)[2], int min,
               int max)
 {
-    int t = lua_getfield(L, idx, key);
+    int t = lu_getfield(L, idx, fname, key);
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         return 0;
@@ -142,7 +171,7 @@ int lu_points(lua_State *L, int idx, const char *fname, const char *key, double 
 
 int lu_numbers(lua_State *L, int idx, const char *fname, const char *key, double out[3], int n)
 {
-    int t = lua_getfield(L, idx, key);
+    int t = lu_getfield(L, idx, fname, key);
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         return 0;
@@ -168,15 +197,17 @@ int lu_numbers(lua_State *L, int idx, const char *fname, const char *key, double
 
 const char *lu_string(lua_State *L, int idx, const char *fname, const char *key, const char *def)
 {
-    int t = lua_getfield(L, idx, key);
+    int t = lu_getfield(L, idx, fname, key);
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         return def;
     }
     if (t != LUA_TSTRING)
         lu_error(L, fname, "field '%s' must be a string (got %s)", key, luaL_typename(L, -1));
-    const char *s = lua_tostring(L, -1);
-    lua_pop(L, 1); /* the string stays alive in the table */
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    if (strlen(s) != len) lu_error(L, fname, "field '%s' must not contain a zero byte", key);
+    lua_pop(L, 1); /* the string stays alive in the table (or in its __index table) */
     return s;
 }
 
@@ -202,7 +233,7 @@ int lu_option(lua_State *L, int idx, const char *fname, const char *key, const c
 
 int lu_bool(lua_State *L, int idx, const char *fname, const char *key, int def)
 {
-    int t = lua_getfield(L, idx, key);
+    int t = lu_getfield(L, idx, fname, key);
     int v = def;
     if (t == LUA_TBOOLEAN)
         v = lua_toboolean(L, -1);
@@ -214,12 +245,39 @@ int lu_bool(lua_State *L, int idx, const char *fname, const char *key, int def)
 
 int lu_function(lua_State *L, int idx, const char *fname, const char *key)
 {
-    int t = lua_getfield(L, idx, key);
+    int t = lu_getfield(L, idx, fname, key);
     if (t == LUA_TFUNCTION) return 1;
     if (t != LUA_TNIL)
         lu_error(L, fname, "field '%s' must be a function (got %s)", key, luaL_typename(L, -1));
     lua_pop(L, 1);
     return 0;
+}
+
+/* Adds string pos of the list at index list to b, control characters as escapes (the
+** string stays alive in the list; the stack is as it was for each buffer operation). */
+static void add_escaped(luaL_Buffer *b, lua_State *L, int list, int pos)
+{
+    size_t len;
+    lua_rawgeti(L, list, pos);
+    const char *s = lua_tolstring(L, -1, &len);
+    lua_pop(L, 1);
+    char esc[8];
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != 0x7f) {
+            luaL_addchar(b, (char)c);
+            continue;
+        }
+        if (c == '\n')
+            snprintf(esc, sizeof esc, "\\n");
+        else if (c == '\r')
+            snprintf(esc, sizeof esc, "\\r");
+        else if (c == '\t')
+            snprintf(esc, sizeof esc, "\\t");
+        else
+            snprintf(esc, sizeof esc, "\\x%02x", c);
+        luaL_addstring(b, esc);
+    }
 }
 
 void lu_push_params(lua_State *L, int idx)
@@ -250,19 +308,27 @@ void lu_push_params(lua_State *L, int idx)
             }
         }
     }
+    /* the values as text first: tostring may run a __tostring metamethod */
+    lua_createtable(L, nk, 0);
+    int texts = lua_gettop(L);
+    for (int i = 1; i <= nk; i++) {
+        lua_rawgeti(L, keys, i);
+        lua_rawget(L, idx);
+        luaL_tolstring(L, -1, NULL);
+        lua_rawseti(L, texts, i);
+        lua_pop(L, 1);
+    }
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     for (int i = 1; i <= nk; i++) {
-        lua_rawgeti(L, keys, i);
-        lua_pushvalue(L, -1);
-        lua_gettable(L, idx);
-        const char *v = luaL_tolstring(L, -1, NULL);
-        lua_pushfstring(L, "parameter %s = %s\n", lua_tostring(L, -3), v);
-        lua_replace(L, -4);
-        lua_pop(L, 2);
-        luaL_addvalue(&b);
+        luaL_addstring(&b, "parameter ");
+        add_escaped(&b, L, keys, i);
+        luaL_addstring(&b, " = ");
+        add_escaped(&b, L, texts, i);
+        luaL_addchar(&b, '\n');
     }
     luaL_pushresult(&b);
+    lua_remove(L, texts);
     lua_remove(L, keys);
 }
 

@@ -23,6 +23,15 @@ int lu_error(lua_State *L, const char *fname, const char *fmt, ...)
 /// Raises "fname: <err->msg>".
 int lu_mech_error(lua_State *L, const char *fname, const mech_error *err);
 
+/*
+** Pushes field `key` of the table at idx and returns its type, without running Lua code:
+** the table's own field, else the field of its metatable's __index table (a chain of up to
+** 8).  An __index function is refused with an error naming fname: a metamethod that ran
+** while a binding holds pointers into its objects could close them or drop the strings it
+** reads.  All the lu_ field readers below read this way.
+*/
+int lu_getfield(lua_State *L, int idx, const char *fname, const char *key);
+
 /// Checks that argument arg is a table; returns its absolute index.
 int lu_checktable(lua_State *L, int arg, const char *fname, const char *what);
 
@@ -50,7 +59,7 @@ int lu_points(lua_State *L, int idx, const char *fname, const char *key, double 
 /// 1 to 3 numbers, given as a number or a table (penalty stiffness per equation).
 int lu_numbers(lua_State *L, int idx, const char *fname, const char *key, double out[3], int n);
 
-/// String field or def.
+/// String field or def; a string with a zero byte is refused.
 const char *lu_string(lua_State *L, int idx, const char *fname, const char *key, const char *def);
 
 /// Option field: index of the value in opts, def when absent.
@@ -66,7 +75,9 @@ int lu_function(lua_State *L, int idx, const char *fname, const char *key);
 
 /*
 ** Pushes the table at idx as text, one "parameter key = value" line per string key in
-** sorted order (so that headers are the same from run to run).
+** sorted order (so that headers are the same from run to run).  Values are turned into
+** text by tostring; control characters in keys and values are written as escapes ("\n"),
+** so that each parameter stays on its line.
 */
 void lu_push_params(lua_State *L, int idx);
 

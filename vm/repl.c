@@ -66,16 +66,19 @@ static void on_prompt_sigint(int sig)
     prompt_interrupted = 1;
 }
 
-/* Sets the prompt from the global _PROMPT or _PROMPT2 when it is a string. */
+/* Sets the prompt from the global _PROMPT or _PROMPT2 when it is a string.  Read raw:
+** this runs outside any protected call, where an __index function of _G could raise. */
 static void set_prompt(struct repl *r, int first)
 {
     lua_State *L = r->L;
     const char *fallback = first ? "> " : ">> ";
-    if (lua_getglobal(L, first ? "_PROMPT" : "_PROMPT2") == LUA_TSTRING)
+    lua_pushglobaltable(L);
+    lua_pushstring(L, first ? "_PROMPT" : "_PROMPT2");
+    if (lua_rawget(L, -2) == LUA_TSTRING)
         snprintf(r->prompt_buf, sizeof r->prompt_buf, "%s", lua_tostring(L, -1));
     else
         snprintf(r->prompt_buf, sizeof r->prompt_buf, "%s", fallback);
-    lua_pop(L, 1);
+    lua_pop(L, 2);
     r->prompt = r->prompt_buf;
 }
 

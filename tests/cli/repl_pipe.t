@@ -79,6 +79,11 @@ is($r->{out}, "still here\n", 'and does not stop the REPL');
 $r = repl("local t = setmetatable({}, {__index = function() error('no') end}) return t\n");
 like($r->{out}, qr/^\{\}  -- #0\n/, 'showing a table does not call __index');
 
+$r = repl("do setmetatable(_G, {__index = function(_, k) error('no global ' .. k) end}) end\n"
+    . "print('still here')\n");
+is_deeply([$r->{status}, $r->{out}, $r->{err}], [0, "still here\n", ''],
+    'an __index function on _G is not run by the REPL itself (it ended the REPL)');
+
 $r = repl("print('before')\nos.exit(4)\nprint('after')\n");
 is_deeply([$r->{status}, $r->{out}], [4, "before\n"], 'os.exit ends the REPL with its status');
 
