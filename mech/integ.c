@@ -293,6 +293,18 @@ static int dp_hinit(mech_integ *s, double t_stop, mech_error *err)
     }
     dny = sqrt(dny / n);
     dnf = sqrt(dnf / n);
+    if (!isfinite(dnf)) { /* every f_i is finite (checked), (f_i / sk)^2 overflows */
+        double worst = 0;
+        for (int i = 0; i < n; i++) {
+            double r = fabs(f[i]) / (s->atol[i] + s->opt.rtol * fabs(y[i]));
+            if (!(r <= worst)) worst = r, s->fault = i;
+        }
+        return mech_error_set(err, MECH_ERR_NUMERIC,
+                              "derivative too large to control at t = %.9g (component %d: %.3g "
+                              "against a tolerance of %.3g)",
+                              t, s->fault, f[s->fault],
+                              s->atol[s->fault] + s->opt.rtol * fabs(y[s->fault]));
+    }
     double hlim = t_stop - t;
     if (s->opt.hmax > 0) hlim = fmin(hlim, s->opt.hmax);
     double h = fmin(dny <= 1e-5 || dnf <= 1e-5 ? 1e-6 : 0.01 * dny / dnf, hlim);

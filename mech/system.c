@@ -895,6 +895,16 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     int z = 0;
     for (int b = 1; b < sys->nbodies; b++) {
         const body *bd = &sys->bodies[b];
+        /* a mass or inertia so small that its inverse overflows: every acceleration of
+        ** the body would be inf or NaN */
+        if (!isfinite(1.0 / bd->mass) || (bd->inertia > 0 && !isfinite(1.0 / bd->inertia))) {
+            int m = !isfinite(1.0 / bd->mass);
+            free_workspace(sys);
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "%s '%s': %s %g is too small (its inverse is not finite)",
+                                  bd->fe >= 0 ? "node" : "body", bd->name, m ? "mass" : "inertia",
+                                  m ? bd->mass : bd->inertia);
+        }
         sys->minv[bd->dof] = sys->minv[bd->dof + 1] = 1.0 / bd->mass;
         if (bd->nc == 2) continue; /* a node: no rotation */
         if (bd->inertia > 0)
