@@ -252,6 +252,10 @@ static mech_status check_options(mech_system *sys, const mech_sim_options *o, si
         return mech_error_set(err, MECH_ERR_ARG,
                               "simulate: %g reports (end time / report step) is too many",
                               o->t_end / o->report);
+    if (!(o->max_distance >= 0))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "simulate: max_distance must be > 0 (got %g; 0: the default)",
+                              o->max_distance);
     if (o->nchannels < 0 || o->nuser_channels < 0 || o->nevents < 0)
         return mech_error_set(err, MECH_ERR_ARG, "simulate: negative count");
     for (int i = 0; i < o->nchannels; i++) {
@@ -434,6 +438,13 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         goto finish;
     }
 
+    /* the model was just evaluated at the start: its accelerations are those of y0 */
+    double bound = o->max_distance, scale = 0;
+    if (bound == 0) {
+        scale = system_scale(sys, o->t_end);
+        bound = scale > 0 ? SYSTEM_RUNAWAY_FACTOR * scale : INFINITY;
+    }
+
     for (int d = 0; d < o->nevents; d++) {
         const mech_event_def *e = &o->events[d];
         if (!(e->channel && e->period > 0)) continue;
@@ -481,6 +492,16 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         }
         step++;
         double t1 = mech_integ_time(integ), t0 = mech_integ_prev_time(integ);
+        int far = system_runaway(sys, mech_integ_state(integ), bound);
+        if (far >= 0) {
+            char why[400];
+            system_runaway_text(sys, far, mech_integ_state(integ)[far], bound, scale, why,
+                                sizeof why);
+            st = mech_error_set(err, MECH_ERR_NUMERIC,
+                                "simulation failed at t = %.9g s (step %ld): %s", t1, step, why);
+            run->status = MECH_RUN_FAILED;
+            break;
+        }
 
         /* events of this step, earliest first */
         const mech_integ_event *evs;

@@ -234,6 +234,24 @@ int system_coord_body(const mech_system *sys, int i);
 mech_status system_node_point(const mech_system *sys, const char *what, const char *name, int b,
                               double s[2], mech_error *err);
 
+/*
+** The length scale of a run to t_end [m]: the largest of the positions at the assembled
+** start (y0), the lengths of the model (anchors, attachment and contact points, rest
+** lengths, outlines, bearing radii), and how far the start could carry a body in t_end:
+** its speed times t_end, its acceleration and gravity times t_end^2 / 2.  Reads the
+** accelerations of the last evaluation (qdd): call it right after evaluating at y0.
+*/
+double system_scale(const mech_system *sys, double t_end);
+/* The first position coordinate (x or y of a body or node) of state y that is farther than
+** bound from 0 or not finite, or -1. */
+int system_runaway(const mech_system *sys, const double *y, double bound);
+/* Runs stop when a body goes farther than this many times the scale (by default). */
+#define SYSTEM_RUNAWAY_FACTOR 1e6
+/* Says that state component i (a position) has the value x, beyond bound, which is
+** SYSTEM_RUNAWAY_FACTOR times scale when scale > 0, else the user's max_distance. */
+void system_runaway_text(const mech_system *sys, int i, double x, double bound, double scale,
+                         char *buf, size_t size);
+
 /* ---- fe.c ---- */
 /* Internal forces -K u - C u' of every flexible body added to Q; adds the damping power to
 ** *p_dissip and, when full, keeps each body's strain energy and adds it to *v_elastic. */

@@ -35,4 +35,60 @@ do -- finite terms whose sum overflows (issue 14, item 3)
     "a mass whose inverse overflows")
 end
 
+do -- runaway states (issue 14, item 10)
+  -- a contact stiffness absurd for the RK4 step: at its first step in contact (t = 0.0735 s)
+  -- the ball is thrown off at ~1e91 m/s
+  local function ball()
+    local sys = mech.planar{ gravity = { 0, -9.81 } }
+    local b = sys:body{ name = "ball", mass = 1, inertia = 1, at = { 0, 0.1 }, velocity = { 0, -1 } }
+    sys:contact{ b, body_at = { 0, 0 }, surface = { at = { 0, 0 }, normal = { 0, 1 } },
+      law = mech.contact.hertz{ K = 1e100 }, name = "floor" }
+    return sys
+  end
+  local sys = ball()
+  local run, msg = sys:simulate{ t = 1, h = 1e-3, method = "rk4", report = 1e-2, quiet = true,
+    on_error = "return", record = { "ball.y" } }
+  tap.is(run.status, "failed", "RK4: a ball thrown off by an absurd stiffness fails the run")
+  tap.like(msg, "^simulation failed at t = 0%.0745%d+ s %(step 75%): body 'ball' y = 4%.21e%+88 m is beyond "
+    .. "4%.9e%+06 m, 1e%+06 times the model's scale: the motion has run away %(a law too stiff for the "
+    .. "step%?%); if it is real, raise max_distance$",
+    "naming the time, the step, the body and the limit (1e6 times g t^2 / 2)")
+  tap.is(#run, 8, "the rows before it are kept (t = 0 .. 0.07 s)")
+  tap.ok(run["ball.y"]:max() <= 0.1 and run["ball.y"]:min() > 0, "and hold the free fall only")
+  tap.ok(sys.last_run == run, "the failed run is sys.last_run")
+  tap.raises(function() ball():simulate{ t = 1, h = 1e-3, method = "rk4", max_distance = 10 } end,
+    "body 'ball' y = ", "an error without on_error")
+  _, msg = sys:simulate{ t = 1, h = 1e-3, method = "rk4", on_error = "return", max_distance = 10 }
+  tap.like(msg, "is beyond max_distance = 10 m: the motion has run away", "max_distance sets the limit")
+  run = sys:simulate{ t = 1, h = 1e-3, method = "rk4", max_distance = math.huge, record = { "ball.y" } }
+  tap.ok(run.status == "complete" and run["ball.y"]:max() > 1e60,
+    "math.huge lifts it (and the ball reaches " .. string.format("%.3g", run["ball.y"]:max()) .. " m)")
+  tap.raises(function() sys:simulate{ t = 1, max_distance = 0 } end,
+    "sys:simulate: field 'max_distance' must be a number > 0 [m] (math.huge: no limit)", "max_distance > 0")
+  tap.raises(function() sys:lyapunov{ t = 1, every = 0.1, max_distance = "far" } end,
+    "sys:lyapunov: field 'max_distance' must be a number > 0 [m]", "for sys:lyapunov too")
+
+  -- a finite-time blow-up, x' = x^2 from x = 1: every method stops it on its way to infinity
+  for _, method in ipairs{ "rk4", "dopri5", "bdf" } do
+    local r = mech.planar{}
+    local b = r:body{ name = "rocket", mass = 1, inertia = 1, at = { 1, 0 }, velocity = { 1, 0 } }
+    r:force{ b, fn = function(t, x) return 2 * x * x * x, 0, 0 end }
+    local res, m = r:simulate{ t = 2, h = 1e-3, method = method, report = 0.01, record = { "rocket.x" },
+      on_error = "return" }
+    tap.like(m, "^simulation failed at t = 0?[.019]+%d* s %(step %d+%): body 'rocket' x = [%d.e+]+ m is beyond "
+      .. "4e%+06 m", method .. ": the rocket is stopped beyond 1e6 times its scale (a t^2 / 2 = 4 m)")
+    tap.ok(#res >= 100, method .. ": with the rows before (" .. #res .. ")")
+    tap.raises(function() r:lyapunov{ t = 2, every = 0.1, h = 1e-3, method = method } end,
+      "lyapunov: the reference trajectory failed at t = ", method .. ": sys:lyapunov stops it too")
+  end
+
+  -- RK4 on a spring far too stiff for its step: the oscillation grows 400-fold per step
+  local spring = mech.planar{}
+  local bob = spring:body{ name = "bob", mass = 1, inertia = 1, at = { 0.1, 0 } }
+  spring:spring{ spring.ground, bob, at = { { 0, 0 }, { 0.1, 0 } }, k = 1e8, length = 0.05, name = "stiff" }
+  tap.raises(function() spring:lyapunov{ t = 0.04, every = 0.01, h = 1e-3, method = "rk4" } end,
+    "sys:lyapunov: lyapunov: the reference trajectory failed at t = 0.005 s (step 5): body 'bob' x = -2.04e+11 m "
+    .. "is beyond 4e+09 m, 1e+06 times the model's scale", "sys:lyapunov: RK4 on a stiff spring")
+end
+
 tap.done()
