@@ -50,15 +50,20 @@ static mech_status advance(mech_system *sys, mech_integ *integ, double t_stop,
                                   t, step, which);
         mech_error_clear(&sys->last_err);
         mech_status st = mech_integ_step(integ, t_stop, &ierr);
-        if (st)
-            return mech_error_set(
-                err, st, "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s", which,
-                t, step, sys->last_err.code ? sys->last_err.msg : ierr.msg);
+        char why[MECH_ERROR_MSG_SIZE];
+        if (st) {
+            int own = !sys->last_err.code; /* else the model's report says it */
+            snprintf(why, sizeof why, "%s", own ? ierr.msg : sys->last_err.msg);
+            sim_failure_notes(sys, integ, &o->integ, st, own, why, sizeof why);
+            return mech_error_set(err, own ? st : sys->last_err.code,
+                                  "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s",
+                                  which, t, step, why);
+        }
         const double *y = mech_integ_state(integ);
         int far = system_runaway(sys, y, bound);
         if (far >= 0) {
-            char why[400];
             system_runaway_text(sys, far, y[far], bound, scale, why, sizeof why);
+            sim_failure_notes(sys, integ, &o->integ, MECH_ERR_NUMERIC, 0, why, sizeof why);
             return mech_error_set(err, MECH_ERR_NUMERIC,
                                   "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s",
                                   which, mech_integ_time(integ), step, why);

@@ -239,6 +239,45 @@ static int periodic_events(sim *s, mech_integ *integ)
     return 0;
 }
 
+void sim_failure_notes(const mech_system *sys, const mech_integ *integ,
+                       const mech_integ_options *io, mech_status st, int own, char *buf,
+                       size_t size)
+{
+    size_t len = strlen(buf);
+    int fault = own ? mech_integ_fault(integ) : -1;
+    char what[120];
+    if (fault >= 0 && len < size) {
+        mech_system_describe_state(sys, fault, what, sizeof what);
+        len += (size_t)snprintf(buf + len, size - len, " (%s %s)",
+                                st == MECH_ERR_STEPSIZE || st == MECH_ERR_CONVERGENCE
+                                    ? "largest error in"
+                                    : "at fault:",
+                                what);
+    }
+    int stiff = 0;
+    double hlamb = mech_integ_stiffness(integ, &stiff);
+    int fixed = io->method == MECH_RK4 || (io->method == MECH_DOPRI5 && io->fixed);
+    if (fixed && stiff > 0 && len < size)
+        len += (size_t)snprintf(
+            buf + len, size - len,
+            "; the step h = %.3g s is too long for the stiffness here (h "
+            "|lambda| up to %.3g > %.3g in the last %d steps): use a smaller h "
+            "or method = \"bdf\"",
+            io->h, hlamb, io->method == MECH_RK4 ? MECH_STIFF_LIMIT_RK4 : MECH_STIFF_LIMIT_DOPRI5,
+            stiff);
+    for (int k = 0; fault >= 0 && k < sys->ncontacts && len < size; k++) {
+        const contact *c = &sys->contacts[k];
+        if (c->z != fault) continue;
+        int force_form = c->flaw.type != MECH_FRICTION_LUGRE_NORMALIZED;
+        len += (size_t)snprintf(
+            buf + len, size - len,
+            "; its bristles relax at sigma0 |v| / g%s: %sa smaller sigma0 "
+            "eases it",
+            force_form ? ", without bound as fn -> 0" : "",
+            c->flaw.type == MECH_FRICTION_LUGRE ? "normalized = true avoids it, " : "");
+    }
+}
+
 static mech_status check_options(mech_system *sys, const mech_sim_options *o, sim *s,
                                  mech_error *err)
 {
@@ -467,26 +506,19 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         s.failed = 0;
         st = mech_integ_step(integ, o->t_end, &ierr);
         if (st) {
-            const char *why = s.failed             ? s.cb_err.msg
-                              : sys->last_err.code ? sys->last_err.msg
-                                                   : ierr.msg;
-            char where[400] = "";
-            int fault = mech_integ_fault(integ);
-            if (!s.failed && !sys->last_err.code && fault >= 0) {
-                /* the integrator's own failure: name the entity behind the component */
-                char what[120];
-                mech_system_describe_state(sys, fault, what, sizeof what);
-                snprintf(where, sizeof where, " (%s %s)",
-                         st == MECH_ERR_STEPSIZE || st == MECH_ERR_CONVERGENCE ? "largest error in"
-                                                                               : "at fault:",
-                         what);
-            }
+            int own = !s.failed && !sys->last_err.code; /* else the model's report says it */
+            char why[MECH_ERROR_MSG_SIZE];
+            snprintf(why, sizeof why, "%s",
+                     s.failed ? s.cb_err.msg
+                     : own    ? ierr.msg
+                              : sys->last_err.msg);
+            sim_failure_notes(sys, integ, &o->integ, st, own, why, sizeof why);
             if (s.failed)
                 st = s.cb_err.code;
             else if (sys->last_err.code)
                 st = sys->last_err.code;
-            mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s%s", t, step + 1,
-                           why, where);
+            mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", t, step + 1,
+                           why);
             run->status = MECH_RUN_FAILED;
             break;
         }
@@ -494,9 +526,10 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         double t1 = mech_integ_time(integ), t0 = mech_integ_prev_time(integ);
         int far = system_runaway(sys, mech_integ_state(integ), bound);
         if (far >= 0) {
-            char why[400];
+            char why[MECH_ERROR_MSG_SIZE];
             system_runaway_text(sys, far, mech_integ_state(integ)[far], bound, scale, why,
                                 sizeof why);
+            sim_failure_notes(sys, integ, &o->integ, MECH_ERR_NUMERIC, 0, why, sizeof why);
             st = mech_error_set(err, MECH_ERR_NUMERIC,
                                 "simulation failed at t = %.9g s (step %ld): %s", t1, step, why);
             run->status = MECH_RUN_FAILED;

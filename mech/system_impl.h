@@ -5,6 +5,7 @@
 #define MECH_SYSTEM_IMPL_H
 
 #include "mech_fe.h"
+#include "mech_integ.h"
 #include "mech_system.h"
 
 typedef struct body {
@@ -251,6 +252,17 @@ int system_runaway(const mech_system *sys, const double *y, double bound);
 ** SYSTEM_RUNAWAY_FACTOR times scale when scale > 0, else the user's max_distance. */
 void system_runaway_text(const mech_system *sys, int i, double x, double bound, double scale,
                          char *buf, size_t size);
+
+/* ---- sim.c ---- */
+/*
+** Appends to buf (the reason of a failed step, or of a run that ran away) what the run knows
+** beyond it: for the integrator's own failures (own: the model did not report it itself)
+** the state component behind it and its entity; when the stiffness test flagged a
+** fixed-step method (io), that the step is too long; for a bristle state, its law's remedy.
+*/
+void sim_failure_notes(const mech_system *sys, const mech_integ *integ,
+                       const mech_integ_options *io, mech_status st, int own, char *buf,
+                       size_t size);
 
 /* ---- fe.c ---- */
 /* Internal forces -K u - C u' of every flexible body added to Q; adds the damping power to

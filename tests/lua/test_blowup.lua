@@ -91,4 +91,61 @@ do -- runaway states (issue 14, item 10)
     .. "is beyond 4e+09 m, 1e+06 times the model's scale", "sys:lyapunov: RK4 on a stiff spring")
 end
 
+do -- stiffness and collapsing steps (issue 14, items 16 and 17)
+  -- benchmark A's pin with force-form LuGre friction: as a contact begins, fn -> 0 makes the
+  -- bristles infinitely stiff
+  local benchmarks = require "benchmarks"
+  local function lugre_pin()
+    local sys = benchmarks.a{ clearance = { radial = 0.5e-3, radius = 10e-3,
+      law = mech.contact.lankarani_nikravesh{ K = 3.35e10, restitution = 0.9 },
+      friction = mech.friction.lugre{ mu = 0.01, mu_s = 0.02, vs = 1e-3 } } }
+    -- a watchdog instead of a hang: DOPRI5 used to go on at 1e-18 s steps for ever
+    local calls = 0
+    sys:force{ sys:entity("slider"), name = "watchdog", fn = function()
+      calls = calls + 1
+      if calls > 2e5 then error("watchdog: still running after 2e5 evaluations") end
+      return 0, 0, 0
+    end }
+    return sys
+  end
+  local sys = lugre_pin()
+  local run, msg = sys:simulate{ t = 0.05, report = 1e-5, rtol = 1e-6, quiet = true, on_error = "return",
+    record = { "slider.x" } }
+  tap.is(run.status, "failed", "dopri5: a step collapsing on stiff bristles fails the run")
+  tap.like(msg, "^simulation failed at t = 0%.000298%d* s %(step %d+%): dopri5: the step has collapsed to "
+    .. "[%d.e%-]+ s at t = 0%.000298%d* %([%d.e%+]+ steps to go%): stiff %(h |lambda| up to [%d.]+ > 3%.25 "
+    .. "in %d+ steps%); use method = \"bdf\" %(largest error in contact 'pin%.journal' bristle deflection%); "
+    .. "its bristles relax at sigma0 |v| / g, without bound as fn %-> 0: normalized = true avoids it, a smaller "
+    .. "sigma0 eases it$", "naming the time, the step, the cause, the contact and the remedies")
+  tap.is(#run, 30, "the rows before it are kept (t = 0 .. 0.00029 s)")
+  tap.ok(sys.last_run == run, "in sys.last_run")
+  -- BDF fails there too, on its error test: the same entity and remedy
+  _, msg = lugre_pin():simulate{ t = 0.01, report = 1e-4, method = "bdf", rtol = 1e-6, on_error = "return" }
+  tap.like(msg, "^simulation failed at t = 0%.0067%d+ s %(step %d+%): bdf: step failed at .* %(largest error in "
+    .. "contact 'pin%.journal' bristle deflection%); its bristles relax at sigma0 |v| / g, without bound as fn %-> 0: "
+    .. "normalized = true avoids it", "bdf: the failure names the contact with the largest error and the remedy")
+
+  -- every failure of the integrators names a component: BDF's step size underflow too
+  local r = mech.planar{}
+  local b = r:body{ name = "rocket", mass = 1, inertia = 1, at = { 1, 0 }, velocity = { 1, 0 } }
+  r:force{ b, fn = function(t, x) return 2 * x * x * x, 0, 0 end }
+  _, msg = r:simulate{ t = 2, method = "bdf", max_distance = math.huge, on_error = "return" }
+  tap.like(msg, "^simulation failed at t = 0%.9999%d+ s %(step %d+%): bdf: step size underflow at t = 0%.9999%d+ "
+    .. "%(h = [%d.e%-]+%) %(largest error in body 'rocket' vx%)$", "bdf: a step size underflow names the body")
+  msg = tap.raises(function() r:lyapunov{ t = 2, every = 0.1, method = "bdf", max_distance = math.huge } end,
+    "bdf: step size underflow at t = 0.9999", "sys:lyapunov: the same")
+  tap.like(msg, "%(largest error in body 'rocket' vx%)$", "naming the body")
+
+  -- RK4: a step too long for the stiffness says so
+  local spring = mech.planar{}
+  local bob = spring:body{ name = "bob", mass = 1, inertia = 1, at = { 0.1, 0 } }
+  spring:spring{ spring.ground, bob, at = { { 0, 0 }, { 0.1, 0 } }, k = 1e8, length = 0.05, name = "stiff" }
+  _, msg = spring:simulate{ t = 0.04, h = 1e-3, method = "rk4", on_error = "return" }
+  tap.like(msg, "^simulation failed at t = 0%.005 s %(step 5%): body 'bob' x = .*; the step h = 0%.001 s is too long "
+    .. "for the stiffness here %(h |lambda| up to [%d.e%+]+ > 2%.75 in the last 4 steps%): use a smaller h or "
+    .. "method = \"bdf\"$", "rk4: an unstable step is named as the cause")
+  tap.raises(function() spring:lyapunov{ t = 0.04, every = 0.01, h = 1e-3, method = "rk4" } end,
+    "the step h = 0.001 s is too long for the stiffness here", "sys:lyapunov: the same")
+end
+
 tap.done()
