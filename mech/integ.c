@@ -915,6 +915,7 @@ mech_status mech_integ_truncate(mech_integ *s, double t, mech_error *err)
                               "integrator: cannot truncate to t = %.17g, outside the last step "
                               "[%.17g, %.17g]",
                               t, s->t0, s->t1);
+    int kept = 0;
     if (t < s->t1) {
         mech_status st = s->ops->truncate(s, t, err);
         if (!st) st = call_g(s, t, s->yn, s->gn, err);
@@ -926,8 +927,22 @@ mech_status mech_integ_truncate(mech_integ *s, double t, mech_error *err)
         s->t1 = s->tn = s->tgrid = t;
         s->stats.h_last = t - s->t0;
         if (s->ops->resync) s->ops->resync(s);
+        /* the events located after t: those whose functions have already crossed at t
+        ** (within the location tolerance) are reported at t; the others are dropped and
+        ** no longer counted (the next steps find them again if they still happen) */
+        for (int e = 0; e < s->nevents; e++) {
+            mech_integ_event ev = s->events[e];
+            if (ev.t <= t) continue; /* the caller has delivered it */
+            double ga = s->g0[ev.index], gb = s->g1[ev.index];
+            if (ev.direction > 0 ? ga < 0 && gb >= 0 : ga > 0 && gb <= 0) {
+                ev.t = t;
+                s->events[kept++] = ev;
+            } else {
+                s->stats.events--;
+            }
+        }
     }
-    s->nevents = 0;
+    s->nevents = kept;
     return MECH_OK;
 }
 

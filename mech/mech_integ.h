@@ -79,7 +79,7 @@ typedef struct mech_integ_stats {
     long rejected;  ///< rejected steps (error test or convergence failures)
     long rhs_evals; ///< right-hand-side evaluations (including Jacobian approximation)
     long jac_evals; ///< Jacobian evaluations (BDF only)
-    long events;    ///< events located
+    long events;    ///< events located (each crossing once: see mech_integ_truncate)
     double h_last;  ///< size of the last accepted step [s]
 } mech_integ_stats;
 
@@ -153,8 +153,13 @@ int mech_integ_events(const mech_integ *integ, const mech_integ_event **events);
 /*
 ** Moves the solution back to time t inside the last step (normally the earliest event
 ** time) by redoing the step from its start to t (RK4, DOPRI5) or by interpolation and
-** restart (BDF).  Afterwards mech_integ_time() == t, events of the truncated step are
-** cleared, and the event signs are those at t.
+** restart (BDF).  Afterwards mech_integ_time() == t and the event signs are those at t.
+** The caller has delivered the events of the step located at or before t.  Of those
+** located after t, the ones whose functions have already crossed at t (a tie within the
+** location tolerance, such as two functions with the same root) stay listed by
+** mech_integ_events, at time t, for the caller to deliver; the others are dropped and no
+** longer counted in the statistics (the next steps find them again if they still happen).
+** So every crossing is reported once.
 */
 mech_status mech_integ_truncate(mech_integ *integ, double t, mech_error *err);
 

@@ -157,7 +157,9 @@ void mech_run_event(const mech_run *run, long k, int *def, double *t, const doub
 const char *mech_run_event_name(const mech_run *run, int i);
 
 typedef struct mech_run_stats {
-    mech_integ_stats integ;
+    mech_integ_stats integ; ///< integ.events: the events the run lists (mech_run_nevents),
+                            ///< each crossing once; a contact's onsets and ends are not listed
+                            ///< (its impacts channel counts them)
     mech_method method;
     double wall_time; ///< [s]
     double t_end;     ///< time reached [s]

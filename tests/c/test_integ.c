@@ -59,6 +59,16 @@ static int g_two(void *ctx, double t, const double *y, double *g)
     return 0;
 }
 
+/* Two events with nearly the same root: x and x + 1e-15 (1e-15 s apart on the oscillator,
+** far below the location tolerance). */
+static int g_tie(void *ctx, double t, const double *y, double *g)
+{
+    (void)ctx, (void)t;
+    g[0] = y[0];
+    g[1] = y[0] + 1e-15;
+    return 0;
+}
+
 /* Stiff test problem y' = -1000 (y - cos t). */
 static int stiff(void *ctx, double t, const double *y, double *yd)
 {
@@ -536,6 +546,50 @@ static void test_truncate_continue(void)
         ok(side, "the truncated state is on the new side of every crossing");
         snprintf(name, sizeof name, "the crossing times are right (worst %.1e)", worst);
         ok(worst < 1e-3, name);
+        mech_integ_free(ig);
+    }
+}
+
+/*
+** Two functions crossing at the same instant, x = cos t and x + 1e-15, 32 times each in
+** [0, 100]: the caller delivers the events up to the earliest and truncates there, as
+** mech_simulate does for a contact's onset; the other crossing, located a hair later, has
+** either crossed already at the truncated state (listed again, at that time) or not (found
+** by the next step).  Each crossing is delivered once and counted once.
+*/
+static void test_truncate_tie(void)
+{
+    const double y0[2] = {1, 0};
+    for (int m = 0; m < 3; m++) {
+        mech_integ_options o = mech_integ_default_options();
+        o.method = (mech_method)m;
+        o.h = m == MECH_RK4 ? 0.1 : 0;
+        mech_integ *ig = NULL;
+        mech_error err;
+        int n[2] = {0, 0}, late = 0;
+        if (mech_integ_create(&ig, 2, &o, osc, NULL, &err) ||
+            mech_integ_set_events(ig, 2, g_tie, NULL, &err) || start(ig, 0, y0))
+            diag("%s", err.msg);
+        else
+            while (mech_integ_time(ig) < 100 && !mech_integ_step(ig, 100, &err)) {
+                const mech_integ_event *ev;
+                int k = mech_integ_events(ig, &ev);
+                if (!k) continue;
+                double tc = ev[0].t;
+                for (int j = 0; j < k; j++)
+                    if (ev[j].t <= tc) n[ev[j].index]++;
+                if (mech_integ_truncate(ig, tc, &err)) break;
+                k = mech_integ_events(ig, &ev);
+                for (int j = 0; j < k; j++, late++) n[ev[j].index] += ev[j].t == tc;
+            }
+        char name[160];
+        snprintf(name, sizeof name,
+                 "%s: two crossings at one instant, each delivered once (%d and %d of 32, %d "
+                 "listed after the truncation), counted once (%ld)",
+                 mname[m], n[0], n[1], late, ig ? mech_integ_get_stats(ig).events : -1);
+        ok(n[0] == 32 && n[1] == 32 && mech_integ_time(ig) == 100 &&
+               mech_integ_get_stats(ig).events == 64,
+           name);
         mech_integ_free(ig);
     }
 }
@@ -1219,7 +1273,7 @@ static void test_max_order(void)
 
 int main(void)
 {
-    plan(162);
+    plan(165);
     test_names_and_defaults();
     test_orders();
     test_adaptive();
@@ -1227,6 +1281,7 @@ int main(void)
     test_events();
     test_directions();
     test_truncate_continue();
+    test_truncate_tie();
     test_events_passive();
     test_start_on_root();
     test_two_events();
