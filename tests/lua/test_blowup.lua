@@ -33,6 +33,13 @@ do -- finite terms whose sum overflows (issue 14, item 3)
   tiny:body{ name = "d", mass = 1e-320, inertia = 1 }
   tap.raises(function() tiny:simulate{ t = 1 } end, "body 'd': mass 9.99989e-321 is too small (its inverse is not finite)",
     "a mass whose inverse overflows")
+  -- a joint whose equation overflows in assembly was called redundant
+  local far = mech.planar{}
+  local fb = far:body{ name = "b", mass = 1, inertia = 1, at = { 1e300, 0 } }
+  far:revolute{ far.ground, fb, at = { -1e300, 0 }, name = "far" }
+  tap.raises(function() far:simulate{ t = 1 } end,
+    "sys:simulate: assembly: revolute 'far' (equation y) is not finite at the start (value -0, rate 0, Jacobian "
+    .. "norm inf): positions, anchors or the motion too large", "assembly names the equation that overflows")
 end
 
 do -- runaway states (issue 14, item 10)
