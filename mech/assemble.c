@@ -76,6 +76,30 @@ static void evaluate(mech_system *sys, work *w, const double *q, const double *v
     }
 }
 
+/*
+** MECH_ERR_NUMERIC naming the first equation whose value, rate or Jacobian row is not
+** finite, or so large that the squares of its row overflow (positions or anchors near the
+** largest double): the orthogonalization and the Newton steps would read them as redundant
+** or diverging.  `when` ends the message.
+*/
+static mech_status check_rows(const mech_system *sys, const work *w, const char *when,
+                              mech_error *err)
+{
+    for (int r = 0; r < w->m; r++) {
+        const double *a = w->A + (size_t)r * w->n;
+        double norm = 0;
+        for (int k = 0; k < w->n; k++) norm += a[k] * a[k];
+        if (isfinite(norm) && isfinite(w->phi[r]) && isfinite(w->phit[r])) continue;
+        char label[160];
+        return mech_error_set(err, MECH_ERR_NUMERIC,
+                              "assembly: %s is not finite %s (value %g, rate %g, Jacobian norm "
+                              "%g): positions, anchors or the motion too large",
+                              eq_label(sys, &w->eqs[r], label, sizeof label), when, w->phi[r],
+                              w->phit[r], sqrt(norm));
+    }
+    return MECH_OK;
+}
+
 /* Marks rows that are combinations of earlier rows; returns how many. */
 static int find_dependent(work *w)
 {
@@ -193,6 +217,7 @@ mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *er
 
     double *q = y, *v = y + n;
     evaluate(sys, &w, q, v);
+    if ((st = check_rows(sys, &w, "at the start", err))) goto done;
     int ndep = find_dependent(&w);
     double tol = 1e-12 * (1 + length_scale(sys, q));
 
@@ -200,6 +225,7 @@ mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *er
     int converged = 0;
     for (int it = 0; it <= MAX_ITER; it++) {
         evaluate(sys, &w, q, v);
+        if ((st = check_rows(sys, &w, "while assembling", err))) goto done;
         double worst = 0;
         for (int i = 0; i < m; i++)
             if (w.indep[i]) worst = fmax(worst, fabs(w.phi[i]));

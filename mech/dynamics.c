@@ -315,7 +315,8 @@ static int solve_general(mech_system *sys, double t)
 
 /* Reports the first non-finite quantity after a solve.  Returns 1: an adaptive integrator
 ** retries with a smaller step (a stiff law overshooting in a too long step gives inf, not
-** a broken model); if the step size underflows the report stays as the reason. */
+** a broken model); if the step size underflows the report stays as the reason.  Returns 0
+** when every value is finite. */
 static int diagnose(mech_system *sys, double t, const double *y, const double *ydot)
 {
     char what[160];
@@ -345,6 +346,46 @@ static int diagnose(mech_system *sys, double t, const double *y, const double *y
         }
     }
     return 0;
+}
+
+/*
+** A full evaluation also reports energies, which can overflow while every force and rate
+** is finite (a speed of 1e200 m/s, gravity 1e308 on a falling body): names the first
+** non-finite term, or the overflowing sum.  Returns 1 like diagnose, 0 when all is finite.
+*/
+static int diagnose_energy(mech_system *sys, double t, const double *q, const double *v,
+                           double kinetic, double v_grav, double v_elastic)
+{
+    if (isfinite(kinetic + v_grav + v_elastic)) return 0;
+    for (int b = 1; b < sys->nbodies; b++) {
+        const body *bd = &sys->bodies[b];
+        int d = bd->dof;
+        double ke = 0.5 * bd->mass * (v[d] * v[d] + v[d + 1] * v[d + 1]);
+        if (bd->nc == 3) ke += 0.5 * bd->inertia * v[d + 2] * v[d + 2];
+        double pe = -bd->mass * (sys->gravity[0] * q[d] + sys->gravity[1] * q[d + 1]);
+        if (!isfinite(ke) || !isfinite(pe)) {
+            mech_error_set(&sys->last_err, MECH_ERR_NUMERIC,
+                           "the %s energy of %s '%s' is not finite at t = %.9g (at (%.3g, %.3g) "
+                           "m moving at (%.3g, %.3g) m/s)",
+                           isfinite(ke) ? "gravity" : "kinetic", bd->fe >= 0 ? "node" : "body",
+                           bd->name, t, q[d], q[d + 1], v[d], v[d + 1]);
+            return 1;
+        }
+    }
+    for (int i = 0; i < sys->nforces; i++) {
+        const force *f = &sys->forces[i];
+        if ((f->type == MECH_SPRING || f->type == MECH_ROT_SPRING) && !isfinite(f->out[3])) {
+            mech_error_set(&sys->last_err, MECH_ERR_NUMERIC,
+                           "the energy of spring '%s' is not finite at t = %.9g (%s %.3g)", f->name,
+                           t, f->type == MECH_SPRING ? "length" : "angle", f->out[1]);
+            return 1;
+        }
+    }
+    mech_error_set(&sys->last_err, MECH_ERR_NUMERIC,
+                   "the energy of the system is not finite at t = %.9g (kinetic %.3g J, gravity "
+                   "%.3g J, elastic %.3g J)",
+                   t, kinetic, v_grav, v_elastic);
+    return 1;
 }
 
 static int evaluate(mech_system *sys, double t, const double *y, double *ydot, int full);
@@ -467,10 +508,13 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
     ydot[sys->icontact] = sys->p_contact;
     ydot[sys->ifriction] = sys->p_friction;
 
+    /* a quick screen: the sum is finite when every term is, but finite terms can overflow
+    ** it, so only the term-by-term check decides */
     double check = 0;
     for (int i = 0; i < sys->nstate; i++) check += ydot[i];
-    if (!isfinite(check)) return diagnose(sys, t, y, ydot);
+    if (!isfinite(check) && (rc = diagnose(sys, t, y, ydot)) != 0) return rc;
 
+    if (full && (rc = diagnose_energy(sys, t, q, v, kinetic, v_grav, v_elastic)) != 0) return rc;
     if (full) {
         sys->t_eval = t;
         sys->q = q;

@@ -5,7 +5,9 @@
 ** RK4 and DOPRI5.  The BDF method (CVODE) lives in integ_bdf.c.
 */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "integ_impl.h"
@@ -21,6 +23,32 @@
 #define FACMAX 10.0
 #define BETA   0.04
 #define EXPO   (0.2 - 0.75 * BETA)
+
+/*
+** Stiffness test (Hairer & Wanner, Solving ODEs II, IV.2, as in their DOPRI5): two stages
+** evaluated at the same time from states a and b give |f(a) - f(b)| / |a - b|, an estimate
+** of the largest |lambda| of the Jacobian.  When h |lambda| is beyond the method's stability
+** limit on the negative real axis (DOPRI5 3.3, RK4 2.8) the step is held by stability, not
+** accuracy: STIFF_STEPS such steps, without NONSTIFF_STEPS in a row within it in between,
+** declare the problem stiff for an explicit method.
+*/
+#define STIFF_LIMIT_DOPRI5 MECH_STIFF_LIMIT_DOPRI5
+#define STIFF_LIMIT_RK4    MECH_STIFF_LIMIT_RK4
+#define STIFF_STEPS        15
+#define NONSTIFF_STEPS     6
+
+/*
+** DOPRI5's step has collapsed when STIFF_STEPS accepted steps in a row were shorter than
+** COLLAPSE_ULPS rounding units of t (2.2e-12 |t|), or so short that going on at that size to
+** t_stop would take more than COLLAPSE_STEPS steps.  A stiff problem can hold the steps
+** there, at the stability limit and just above an underflow, for ever (the bristles of a
+** force-form LuGre contact that begins hold DOPRI5 at 1e-18 s at t = 3e-4 s): when the
+** stiffness test agrees, the run stops.  Stiff runs that make progress go on: the stiff
+** spring of test_planar (DOPRI5 at 3.7e-6 s, 5e5 steps in all), a slider-crank with the
+** normalised LuGre law at 5e-8 s.
+*/
+#define COLLAPSE_ULPS  1e4
+#define COLLAPSE_STEPS 1e10
 
 /* Rounding tolerance on times near a and b. */
 static double tround(double a, double b)
@@ -119,6 +147,64 @@ static mech_status check_finite(mech_integ *s, double t, const double *y, const 
     return MECH_OK;
 }
 
+/* ---- stiffness ---------------------------------------------------------------------- */
+
+/* h |f(a) - f(b)| / |a - b| over the n components (0 when a = b). */
+static double stiffness_estimate(int n, double h, const double *fa, const double *fb,
+                                 const double *a, const double *b)
+{
+    double num = 0, den = 0;
+    for (int i = 0; i < n; i++) {
+        num += (fa[i] - fb[i]) * (fa[i] - fb[i]);
+        den += (a[i] - b[i]) * (a[i] - b[i]);
+    }
+    return den > 0 ? fabs(h) * sqrt(num / den) : 0;
+}
+
+/* Counts the estimate hlamb of a step about to be accepted against the method's limit. */
+static void stiffness_count(mech_integ *s, double hlamb, double limit)
+{
+    if (hlamb > limit) {
+        s->nonstiff = 0;
+        if (s->stiff < INT_MAX) s->stiff++;
+        s->hlamb = fmax(s->stiff > 1 ? s->hlamb : 0, hlamb);
+    } else if (++s->nonstiff >= NONSTIFF_STEPS) {
+        s->stiff = 0;
+        s->hlamb = 0;
+    }
+}
+
+/* "stiff (h |lambda| ...); use method = "bdf"" when the stiffness test says so, else "". */
+static const char *stiff_note(const mech_integ *s, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (s->stiff >= STIFF_STEPS)
+        snprintf(buf, size,
+                 "stiff (h |lambda| up to %.3g > %.3g in %d steps); use method = \"bdf\"", s->hlamb,
+                 s->opt.method == MECH_RK4 ? STIFF_LIMIT_RK4 : STIFF_LIMIT_DOPRI5, s->stiff);
+    return buf;
+}
+
+/*
+** DOPRI5, before accepting a step of size h from t towards t_stop: fails when the problem is
+** stiff and the step has collapsed (see COLLAPSE_ULPS).  Without stiffness a shrinking step
+** ends in an underflow (a singularity, a jump).
+*/
+static mech_status collapse_check(mech_integ *s, double t, double h, double t_stop, mech_error *err)
+{
+    int tiny = h < COLLAPSE_ULPS * DBL_EPSILON * fabs(t) || (t_stop - t) > COLLAPSE_STEPS * h;
+    if (t + h >= t_stop || !tiny) {
+        s->collapsed = 0;
+        return MECH_OK;
+    }
+    if (++s->collapsed < STIFF_STEPS || s->stiff < STIFF_STEPS) return MECH_OK;
+    char note[160];
+    return mech_error_set(err, MECH_ERR_STEPSIZE,
+                          "dopri5: the step has collapsed to %.3g s at t = %.9g (%.2g steps to "
+                          "go): %s",
+                          h, t, (t_stop - t) / h, stiff_note(s, note, sizeof note));
+}
+
 /* ---- RK4 and fixed-step DOPRI5 ------------------------------------------------------ */
 
 /*
@@ -157,10 +243,18 @@ static int rk4_attempt(mech_integ *s, double t, const double *y, const double *k
     return check_finite(s, tn, s->yn, s->fn, err);
 }
 
+/*
+** RK4's stiffness estimate: stages 2 and 3 are both at t + h/2, from y + h/2 k1 and
+** y + h/2 k2, so h |lambda| ~ 2 |k3 - k2| / |k2 - k1|.
+*/
 static mech_status rk4_step(mech_integ *s, double t_stop, mech_error *err)
 {
     s->tn = grid_next(s, t_stop);
-    return rk4_attempt(s, s->t1, s->y1, s->f1, s->tn, err);
+    mech_status st = rk4_attempt(s, s->t1, s->y1, s->f1, s->tn, err);
+    if (st) return st;
+    const double *k2 = s->k, *k3 = k2 + s->n;
+    stiffness_count(s, stiffness_estimate(s->n, 2, k3, k2, k2, s->f1), STIFF_LIMIT_RK4);
+    return MECH_OK;
 }
 
 static mech_status rk4_truncate(mech_integ *s, double t, mech_error *err)
@@ -249,6 +343,15 @@ static int dp_attempt(mech_integ *s, double t, const double *y, const double *k1
     return 0;
 }
 
+/*
+** DOPRI5's stiffness estimate (Hairer's): stage 6 and the last stage k7 are both at t + h,
+** from the stage input ys and from yn.
+*/
+static double dp_stiffness(const mech_integ *s, double h)
+{
+    return stiffness_estimate(s->n, h, s->fn, s->k + 4 * (size_t)s->n, s->yn, s->ys);
+}
+
 /* Dense-output coefficients of the step just computed by dp_attempt from (y, k1) over h. */
 static void dp_dense_coeffs(mech_integ *s, const double *y, const double *k1, double h)
 {
@@ -293,6 +396,18 @@ static int dp_hinit(mech_integ *s, double t_stop, mech_error *err)
     }
     dny = sqrt(dny / n);
     dnf = sqrt(dnf / n);
+    if (!isfinite(dnf)) { /* every f_i is finite (checked), (f_i / sk)^2 overflows */
+        double worst = 0;
+        for (int i = 0; i < n; i++) {
+            double r = fabs(f[i]) / (s->atol[i] + s->opt.rtol * fabs(y[i]));
+            if (!(r <= worst)) worst = r, s->fault = i;
+        }
+        return mech_error_set(err, MECH_ERR_NUMERIC,
+                              "derivative too large to control at t = %.9g (component %d: %.3g "
+                              "against a tolerance of %.3g)",
+                              t, s->fault, f[s->fault],
+                              s->atol[s->fault] + s->opt.rtol * fabs(y[s->fault]));
+    }
     double hlim = t_stop - t;
     if (s->opt.hmax > 0) hlim = fmin(hlim, s->opt.hmax);
     double h = fmin(dny <= 1e-5 || dnf <= 1e-5 ? 1e-6 : 0.01 * dny / dnf, hlim);
@@ -326,15 +441,19 @@ static mech_status dp_step(mech_integ *s, double t_stop, mech_error *err)
     if (s->opt.fixed) {
         s->tn = grid_next(s, t_stop);
         if ((r = dp_attempt(s, t, s->y1, s->f1, s->tn, 0, NULL, err))) return r;
+        stiffness_count(s, dp_stiffness(s, s->tn - t), STIFF_LIMIT_DOPRI5);
         dp_dense_coeffs(s, s->y1, s->f1, s->tn - t);
         return MECH_OK;
     }
     if (!(s->h > 0) && (r = dp_hinit(s, t_stop, err))) return r;
     for (;;) {
         double h = s->opt.hmax > 0 ? fmin(s->h, s->opt.hmax) : s->h;
-        if (h < 16 * DBL_EPSILON * fmax(fabs(t), DBL_MIN))
-            return mech_error_set(err, MECH_ERR_STEPSIZE,
-                                  "step size underflow at t = %.17g (h = %.3g)", t, h);
+        if (h < 16 * DBL_EPSILON * fmax(fabs(t), DBL_MIN)) {
+            char note[160];
+            return mech_error_set(
+                err, MECH_ERR_STEPSIZE, "step size underflow at t = %.17g (h = %.3g)%s%s", t, h,
+                s->stiff >= STIFF_STEPS ? ": " : "", stiff_note(s, note, sizeof note));
+        }
         /* land on t_stop when it is within 1% more than h (and hmax), to avoid a sliver
         ** of a step after this one */
         double reach = s->opt.hmax > 0 ? fmin(1.01 * h, s->opt.hmax) : 1.01 * h;
@@ -348,6 +467,8 @@ static mech_status dp_step(mech_integ *s, double t_stop, mech_error *err)
             continue;
         }
         if (e <= 1) {
+            stiffness_count(s, dp_stiffness(s, hh), STIFF_LIMIT_DOPRI5);
+            if ((r = collapse_check(s, t, hh, t_stop, err))) return r;
             double fac = e > 0 ? SAFE * pow(e, -EXPO) * pow(s->errold, BETA) : FACMAX;
             fac = fmin(FACMAX, fmax(FACMIN, fac));
             if (s->rejected) fac = fmin(fac, 1);
@@ -591,6 +712,8 @@ mech_status mech_integ_init(mech_integ *s, double t0, const double *y0, mech_err
     s->ready = 0;
     memset(&s->stats, 0, sizeof s->stats);
     s->fault = -1;
+    s->stiff = s->nonstiff = s->collapsed = 0;
+    s->hlamb = 0;
     mech_status st = set_state(s, t0, y0, err);
     if (!st && s->ops->restart) st = s->ops->restart(s, 1, err);
     s->ready = st == MECH_OK;
@@ -792,6 +915,7 @@ mech_status mech_integ_truncate(mech_integ *s, double t, mech_error *err)
                               "integrator: cannot truncate to t = %.17g, outside the last step "
                               "[%.17g, %.17g]",
                               t, s->t0, s->t1);
+    int kept = 0;
     if (t < s->t1) {
         mech_status st = s->ops->truncate(s, t, err);
         if (!st) st = call_g(s, t, s->yn, s->gn, err);
@@ -803,14 +927,34 @@ mech_status mech_integ_truncate(mech_integ *s, double t, mech_error *err)
         s->t1 = s->tn = s->tgrid = t;
         s->stats.h_last = t - s->t0;
         if (s->ops->resync) s->ops->resync(s);
+        /* the events located after t: those whose functions have already crossed at t
+        ** (within the location tolerance) are reported at t; the others are dropped and
+        ** no longer counted (the next steps find them again if they still happen) */
+        for (int e = 0; e < s->nevents; e++) {
+            mech_integ_event ev = s->events[e];
+            if (ev.t <= t) continue; /* the caller has delivered it */
+            double ga = s->g0[ev.index], gb = s->g1[ev.index];
+            if (ev.direction > 0 ? ga < 0 && gb >= 0 : ga > 0 && gb <= 0) {
+                ev.t = t;
+                s->events[kept++] = ev;
+            } else {
+                s->stats.events--;
+            }
+        }
     }
-    s->nevents = 0;
+    s->nevents = kept;
     return MECH_OK;
 }
 
 int mech_integ_fault(const mech_integ *integ)
 {
     return integ ? integ->fault : -1;
+}
+
+double mech_integ_stiffness(const mech_integ *integ, int *steps)
+{
+    if (steps) *steps = integ ? integ->stiff : 0;
+    return integ ? integ->hlamb : 0;
 }
 
 mech_integ_stats mech_integ_get_stats(const mech_integ *s)

@@ -536,7 +536,7 @@ static void bdf_resync(mech_integ *s)
 
 /* After a failed step: s->fault = the component with the largest weighted local error
 ** estimate (for a corrector failure, the last Newton correction), or -1.  Runs once, at the
-** end of a run: the two work vectors are made here. */
+** end of a run: the two work vectors are made here (outside mech_malloc's count). */
 static void worst_component(mech_integ *s)
 {
     bdf *b = s->bdf;
@@ -556,11 +556,13 @@ static void worst_component(mech_integ *s)
 static mech_status step_error(mech_integ *s, int flag, mech_error *err)
 {
     bdf *b = s->bdf;
-    if (b->fail == FAIL_NONFINITE)
+    if (b->fail == FAIL_NONFINITE) {
+        s->fault = b->fail_i;
         return mech_error_set(err, MECH_ERR_NUMERIC,
                               "non-finite derivative at t = %.9g (component %d)", b->fail_t,
                               b->fail_i);
-    if (b->fail == FAIL_CALLBACK)
+    }
+    if (b->fail == FAIL_CALLBACK) /* the model's report names the entity */
         return mech_error_set(err, MECH_ERR_CALLBACK, "right-hand side failed at t = %.9g",
                               b->fail_t);
     mech_status code;
@@ -577,7 +579,7 @@ static mech_status step_error(mech_integ *s, int flag, mech_error *err)
     case CV_BAD_T: code = MECH_ERR_ARG; break;
     default: code = MECH_ERR_CONVERGENCE; /* error test, corrector, linear solver */
     }
-    if (code == MECH_ERR_STEPSIZE || code == MECH_ERR_CONVERGENCE) worst_component(s);
+    worst_component(s); /* every failure names a component, as far as CVODE knows one */
     double t = s->t1;
     CVodeGetCurrentTime(b->cv, &t);
     return cvode_error(s, code, "step", flag, t, err);
@@ -605,14 +607,18 @@ static mech_status bdf_step(mech_integ *s, double t_stop, mech_error *err)
     ** stop there like DOPRI5 does, unless the step was cut short to reach t_stop */
     double hu = 0;
     CVodeGetLastStep(b->cv, &hu);
-    if (t != t_stop && !(hu >= 16 * DBL_EPSILON * fmax(fabs(t), DBL_MIN)))
+    if (t != t_stop && !(hu >= 16 * DBL_EPSILON * fmax(fabs(t), DBL_MIN))) {
+        worst_component(s);
         return mech_error_set(err, MECH_ERR_STEPSIZE,
                               "bdf: step size underflow at t = %.17g (h = %.3g)", t, hu);
+    }
     s->tn = t;
     int i = integ_nonfinite(s->n, s->yn);
-    if (i >= 0)
+    if (i >= 0) {
+        s->fault = i;
         return mech_error_set(err, MECH_ERR_NUMERIC, "non-finite state at t = %.9g (component %d)",
                               t, i);
+    }
     return MECH_OK;
 }
 
@@ -630,9 +636,11 @@ static mech_status bdf_truncate(mech_integ *s, double t, mech_error *err)
     int flag = CVodeGetDky(b->cv, t, 0, b->v);
     if (flag) return cvode_error(s, MECH_ERR_ARG, "CVodeGetDky", flag, t, err);
     int i = integ_nonfinite(s->n, s->yn);
-    if (i >= 0)
+    if (i >= 0) {
+        s->fault = i;
         return mech_error_set(err, MECH_ERR_NUMERIC, "non-finite state at t = %.9g (component %d)",
                               t, i);
+    }
     return MECH_OK; /* the driver calls bdf_resync once it has moved to t */
 }
 

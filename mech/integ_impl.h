@@ -61,6 +61,13 @@ struct mech_integ {
     int rejected;  /* DOPRI5: the last attempt was rejected (no growth) */
     double tgrid;  /* fixed steps: the grid is tgrid + k*h */
 
+    /* stiffness test of the explicit methods (integ.c): stiff counts the steps whose
+    ** estimate of h |lambda| was beyond the method's stability limit since the last run of
+    ** steps within it; nonstiff is the length of the current such run */
+    int stiff, nonstiff;
+    double hlamb;  /* the largest estimate of those steps (0 when there are none) */
+    int collapsed; /* DOPRI5: accepted steps in a row shorter than COLLAPSE_ULPS units of t */
+
     int fault; /* component behind the last failure or largest error, -1 if none */
 
     mech_integ_event *events;

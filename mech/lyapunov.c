@@ -34,21 +34,40 @@ static int rhs(void *ctx, double t, const double *y, double *ydot)
     return mech_system_rhs(ctx, t, y, ydot);
 }
 
-/* Steps integ up to t_stop exactly. */
+/* Steps integ up to t_stop exactly; a position beyond bound fails. */
 static mech_status advance(mech_system *sys, mech_integ *integ, double t_stop,
-                           const mech_lyapunov_options *o, const char *which, mech_error *err)
+                           const mech_lyapunov_options *o, double bound, double scale,
+                           const char *which, mech_error *err)
 {
     mech_error ierr;
     while (mech_integ_time(integ) < t_stop) {
+        double t = mech_integ_time(integ);
+        long step = mech_integ_get_stats(integ).steps + 1;
         if (o->interrupt && *o->interrupt)
-            return mech_error_set(err, MECH_ERR_INTERRUPTED, "lyapunov: interrupted at t = %.9g s",
-                                  mech_integ_time(integ));
+            return mech_error_set(err, MECH_ERR_INTERRUPTED,
+                                  "lyapunov: interrupted at t = %.9g s (step %ld of the %s "
+                                  "trajectory)",
+                                  t, step, which);
         mech_error_clear(&sys->last_err);
         mech_status st = mech_integ_step(integ, t_stop, &ierr);
-        if (st)
-            return mech_error_set(err, st, "lyapunov: the %s trajectory failed at t = %.9g s: %s",
-                                  which, mech_integ_time(integ),
-                                  sys->last_err.code ? sys->last_err.msg : ierr.msg);
+        char why[MECH_ERROR_MSG_SIZE];
+        if (st) {
+            int own = !sys->last_err.code; /* else the model's report says it */
+            snprintf(why, sizeof why, "%s", own ? ierr.msg : sys->last_err.msg);
+            sim_failure_notes(sys, integ, &o->integ, st, own, why, sizeof why);
+            return mech_error_set(err, own ? st : sys->last_err.code,
+                                  "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s",
+                                  which, t, step, why);
+        }
+        const double *y = mech_integ_state(integ);
+        int far = system_runaway(sys, y, bound);
+        if (far >= 0) {
+            system_runaway_text(sys, far, y[far], bound, scale, why, sizeof why);
+            sim_failure_notes(sys, integ, &o->integ, MECH_ERR_NUMERIC, 0, why, sizeof why);
+            return mech_error_set(err, MECH_ERR_NUMERIC,
+                                  "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s",
+                                  which, mech_integ_time(integ), step, why);
+        }
     }
     return MECH_OK;
 }
@@ -77,6 +96,10 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
                               o->every);
     if (!(isfinite(o->d0) && o->d0 > 0))
         return mech_error_set(err, MECH_ERR_ARG, "lyapunov: d0 must be > 0 (got %g)", o->d0);
+    if (!(o->max_distance >= 0))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "lyapunov: max_distance must be > 0 (got %g; 0: the default)",
+                              o->max_distance);
     double span = (o->t_end - o->transient) / o->every;
     if (span > 1e8)
         return mech_error_set(err, MECH_ERR_ARG, "lyapunov: %g renormalisations is too many", span);
@@ -118,7 +141,13 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
         st = mech_error_set(err, st, "lyapunov: %s", ierr.msg);
         goto done;
     }
-    if ((st = advance(sys, ia, o->transient, o, "reference", err))) goto done;
+    /* init evaluated the model at the start: its accelerations are those of y0 */
+    double bound = o->max_distance, scale = 0;
+    if (bound == 0) {
+        scale = system_scale(sys, o->t_end);
+        bound = scale > 0 ? SYSTEM_RUNAWAY_FACTOR * scale : INFINITY;
+    }
+    if ((st = advance(sys, ia, o->transient, o, bound, scale, "reference", err))) goto done;
 
     /* The neighbour: a fixed direction over positions and velocities, pushed back onto
     ** the constraints (a large step, projected, then scaled down to d0). */
@@ -141,8 +170,8 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
     double sum = 0;
     for (long k = 1; k <= kmax; k++) {
         double tk = o->transient + (double)k * o->every;
-        if ((st = advance(sys, ia, tk, o, "reference", err)) ||
-            (st = advance(sys, ib, tk, o, "neighbouring", err)))
+        if ((st = advance(sys, ia, tk, o, bound, scale, "reference", err)) ||
+            (st = advance(sys, ib, tk, o, bound, scale, "neighbouring", err)))
             goto done;
         const double *a = mech_integ_state(ia);
         memcpy(yb, mech_integ_state(ib), sizeof(double) * (size_t)ns);

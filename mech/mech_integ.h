@@ -79,7 +79,7 @@ typedef struct mech_integ_stats {
     long rejected;  ///< rejected steps (error test or convergence failures)
     long rhs_evals; ///< right-hand-side evaluations (including Jacobian approximation)
     long jac_evals; ///< Jacobian evaluations (BDF only)
-    long events;    ///< events located
+    long events;    ///< events located (each crossing once: see mech_integ_truncate)
     double h_last;  ///< size of the last accepted step [s]
 } mech_integ_stats;
 
@@ -118,11 +118,13 @@ mech_status mech_integ_init(mech_integ *integ, double t0, const double *y0, mech
 /*
 ** Takes one accepted step, never past t_stop (the last step is shortened to land on it
 ** exactly).  Returns MECH_OK, or a failure with err naming the time and the cause:
-** MECH_ERR_STEPSIZE (adaptive step size underflow), MECH_ERR_NUMERIC (non-finite state or
-** derivative), MECH_ERR_CALLBACK (f or g returned a negative value),
-** MECH_ERR_CONVERGENCE (repeated BDF corrector or error-test failures).  After a failure the
-** state is the last accepted one.  Events found in the step are available afterwards
-** through mech_integ_events.
+** MECH_ERR_STEPSIZE (adaptive step size underflow; or DOPRI5's step has collapsed: 15
+** accepted steps in a row shorter than 1e4 rounding units of t, and the message says when
+** the stiffness test explains it), MECH_ERR_NUMERIC (non-finite state or derivative, or a
+** derivative too large for the tolerances), MECH_ERR_CALLBACK (f or g returned a negative
+** value), MECH_ERR_CONVERGENCE (repeated BDF corrector or error-test failures).  After a
+** failure the state is the last accepted one and mech_integ_fault names a component.
+** Events found in the step are available afterwards through mech_integ_events.
 */
 mech_status mech_integ_step(mech_integ *integ, double t_stop, mech_error *err);
 
@@ -151,8 +153,13 @@ int mech_integ_events(const mech_integ *integ, const mech_integ_event **events);
 /*
 ** Moves the solution back to time t inside the last step (normally the earliest event
 ** time) by redoing the step from its start to t (RK4, DOPRI5) or by interpolation and
-** restart (BDF).  Afterwards mech_integ_time() == t, events of the truncated step are
-** cleared, and the event signs are those at t.
+** restart (BDF).  Afterwards mech_integ_time() == t and the event signs are those at t.
+** The caller has delivered the events of the step located at or before t.  Of those
+** located after t, the ones whose functions have already crossed at t (a tie within the
+** location tolerance, such as two functions with the same root) stay listed by
+** mech_integ_events, at time t, for the caller to deliver; the others are dropped and no
+** longer counted in the statistics (the next steps find them again if they still happen).
+** So every crossing is reported once.
 */
 mech_status mech_integ_truncate(mech_integ *integ, double t, mech_error *err);
 
@@ -163,10 +170,25 @@ mech_status mech_integ_truncate(mech_integ *integ, double t, mech_error *err);
 mech_status mech_integ_reinit(mech_integ *integ, double t, const double *y, mech_error *err);
 
 /*
-** After a failure: the state component at fault (the non-finite one, or for a step size
-** underflow the one with the largest error in the last attempt), -1 when unknown.
+** After a failure: the state component at fault (the non-finite one, or for the other
+** failures the one with the largest error estimate in the last attempt), -1 when unknown.
 */
 int mech_integ_fault(const mech_integ *integ);
+
+/*
+** The stiffness test of the explicit methods (Hairer and Wanner's, as in their DOPRI5): two
+** stages at the same time estimate h |lambda| at every accepted step.  Sets *steps (may be
+** NULL) to how many recent steps had it beyond the method's stability limit (DOPRI5 3.25,
+** RK4 2.75; 6 steps in a row within it reset the count) and returns the largest estimate of
+** those steps (0 when there are none).  15 such steps say that the problem is stiff for the
+** method: DOPRI5's steps are then held by stability, RK4's step is too long for it.  0 and
+** 0 for BDF.
+*/
+double mech_integ_stiffness(const mech_integ *integ, int *steps);
+
+/// The stability limits of the stiffness test: h |lambda| beyond them counts as stiff.
+#define MECH_STIFF_LIMIT_DOPRI5 3.25
+#define MECH_STIFF_LIMIT_RK4    2.75
 
 /// Statistics since mech_integ_init (accumulated across reinit).
 mech_integ_stats mech_integ_get_stats(const mech_integ *integ);

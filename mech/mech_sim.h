@@ -108,6 +108,9 @@ typedef struct mech_sim_options {
     mech_progress_fn progress;
     void *progress_ud;
     const volatile sig_atomic_t *interrupt; ///< when it becomes non-zero the run stops
+    double max_distance; ///< the run fails when a body or node is farther than this from the
+                         ///< origin along x or y [m] (a motion that has run away); 0: 1e6
+                         ///< times the model's scale (see mech_simulate), inf: no limit
 } mech_sim_options;
 
 mech_sim_options mech_sim_default_options(void);
@@ -127,6 +130,14 @@ typedef struct mech_run mech_run;
 ** When the integration fails or is interrupted it returns the failure with err naming the
 ** time, the step and the entity at fault, and *run still holds everything recorded up to
 ** then.  *run is NULL only when the run could not start (bad options, unknown channel).
+**
+** Besides the integrator's own failures, a run fails (MECH_ERR_NUMERIC) when after a step
+** a body or node is farther than max_distance from the origin along x or y.  By default
+** that is 1e6 times the model's scale: the largest of the positions at the assembled start,
+** the lengths of the model (anchors, attachment and contact points, spring rest lengths,
+** outlines, bearing radii), and the distances the start could carry a body by t_end (its
+** speed times t_end, its acceleration and gravity times t_end^2 / 2).  A model with no
+** length at all has no limit.
 */
 mech_status mech_simulate(mech_system *sys, const mech_sim_options *opt, mech_run **run,
                           mech_error *err);
@@ -158,7 +169,9 @@ void mech_run_event(const mech_run *run, long k, int *def, double *t, const doub
 const char *mech_run_event_name(const mech_run *run, int i);
 
 typedef struct mech_run_stats {
-    mech_integ_stats integ;
+    mech_integ_stats integ; ///< integ.events: the events the run lists (mech_run_nevents),
+                            ///< each crossing once; a contact's onsets and ends are not listed
+                            ///< (its impacts channel counts them)
     mech_method method;
     double wall_time; ///< [s]
     double t_end;     ///< time reached [s]
@@ -199,6 +212,7 @@ typedef struct mech_lyapunov_options {
     double every;     ///< renormalisation interval [s]
     double d0;        ///< separation after each renormalisation (default 1e-8)
     const volatile sig_atomic_t *interrupt;
+    double max_distance; ///< as for mech_simulate (0: 1e6 times the model's scale)
 } mech_lyapunov_options;
 
 typedef struct mech_lyapunov_result {

@@ -30,11 +30,15 @@ typedef struct sim {
     mech_channel *evch;
     mech_run *run;
     double *ybuf;
-    double *atol;  /* absolute tolerance per state component */
-    int *imap;     /* integrator event k -> event definition */
-    int nint;      /* events located by the integrator (all but the periodic ones) */
-    double *uprev; /* periodic events: (channel - level) / period at the last step end */
-    pending *pend; /* events of the current step, sorted by time */
+    double *atol;   /* absolute tolerance per state component */
+    int *imap;      /* integrator event k -> event definition */
+    int nint;       /* events located by the integrator (all but the periodic ones) */
+    double *uprev;  /* periodic events: (channel - level) / period at the last step end */
+    double *ustart; /* the same at the start of the current step */
+    int *ndone;     /* periodic events delivered in the current step */
+    int stop_def;   /* the first event of the current step that stops the run, -1 if none */
+    double stop_t;  /* its time */
+    pending *pend;  /* events of the current step, sorted by time */
     int npend, cap_pend;
     int failed;        /* a user callback failed while evaluating */
     mech_error cb_err; /* its message */
@@ -226,7 +230,9 @@ static int periodic_events(sim *s, mech_integ *integ)
             evaluated = 1;
         }
         double u0 = s->uprev[d], u1 = winding(s, d);
+        s->ustart[d] = u0;
         s->uprev[d] = u1;
+        s->ndone[d] = 0;
         double first = e->direction > 0 ? floor(u0) + 1 : ceil(u0) - 1;
         double last = e->direction > 0 ? floor(u1) : ceil(u1);
         for (double k = first; e->direction > 0 ? k <= last : k >= last; k += e->direction) {
@@ -237,6 +243,113 @@ static int periodic_events(sim *s, mech_integ *integ)
         }
     }
     return 0;
+}
+
+/*
+** The action of user event di at te, on the dense output of the last step: 1 when it stops
+** the run, 0 when not, -1 when a callback failed (s->failed).
+*/
+static int event_action(sim *s, mech_integ *integ, int di, double te)
+{
+    const mech_event_def *def = &s->opt->events[di];
+    if (def->action != MECH_EVENT_CALL) return def->action == MECH_EVENT_STOP;
+    if (mech_integ_dense(integ, te, s->ybuf) != MECH_OK ||
+        mech_system_evaluate(s->sys, te, s->ybuf, &s->cb_err) != MECH_OK) {
+        s->failed = 1;
+        return -1;
+    }
+    int want_stop = 0;
+    if (def->on_event(def->on_event_ud, s->sys, te, &want_stop) != 0) {
+        mech_error_set(&s->cb_err, MECH_ERR_CALLBACK, "event '%s': its action failed at t = %.9g",
+                       s->run->evnames[di], te);
+        s->failed = 1;
+        return -1;
+    }
+    return want_stop != 0;
+}
+
+/*
+** Delivers user event di at te: its action, then its row of channel values from the dense
+** output of the last step.  Returns 1 when it stops the run (the first such event is kept
+** for the run's message), 0 when not, -1 when a callback failed (s->failed).
+*/
+static int deliver(sim *s, mech_integ *integ, int di, double te)
+{
+    int a = event_action(s, integ, di, te);
+    if (a < 0) return -1;
+    if (a && s->stop_def < 0) s->stop_def = di, s->stop_t = te;
+    if (mech_integ_dense(integ, te, s->ybuf) == MECH_OK && record_event(s, di, te, s->ybuf) != 0)
+        return -1;
+    const mech_event_def *e = &s->opt->events[di];
+    if (e->channel && e->period > 0) s->ndone[di]++;
+    return a;
+}
+
+/*
+** Periodic crossings after the step was cut at its new end t1: the channel's winding there
+** tells how many levels it has passed since the step start; those not delivered yet were
+** located just after t1 (within the tolerance) and are delivered at t1.  Then the next
+** step counts from t1, so that the crossings of the part cut off are found again if they
+** still happen.  Returns whether one stops the run (-1: a failure).
+*/
+static int periodic_after_cut(sim *s, mech_integ *integ)
+{
+    const mech_sim_options *o = s->opt;
+    double t1 = mech_integ_time(integ);
+    int stop = 0;
+    for (int d = 0; d < o->nevents; d++) {
+        const mech_event_def *e = &o->events[d];
+        if (!(e->channel && e->period > 0)) continue;
+        if (evaluate_at(s, t1, mech_integ_state(integ)) != 0) return -1;
+        double u0 = s->ustart[d], u1 = winding(s, d);
+        s->uprev[d] = u1;
+        double passed = e->direction > 0 ? floor(u1) - floor(u0) : ceil(u0) - ceil(u1);
+        while (s->ndone[d] < passed) {
+            int a = deliver(s, integ, d, t1);
+            if (a < 0) return -1;
+            stop |= a;
+        }
+    }
+    return stop;
+}
+
+void sim_failure_notes(const mech_system *sys, const mech_integ *integ,
+                       const mech_integ_options *io, mech_status st, int own, char *buf,
+                       size_t size)
+{
+    size_t len = strlen(buf);
+    int fault = own ? mech_integ_fault(integ) : -1;
+    char what[120];
+    if (fault >= 0 && len < size) {
+        mech_system_describe_state(sys, fault, what, sizeof what);
+        len += (size_t)snprintf(buf + len, size - len, " (%s %s)",
+                                st == MECH_ERR_STEPSIZE || st == MECH_ERR_CONVERGENCE
+                                    ? "largest error in"
+                                    : "at fault:",
+                                what);
+    }
+    int stiff = 0;
+    double hlamb = mech_integ_stiffness(integ, &stiff);
+    int fixed = io->method == MECH_RK4 || (io->method == MECH_DOPRI5 && io->fixed);
+    if (fixed && stiff > 0 && len < size)
+        len += (size_t)snprintf(
+            buf + len, size - len,
+            "; the step h = %.3g s is too long for the stiffness here (h "
+            "|lambda| up to %.3g > %.3g in the last %d steps): use a smaller h "
+            "or method = \"bdf\"",
+            io->h, hlamb, io->method == MECH_RK4 ? MECH_STIFF_LIMIT_RK4 : MECH_STIFF_LIMIT_DOPRI5,
+            stiff);
+    for (int k = 0; fault >= 0 && k < sys->ncontacts && len < size; k++) {
+        const contact *c = &sys->contacts[k];
+        if (c->z != fault) continue;
+        int force_form = c->flaw.type != MECH_FRICTION_LUGRE_NORMALIZED;
+        len += (size_t)snprintf(
+            buf + len, size - len,
+            "; its bristles relax at sigma0 |v| / g%s: %sa smaller sigma0 "
+            "eases it",
+            force_form ? ", without bound as fn -> 0" : "",
+            c->flaw.type == MECH_FRICTION_LUGRE ? "normalized = true avoids it, " : "");
+    }
 }
 
 static mech_status check_options(mech_system *sys, const mech_sim_options *o, sim *s,
@@ -252,6 +365,10 @@ static mech_status check_options(mech_system *sys, const mech_sim_options *o, si
         return mech_error_set(err, MECH_ERR_ARG,
                               "simulate: %g reports (end time / report step) is too many",
                               o->t_end / o->report);
+    if (!(o->max_distance >= 0))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "simulate: max_distance must be > 0 (got %g; 0: the default)",
+                              o->max_distance);
     if (o->nchannels < 0 || o->nuser_channels < 0 || o->nevents < 0)
         return mech_error_set(err, MECH_ERR_ARG, "simulate: negative count");
     for (int i = 0; i < o->nchannels; i++) {
@@ -395,11 +512,13 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
     if (io.second_order == 0) io.second_order = sys->ncoord; /* q' = v (dynamics.c) */
     if ((st = mech_integ_create(&integ, sys->nstate, &io, sim_rhs, &s, err))) goto done;
     s.imap = mech_calloc((size_t)(sys->ncontacts + o->nevents + 1), sizeof(int));
-    s.uprev = mech_calloc((size_t)(o->nevents + 1), sizeof(double));
+    s.uprev = mech_calloc(2 * (size_t)(o->nevents + 1), sizeof(double));
+    s.ustart = s.uprev ? s.uprev + o->nevents + 1 : NULL;
+    s.ndone = mech_calloc((size_t)(o->nevents + 1), sizeof(int));
     s.cap_pend = sys->ncontacts + o->nevents + MAX_PERIODIC_PER_STEP;
     s.pend = mech_calloc((size_t)s.cap_pend, sizeof(pending));
     int *dir = mech_calloc((size_t)(sys->ncontacts + o->nevents + 1), sizeof(int));
-    if (!s.imap || !s.uprev || !s.pend || !dir) {
+    if (!s.imap || !s.uprev || !s.ndone || !s.pend || !dir) {
         mech_free(dir);
         st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
         goto done;
@@ -434,6 +553,13 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         goto finish;
     }
 
+    /* the model was just evaluated at the start: its accelerations are those of y0 */
+    double bound = o->max_distance, scale = 0;
+    if (bound == 0) {
+        scale = system_scale(sys, o->t_end);
+        bound = scale > 0 ? SYSTEM_RUNAWAY_FACTOR * scale : INFINITY;
+    }
+
     for (int d = 0; d < o->nevents; d++) {
         const mech_event_def *e = &o->events[d];
         if (!(e->channel && e->period > 0)) continue;
@@ -456,31 +582,35 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         s.failed = 0;
         st = mech_integ_step(integ, o->t_end, &ierr);
         if (st) {
-            const char *why = s.failed             ? s.cb_err.msg
-                              : sys->last_err.code ? sys->last_err.msg
-                                                   : ierr.msg;
-            char where[400] = "";
-            int fault = mech_integ_fault(integ);
-            if (!s.failed && !sys->last_err.code && fault >= 0) {
-                /* the integrator's own failure: name the entity behind the component */
-                char what[120];
-                mech_system_describe_state(sys, fault, what, sizeof what);
-                snprintf(where, sizeof where, " (%s %s)",
-                         st == MECH_ERR_STEPSIZE || st == MECH_ERR_CONVERGENCE ? "largest error in"
-                                                                               : "at fault:",
-                         what);
-            }
+            int own = !s.failed && !sys->last_err.code; /* else the model's report says it */
+            char why[MECH_ERROR_MSG_SIZE];
+            snprintf(why, sizeof why, "%s",
+                     s.failed ? s.cb_err.msg
+                     : own    ? ierr.msg
+                              : sys->last_err.msg);
+            sim_failure_notes(sys, integ, &o->integ, st, own, why, sizeof why);
             if (s.failed)
                 st = s.cb_err.code;
             else if (sys->last_err.code)
                 st = sys->last_err.code;
-            mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s%s", t, step + 1,
-                           why, where);
+            mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", t, step + 1,
+                           why);
             run->status = MECH_RUN_FAILED;
             break;
         }
         step++;
         double t1 = mech_integ_time(integ), t0 = mech_integ_prev_time(integ);
+        int far = system_runaway(sys, mech_integ_state(integ), bound);
+        if (far >= 0) {
+            char why[MECH_ERROR_MSG_SIZE];
+            system_runaway_text(sys, far, mech_integ_state(integ)[far], bound, scale, why,
+                                sizeof why);
+            sim_failure_notes(sys, integ, &o->integ, MECH_ERR_NUMERIC, 0, why, sizeof why);
+            st = mech_error_set(err, MECH_ERR_NUMERIC,
+                                "simulation failed at t = %.9g s (step %ld): %s", t1, step, why);
+            run->status = MECH_RUN_FAILED;
+            break;
+        }
 
         /* events of this step, earliest first */
         const mech_integ_event *evs;
@@ -488,61 +618,57 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         s.npend = 0;
         for (int e = 0; e < nev && !s.failed; e++) add_pending(&s, evs[e].t, s.imap[evs[e].index]);
         if (!s.failed) periodic_events(&s, integ);
+        /*
+        ** Deliver them in time order.  A contact's onset or end, or an event that stops the
+        ** run, cuts the step at its time: the events after it are dropped (the next steps
+        ** find them again if they still happen), those at that very time are delivered, and
+        ** so are those the integrator located just after it but whose functions have already
+        ** crossed there.
+        */
         int stop = 0, model = 0;
-        double t_limit = t1;
-        for (int e = 0; e < s.npend && !stop && !s.failed; e++) {
+        double t_limit = t1, cut = INFINITY;
+        s.stop_def = -1;
+        for (int e = 0; e < s.npend && !s.failed; e++) {
             int di = s.pend[e].def;
             double te = s.pend[e].t;
-            if (di < 0) {
-                /* a contact begins or ends: go back to that instant; the rows up to it are
-                ** recorded below, then the model's history changes and the run restarts */
+            if (te > cut) break;
+            /* an event that stops the run: its action decides, on the step before the cut */
+            int a = di < 0 ? 0 : event_action(&s, integ, di, te);
+            if (a < 0) break;
+            if ((di < 0 || a) && te < cut) {
                 if ((st = mech_integ_truncate(integ, te, &ierr)) != MECH_OK) {
                     mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", te,
                                    step, ierr.msg);
                     run->status = MECH_RUN_FAILED;
                     goto finish;
                 }
-                t_limit = t1 = te;
+                cut = te;
+            }
+            if (di < 0) { /* the contacts' histories change below, then the run restarts */
                 model = 1;
-                break;
+                continue;
             }
-            const mech_event_def *def = &o->events[di];
-            if (def->action == MECH_EVENT_CALL) {
-                if (mech_integ_dense(integ, te, s.ybuf) != MECH_OK ||
-                    mech_system_evaluate(sys, te, s.ybuf, &s.cb_err) != MECH_OK) {
-                    s.failed = 1;
-                    break;
-                }
-                int want_stop = 0;
-                if (def->on_event(def->on_event_ud, sys, te, &want_stop) != 0) {
-                    mech_error_set(&s.cb_err, MECH_ERR_CALLBACK,
-                                   "event '%s': its action failed at t = %.9g", run->evnames[di],
-                                   te);
-                    s.failed = 1;
-                    break;
-                }
-                stop = want_stop;
-            } else {
-                stop = def->action == MECH_EVENT_STOP;
-            }
-            if (stop) {
-                if ((st = mech_integ_truncate(integ, te, &ierr)) != MECH_OK) {
-                    mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", te,
-                                   step, ierr.msg);
-                    run->status = MECH_RUN_FAILED;
-                    goto finish;
-                }
-                t_limit = te;
-                t1 = te;
-                record_event(&s, di, te, mech_integ_state(integ));
-            } else if (mech_integ_dense(integ, te, s.ybuf) == MECH_OK) {
-                record_event(&s, di, te, s.ybuf);
-            }
-            if (stop && !s.failed) {
-                snprintf(run->message, sizeof run->message, "stopped by event '%s' at t = %.9g s",
-                         run->evnames[di], te);
-            }
+            if (a && s.stop_def < 0) s.stop_def = di, s.stop_t = te;
+            stop |= a;
+            if (mech_integ_dense(integ, te, s.ybuf) == MECH_OK) record_event(&s, di, te, s.ybuf);
+            if (o->events[di].channel && o->events[di].period > 0) s.ndone[di]++;
         }
+        if (cut < INFINITY && !s.failed) {
+            t_limit = t1 = cut;
+            const mech_integ_event *late;
+            int nlate = mech_integ_events(integ, &late);
+            for (int e = 0; e < nlate && !s.failed; e++) {
+                int di = s.imap[late[e].index];
+                if (di < 0)
+                    model = 1; /* every contact is brought up to date below */
+                else if (deliver(&s, integ, di, cut) > 0)
+                    stop = 1;
+            }
+            if (!s.failed && periodic_after_cut(&s, integ) > 0) stop = 1;
+        }
+        if (stop && !s.failed)
+            snprintf(run->message, sizeof run->message, "stopped by event '%s' at t = %.9g s",
+                     run->evnames[s.stop_def], s.stop_t);
 
         /* report rows inside the step (or up to the stopping event) */
         double slack = 1e-12 * fmax(1.0, fabs(t_limit));
@@ -595,6 +721,7 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
 
 finish:
     run->stats.integ = mech_integ_get_stats(integ);
+    run->stats.integ.events = run->nev; /* the count matches the list */
     run->stats.wall_time = now() - wall0;
     run->stats.t_end = mech_integ_time(integ);
     if (o->progress) o->progress(o->progress_ud, run->stats.t_end, 0.0, o->t_end, -1.0);
@@ -609,6 +736,7 @@ done:
     mech_free(s.atol);
     mech_free(s.imap);
     mech_free(s.uprev);
+    mech_free(s.ndone);
     mech_free(s.pend);
     if (run && run->params == NULL) { /* could not start */
         mech_run_free(run);

@@ -5,6 +5,7 @@
 #define MECH_SYSTEM_IMPL_H
 
 #include "mech_fe.h"
+#include "mech_integ.h"
 #include "mech_system.h"
 
 typedef struct body {
@@ -233,6 +234,35 @@ int system_coord_body(const mech_system *sys, int i);
 ** does nothing.  `what` and `name` start the message. */
 mech_status system_node_point(const mech_system *sys, const char *what, const char *name, int b,
                               double s[2], mech_error *err);
+
+/*
+** The length scale of a run to t_end [m]: the largest of the positions at the assembled
+** start (y0), the lengths of the model (anchors, attachment and contact points, rest
+** lengths, outlines, bearing radii), and how far the start could carry a body in t_end:
+** its speed times t_end, its acceleration and gravity times t_end^2 / 2.  Reads the
+** accelerations of the last evaluation (qdd): call it right after evaluating at y0.
+*/
+double system_scale(const mech_system *sys, double t_end);
+/* The first position coordinate (x or y of a body or node) of state y that is farther than
+** bound from 0 or not finite, or -1. */
+int system_runaway(const mech_system *sys, const double *y, double bound);
+/* Runs stop when a body goes farther than this many times the scale (by default). */
+#define SYSTEM_RUNAWAY_FACTOR 1e6
+/* Says that state component i (a position) has the value x, beyond bound, which is
+** SYSTEM_RUNAWAY_FACTOR times scale when scale > 0, else the user's max_distance. */
+void system_runaway_text(const mech_system *sys, int i, double x, double bound, double scale,
+                         char *buf, size_t size);
+
+/* ---- sim.c ---- */
+/*
+** Appends to buf (the reason of a failed step, or of a run that ran away) what the run knows
+** beyond it: for the integrator's own failures (own: the model did not report it itself)
+** the state component behind it and its entity; when the stiffness test flagged a
+** fixed-step method (io), that the step is too long; for a bristle state, its law's remedy.
+*/
+void sim_failure_notes(const mech_system *sys, const mech_integ *integ,
+                       const mech_integ_options *io, mech_status st, int own, char *buf,
+                       size_t size);
 
 /* ---- fe.c ---- */
 /* Internal forces -K u - C u' of every flexible body added to Q; adds the damping power to

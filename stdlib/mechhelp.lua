@@ -36,8 +36,8 @@ system methods (all take one table of named fields):
   sys:rotational_spring{ a, b, k, c, angle }
   sys:force{ body, at | body_at, value = {fx, fy}, amplitude = {ax, ay}, omega, phase, frame, fn }
   sys:torque{ body, value, amplitude, omega, phase, fn }
-  sys:simulate{ t, report, method, h, rtol, atol, max_step, max_order, record, events, quiet,
-                on_error, params }
+  sys:simulate{ t, report, method, h, rtol, atol, max_step, max_order, record, events,
+                max_distance, quiet, on_error, params }
   sys:lyapunov{ t, every, transient, d0, method, rtol, ... }   largest Lyapunov exponent
   sys:flexible{ name, mesh, E, nu, density, ... }  a finite-element body  help("sys:flexible")
   sys:guide{ fe, clearance | lower, upper, law, friction, ... }  nodes between two surfaces
@@ -130,15 +130,17 @@ run = sys:simulate{ t = end time [s], report = s between rows,
     events = { { channel = "crank.phi", value = 0, period = 2 * math.pi, direction = 1,
                  action = "record" | "stop" | function(t, sys) return "stop" end },
                { fn = function(t, sys) return g end, name = "..." } },
+    max_distance = m (default 1e6 times the model's scale; math.huge: no limit),
     quiet = true, on_error = "error" | "return", params = { clearance = 0.5e-3 } }
-  Runs from t = 0 (the assembled initial state).  On a failure (non-finite values, step
-  size underflow, a callback error, Ctrl-C) it raises an error naming the time, the step
-  and the entity; the rows so far are in sys.last_run (on_error = "return" returns the
-  run and the message instead).  help(run) for the results.]]
+  Runs from t = 0 (the assembled initial state).  On a failure (non-finite values, a body
+  farther than max_distance from the origin, step size underflow, a callback error,
+  Ctrl-C) it raises an error naming the time, the step and the entity; the rows so far are
+  in sys.last_run (on_error = "return" returns the run and the message instead).
+  help(run) for the results.]]
 
 topics["sys:lyapunov"] = [[
 lambda, history = sys:lyapunov{ t = end time, every = renormalisation interval [s],
-    transient = 0, d0 = 1e-8, method, h, rtol, atol, max_step, max_order }
+    transient = 0, d0 = 1e-8, method, h, rtol, atol, max_step, max_order, max_distance }
   The largest Lyapunov exponent [1/s] by two nearby trajectories with renormalisation
   (Benettin): > 0 chaotic, < 0 stable.  history = { t = {...}, estimate = {...} } shows
   how the estimate converged.]]

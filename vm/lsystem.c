@@ -1055,16 +1055,30 @@ static int integ_options(lua_State *L, int t, const char *fn, mech_integ_options
     return has_h;
 }
 
+/* Reads max_distance [m]: > 0, math.huge for no limit; 0 when not given (the default). */
+static double max_distance_option(lua_State *L, int t, const char *fn)
+{
+    int type = lua_getfield(L, t, "max_distance");
+    double v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    if (type == LUA_TNIL) return 0;
+    if (type != LUA_TNUMBER || !(v > 0))
+        lu_error(L, fn, "field 'max_distance' must be a number > 0 [m] (math.huge: no limit)");
+    return v;
+}
+
 /*
-** sys:lyapunov{ t, transient, every, d0, method, h, rtol, atol, max_step, max_order } ->
+** sys:lyapunov{ t, transient, every, d0, method, h, rtol, atol, max_step, max_order,
+** max_distance } ->
 ** lambda, { t = {...}, estimate = {...} }: the largest Lyapunov exponent [1/s] and how its
 ** estimate converged.
 */
 static int sys_lyapunov(lua_State *L)
 {
     const char *fn = "sys:lyapunov";
-    static const char *const known[] = {"t",    "transient", "every",    "d0",        "method", "h",
-                                        "rtol", "atol",      "max_step", "max_order", NULL};
+    static const char *const known[] = {"t",        "transient", "every",        "d0",
+                                        "method",   "h",         "rtol",         "atol",
+                                        "max_step", "max_order", "max_distance", NULL};
     lsys *ls = lsys_check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ t = end time, every = renormalisation interval, ... }");
     lu_checkfields(L, t, fn, known, 0);
@@ -1073,6 +1087,7 @@ static int sys_lyapunov(lua_State *L)
     o.transient = lu_number(L, t, fn, "transient", 0, 0);
     o.every = lu_number(L, t, fn, "every", 0, 1);
     o.d0 = lu_number(L, t, fn, "d0", o.d0, 0);
+    o.max_distance = max_distance_option(L, t, fn);
     integ_options(L, t, fn, &o.integ);
     o.interrupt = host_interrupt_flag();
     mech_lyapunov_result res;
@@ -1174,9 +1189,9 @@ static void push_header(lua_State *L, int t)
 static int sys_simulate(lua_State *L)
 {
     const char *fn = "sys:simulate";
-    static const char *const known[] = {"t",     "report",   "method",    "h",      "rtol",
-                                        "atol",  "max_step", "max_order", "record", "events",
-                                        "quiet", "on_error", "params",    NULL};
+    static const char *const known[] = {
+        "t",      "report", "method", "h",        "rtol",   "atol",         "max_step", "max_order",
+        "record", "events", "quiet",  "on_error", "params", "max_distance", NULL};
     static const char *const on_error[] = {"error", "return", NULL};
     static const char *const actions[] = {"record", "stop", NULL};
     static const char *const ev_known[] = {"name", "channel",   "value",  "period",
@@ -1190,6 +1205,7 @@ static int sys_simulate(lua_State *L)
     o.t_end = lu_number(L, t, fn, "t", 0, 1);
     int has_h = integ_options(L, t, fn, &o.integ);
     o.report = lu_number(L, t, fn, "report", has_h ? o.integ.h : o.t_end / 1000, 0);
+    o.max_distance = max_distance_option(L, t, fn);
     int quiet = lu_bool(L, t, fn, "quiet", 0);
     int return_on_error = lu_option(L, t, fn, "on_error", on_error, 0);
 

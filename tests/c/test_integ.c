@@ -59,6 +59,16 @@ static int g_two(void *ctx, double t, const double *y, double *g)
     return 0;
 }
 
+/* Two events with nearly the same root: x and x + 1e-15 (1e-15 s apart on the oscillator,
+** far below the location tolerance). */
+static int g_tie(void *ctx, double t, const double *y, double *g)
+{
+    (void)ctx, (void)t;
+    g[0] = y[0];
+    g[1] = y[0] + 1e-15;
+    return 0;
+}
+
 /* Stiff test problem y' = -1000 (y - cos t). */
 static int stiff(void *ctx, double t, const double *y, double *yd)
 {
@@ -79,6 +89,33 @@ static int blowup(void *ctx, double t, const double *y, double *yd)
 {
     (void)ctx, (void)t;
     yd[0] = y[0] * y[0];
+    return 0;
+}
+
+/* y' = -lambda y, lambda = *(double *)ctx. */
+static int decay(void *ctx, double t, const double *y, double *yd)
+{
+    (void)t;
+    yd[0] = -*(const double *)ctx * y[0];
+    return 0;
+}
+
+/* A stiff track, y' = -lambda (y - sin t) + cos t: y = sin t from y(0) = 0.  ctx points to
+** {lambda, calls}: after 1e6 calls f fails, so that a run that no longer moves ends. */
+static int track(void *ctx, double t, const double *y, double *yd)
+{
+    double *c = ctx;
+    if (++c[1] > 1e6) return -1;
+    yd[0] = -c[0] * (y[0] - sin(t)) + cos(t);
+    return 0;
+}
+
+/* y0' = -y0 and the blow-up y1' = y1^2 (infinite at t = 1 from y1 = 1). */
+static int decay_blowup(void *ctx, double t, const double *y, double *yd)
+{
+    (void)ctx, (void)t;
+    yd[0] = -y[0];
+    yd[1] = y[1] * y[1];
     return 0;
 }
 
@@ -514,6 +551,50 @@ static void test_truncate_continue(void)
 }
 
 /*
+** Two functions crossing at the same instant, x = cos t and x + 1e-15, 32 times each in
+** [0, 100]: the caller delivers the events up to the earliest and truncates there, as
+** mech_simulate does for a contact's onset; the other crossing, located a hair later, has
+** either crossed already at the truncated state (listed again, at that time) or not (found
+** by the next step).  Each crossing is delivered once and counted once.
+*/
+static void test_truncate_tie(void)
+{
+    const double y0[2] = {1, 0};
+    for (int m = 0; m < 3; m++) {
+        mech_integ_options o = mech_integ_default_options();
+        o.method = (mech_method)m;
+        o.h = m == MECH_RK4 ? 0.1 : 0;
+        mech_integ *ig = NULL;
+        mech_error err;
+        int n[2] = {0, 0}, late = 0;
+        if (mech_integ_create(&ig, 2, &o, osc, NULL, &err) ||
+            mech_integ_set_events(ig, 2, g_tie, NULL, &err) || start(ig, 0, y0))
+            diag("%s", err.msg);
+        else
+            while (mech_integ_time(ig) < 100 && !mech_integ_step(ig, 100, &err)) {
+                const mech_integ_event *ev;
+                int k = mech_integ_events(ig, &ev);
+                if (!k) continue;
+                double tc = ev[0].t;
+                for (int j = 0; j < k; j++)
+                    if (ev[j].t <= tc) n[ev[j].index]++;
+                if (mech_integ_truncate(ig, tc, &err)) break;
+                k = mech_integ_events(ig, &ev);
+                for (int j = 0; j < k; j++, late++) n[ev[j].index] += ev[j].t == tc;
+            }
+        char name[160];
+        snprintf(name, sizeof name,
+                 "%s: two crossings at one instant, each delivered once (%d and %d of 32, %d "
+                 "listed after the truncation), counted once (%ld)",
+                 mname[m], n[0], n[1], late, ig ? mech_integ_get_stats(ig).events : -1);
+        ok(n[0] == 32 && n[1] == 32 && mech_integ_time(ig) == 100 &&
+               mech_integ_get_stats(ig).events == 64,
+           name);
+        mech_integ_free(ig);
+    }
+}
+
+/*
 ** Locating events must not disturb the integration: the same run with and without an
 ** event function (3 crossings in [0, 10]) takes the same steps to the same state, bit
 ** for bit, with each method.
@@ -882,6 +963,87 @@ static void test_failures(void)
     }
 }
 
+/*
+** The stiffness test of the explicit methods.  On y' = -lambda y both estimates of h |lambda|
+** are exact (RK4's stages 2 and 3 differ by h/2 lambda (k2 - k1), DOPRI5's 6 and 7 by
+** lambda (yn - ys)): with h lambda = 4, RK4 is beyond its limit 2.75 at every step (and
+** unstable), with h lambda = 2 never.
+*/
+static void test_stiffness(void)
+{
+    const double one = 1;
+    for (int k = 0; k < 2; k++) {
+        double lambda = k ? 2 : 4, hl = -1;
+        mech_integ_options o = mech_integ_default_options();
+        o.h = 1;
+        mech_integ *ig = NULL;
+        mech_error err;
+        int steps = -1;
+        if (!mech_integ_create(&ig, 1, &o, decay, &lambda, &err) &&
+            !mech_integ_init(ig, 0, &one, &err) && !run_to(ig, 3, &err))
+            hl = mech_integ_stiffness(ig, &steps);
+        char name[120];
+        snprintf(name, sizeof name, "rk4, h lambda = %g: %d stiff steps of 3, h |lambda| %.17g",
+                 lambda, steps, hl);
+        ok(k ? steps == 0 && hl == 0 : steps == 3 && fabs(hl - 4) < 1e-12, name);
+        mech_integ_free(ig);
+    }
+
+    /* DOPRI5 on the track with lambda = 1e5 over [0, 1]: held at its stability limit
+    ** (h ~ 3.3e-5, ~3e4 steps) it is stiff, but it moves, and goes on to the end */
+    double c[2] = {1e5, 0};
+    mech_integ_options o = mech_integ_default_options();
+    o.method = MECH_DOPRI5;
+    mech_integ *ig = NULL;
+    mech_error err = {0};
+    const double zero = 0;
+    int steps = 0;
+    double hl = 0;
+    mech_status st = mech_integ_create(&ig, 1, &o, track, c, &err);
+    if (!st) st = mech_integ_init(ig, 0, &zero, &err);
+    if (!st) st = run_to(ig, 1, &err);
+    if (!st) hl = mech_integ_stiffness(ig, &steps);
+    char name[800];
+    snprintf(name, sizeof name,
+             "dopri5, lambda = 1e5: stiff (%d steps, h |lambda| up to %.3g), %ld steps, reaches "
+             "t = 1 (%s)",
+             steps, hl, ig ? mech_integ_get_stats(ig).steps : -1, st ? err.msg : "ok");
+    ok(st == MECH_OK && steps >= 15 && hl > 3.25, name);
+    is_num(ig ? mech_integ_state(ig)[0] : NAN, sin(1.0), 1e-5, "and its solution is right");
+    mech_integ_free(ig);
+
+    /* lambda = 3.3e13: the stability limit h ~ 1e-13 s would take 1e13 steps to t = 1;
+    ** DOPRI5 stops once 15 steps in a row are that short, and says why */
+    c[0] = 3.3e13, c[1] = 0;
+    ig = NULL;
+    st = mech_integ_create(&ig, 1, &o, track, c, &err);
+    if (!st) st = mech_integ_init(ig, 0, &zero, &err);
+    if (!st) st = run_to(ig, 1, &err);
+    snprintf(name, sizeof name, "dopri5, lambda = 3.3e13: %s after %ld steps (%s)",
+             mech_status_name(st), ig ? mech_integ_get_stats(ig).steps : -1, err.msg);
+    ok(st == MECH_ERR_STEPSIZE && strstr(err.msg, "dopri5: the step has collapsed to ") &&
+           strstr(err.msg, ": stiff (h |lambda| up to ") &&
+           strstr(err.msg, "; use method = \"bdf\"") && mech_integ_fault(ig) == 0 && c[1] < 1e4,
+       name);
+    mech_integ_free(ig);
+
+    /* every failure names a component: the blow-up of component 1, by DOPRI5 (underflow,
+    ** largest error) and by BDF (its own underflow check or CVODE's failure) */
+    const double y0[2] = {1, 1};
+    for (int m = 1; m <= 2; m++) {
+        o = mech_integ_default_options();
+        o.method = (mech_method)m;
+        ig = NULL;
+        st = mech_integ_create(&ig, 2, &o, decay_blowup, NULL, &err);
+        if (!st) st = mech_integ_init(ig, 0, y0, &err);
+        if (!st) st = run_to(ig, 2, &err);
+        snprintf(name, sizeof name, "%s: the blow-up of component 1 names it (%d: %s)", mname[m],
+                 mech_integ_fault(ig), err.msg);
+        ok(st && mech_integ_fault(ig) == 1, name);
+        mech_integ_free(ig);
+    }
+}
+
 /* Bad options and calls: MECH_ERR_ARG naming the option. */
 static void test_options(void)
 {
@@ -1111,7 +1273,7 @@ static void test_max_order(void)
 
 int main(void)
 {
-    plan(155);
+    plan(165);
     test_names_and_defaults();
     test_orders();
     test_adaptive();
@@ -1119,6 +1281,7 @@ int main(void)
     test_events();
     test_directions();
     test_truncate_continue();
+    test_truncate_tie();
     test_events_passive();
     test_start_on_root();
     test_two_events();
@@ -1126,6 +1289,7 @@ int main(void)
     test_stiff();
     test_second_order();
     test_failures();
+    test_stiffness();
     test_options();
     test_allocation();
     test_stats();

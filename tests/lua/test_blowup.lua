@@ -1,0 +1,158 @@
+-- SPDX-License-Identifier: MIT
+-- Runs that blow up stop and say why: non-finite values, runaway states, stiffness,
+-- collapsing steps and failing integrators end the run with a message naming the time,
+-- the step and the entity, and the rows recorded so far are kept.
+local tap = require "tap"
+
+do -- finite terms whose sum overflows (issue 14, item 3)
+  -- gravity 1e308 on two bodies: every force and acceleration is finite, their sum is not
+  local sys = mech.planar{ gravity = { 0, -1e308 } }
+  sys:body{ name = "a", mass = 1, inertia = 1 }
+  sys:body{ name = "b", mass = 1, inertia = 1, at = { 1, 0 } }
+  tap.is(sys:value("b.ay"), -1e308, "the model evaluates: b.ay = -1e308 (no read through a NULL state)")
+  local run, msg = sys:simulate{ t = 0.01, h = 1e-3, method = "rk4", quiet = true, on_error = "return",
+    record = { "a.y" } }
+  tap.is(run.status, "failed", "RK4: the run fails")
+  tap.is(msg, "simulation failed at t = 0 s (step 1): body 'a' vy is not finite at t = 0.001",
+    "where its step overflows, naming the body and the quantity")
+  tap.is(#run, 1, "the row at t = 0 is kept")
+  local fall = mech.planar{ gravity = { 0, -1e300 } }
+  fall:body{ name = "a", mass = 1, inertia = 1 }
+  run, msg = fall:simulate{ t = 0.01, h = 1e-3, method = "rk4", quiet = true, on_error = "return",
+    record = { "a.y" } }
+  tap.like(msg, "^simulation failed at t = 0.001 s %(step 1%): the kinetic energy of body 'a' is not "
+    .. "finite at t = 0.001 %(at %(0, %-5e%+293%) m", "an energy that overflows stops the run, naming the body")
+  run, msg = sys:simulate{ t = 0.01, quiet = true, on_error = "return", record = { "a.y" } }
+  tap.like(msg, "derivative too large to control at t = 0 .*%(at fault: body 'a' vy%)",
+    "DOPRI5: the derivative too large for its tolerances is named")
+  local fast = mech.planar{}
+  fast:body{ name = "c", mass = 1, inertia = 1, velocity = { 1e300, 0 } }
+  tap.raises(function() fast:simulate{ t = 1 } end,
+    "sys:simulate: the kinetic energy of body 'c' is not finite at t = 0", "an infinite kinetic energy at the start")
+  local tiny = mech.planar{}
+  tiny:body{ name = "d", mass = 1e-320, inertia = 1 }
+  tap.raises(function() tiny:simulate{ t = 1 } end, "body 'd': mass 9.99989e-321 is too small (its inverse is not finite)",
+    "a mass whose inverse overflows")
+  -- a joint whose equation overflows in assembly was called redundant
+  local far = mech.planar{}
+  local fb = far:body{ name = "b", mass = 1, inertia = 1, at = { 1e300, 0 } }
+  far:revolute{ far.ground, fb, at = { -1e300, 0 }, name = "far" }
+  tap.raises(function() far:simulate{ t = 1 } end,
+    "sys:simulate: assembly: revolute 'far' (equation y) is not finite at the start (value -0, rate 0, Jacobian "
+    .. "norm inf): positions, anchors or the motion too large", "assembly names the equation that overflows")
+end
+
+do -- runaway states (issue 14, item 10)
+  -- a contact stiffness absurd for the RK4 step: at its first step in contact (t = 0.0735 s)
+  -- the ball is thrown off at ~1e91 m/s
+  local function ball()
+    local sys = mech.planar{ gravity = { 0, -9.81 } }
+    local b = sys:body{ name = "ball", mass = 1, inertia = 1, at = { 0, 0.1 }, velocity = { 0, -1 } }
+    sys:contact{ b, body_at = { 0, 0 }, surface = { at = { 0, 0 }, normal = { 0, 1 } },
+      law = mech.contact.hertz{ K = 1e100 }, name = "floor" }
+    return sys
+  end
+  local sys = ball()
+  local run, msg = sys:simulate{ t = 1, h = 1e-3, method = "rk4", report = 1e-2, quiet = true,
+    on_error = "return", record = { "ball.y" } }
+  tap.is(run.status, "failed", "RK4: a ball thrown off by an absurd stiffness fails the run")
+  tap.like(msg, "^simulation failed at t = 0%.0745%d+ s %(step 75%): body 'ball' y = 4%.21e%+88 m is beyond "
+    .. "4%.9e%+06 m, 1e%+06 times the model's scale: the motion has run away %(a law too stiff for the "
+    .. "step%?%); if it is real, raise max_distance$",
+    "naming the time, the step, the body and the limit (1e6 times g t^2 / 2)")
+  tap.is(#run, 8, "the rows before it are kept (t = 0 .. 0.07 s)")
+  tap.ok(run["ball.y"]:max() <= 0.1 and run["ball.y"]:min() > 0, "and hold the free fall only")
+  tap.ok(sys.last_run == run, "the failed run is sys.last_run")
+  tap.raises(function() ball():simulate{ t = 1, h = 1e-3, method = "rk4", max_distance = 10 } end,
+    "body 'ball' y = ", "an error without on_error")
+  _, msg = sys:simulate{ t = 1, h = 1e-3, method = "rk4", on_error = "return", max_distance = 10 }
+  tap.like(msg, "is beyond max_distance = 10 m: the motion has run away", "max_distance sets the limit")
+  run = sys:simulate{ t = 1, h = 1e-3, method = "rk4", max_distance = math.huge, record = { "ball.y" } }
+  tap.ok(run.status == "complete" and run["ball.y"]:max() > 1e60,
+    "math.huge lifts it (and the ball reaches " .. string.format("%.3g", run["ball.y"]:max()) .. " m)")
+  tap.raises(function() sys:simulate{ t = 1, max_distance = 0 } end,
+    "sys:simulate: field 'max_distance' must be a number > 0 [m] (math.huge: no limit)", "max_distance > 0")
+  tap.raises(function() sys:lyapunov{ t = 1, every = 0.1, max_distance = "far" } end,
+    "sys:lyapunov: field 'max_distance' must be a number > 0 [m]", "for sys:lyapunov too")
+
+  -- a finite-time blow-up, x' = x^2 from x = 1: every method stops it on its way to infinity
+  for _, method in ipairs{ "rk4", "dopri5", "bdf" } do
+    local r = mech.planar{}
+    local b = r:body{ name = "rocket", mass = 1, inertia = 1, at = { 1, 0 }, velocity = { 1, 0 } }
+    r:force{ b, fn = function(t, x) return 2 * x * x * x, 0, 0 end }
+    local res, m = r:simulate{ t = 2, h = 1e-3, method = method, report = 0.01, record = { "rocket.x" },
+      on_error = "return" }
+    tap.like(m, "^simulation failed at t = 0?[.019]+%d* s %(step %d+%): body 'rocket' x = [%d.e+]+ m is beyond "
+      .. "4e%+06 m", method .. ": the rocket is stopped beyond 1e6 times its scale (a t^2 / 2 = 4 m)")
+    tap.ok(#res >= 100, method .. ": with the rows before (" .. #res .. ")")
+    tap.raises(function() r:lyapunov{ t = 2, every = 0.1, h = 1e-3, method = method } end,
+      "lyapunov: the reference trajectory failed at t = ", method .. ": sys:lyapunov stops it too")
+  end
+
+  -- RK4 on a spring far too stiff for its step: the oscillation grows 400-fold per step
+  local spring = mech.planar{}
+  local bob = spring:body{ name = "bob", mass = 1, inertia = 1, at = { 0.1, 0 } }
+  spring:spring{ spring.ground, bob, at = { { 0, 0 }, { 0.1, 0 } }, k = 1e8, length = 0.05, name = "stiff" }
+  tap.raises(function() spring:lyapunov{ t = 0.04, every = 0.01, h = 1e-3, method = "rk4" } end,
+    "sys:lyapunov: lyapunov: the reference trajectory failed at t = 0.005 s (step 5): body 'bob' x = -2.04e+11 m "
+    .. "is beyond 4e+09 m, 1e+06 times the model's scale", "sys:lyapunov: RK4 on a stiff spring")
+end
+
+do -- stiffness and collapsing steps (issue 14, items 16 and 17)
+  -- benchmark A's pin with force-form LuGre friction: as a contact begins, fn -> 0 makes the
+  -- bristles infinitely stiff
+  local benchmarks = require "benchmarks"
+  local function lugre_pin()
+    local sys = benchmarks.a{ clearance = { radial = 0.5e-3, radius = 10e-3,
+      law = mech.contact.lankarani_nikravesh{ K = 3.35e10, restitution = 0.9 },
+      friction = mech.friction.lugre{ mu = 0.01, mu_s = 0.02, vs = 1e-3 } } }
+    -- a watchdog instead of a hang: DOPRI5 used to go on at 1e-18 s steps for ever
+    local calls = 0
+    sys:force{ sys:entity("slider"), name = "watchdog", fn = function()
+      calls = calls + 1
+      if calls > 2e5 then error("watchdog: still running after 2e5 evaluations") end
+      return 0, 0, 0
+    end }
+    return sys
+  end
+  local sys = lugre_pin()
+  local run, msg = sys:simulate{ t = 0.05, report = 1e-5, rtol = 1e-6, quiet = true, on_error = "return",
+    record = { "slider.x" } }
+  tap.is(run.status, "failed", "dopri5: a step collapsing on stiff bristles fails the run")
+  tap.like(msg, "^simulation failed at t = 0%.000298%d* s %(step %d+%): dopri5: the step has collapsed to "
+    .. "[%d.e%-]+ s at t = 0%.000298%d* %([%d.e%+]+ steps to go%): stiff %(h |lambda| up to [%d.]+ > 3%.25 "
+    .. "in %d+ steps%); use method = \"bdf\" %(largest error in contact 'pin%.journal' bristle deflection%); "
+    .. "its bristles relax at sigma0 |v| / g, without bound as fn %-> 0: normalized = true avoids it, a smaller "
+    .. "sigma0 eases it$", "naming the time, the step, the cause, the contact and the remedies")
+  tap.is(#run, 30, "the rows before it are kept (t = 0 .. 0.00029 s)")
+  tap.ok(sys.last_run == run, "in sys.last_run")
+  -- BDF fails there too, on its error test: the same entity and remedy
+  _, msg = lugre_pin():simulate{ t = 0.01, report = 1e-4, method = "bdf", rtol = 1e-6, on_error = "return" }
+  tap.like(msg, "^simulation failed at t = 0%.0067%d+ s %(step %d+%): bdf: step failed at .* %(largest error in "
+    .. "contact 'pin%.journal' bristle deflection%); its bristles relax at sigma0 |v| / g, without bound as fn %-> 0: "
+    .. "normalized = true avoids it", "bdf: the failure names the contact with the largest error and the remedy")
+
+  -- every failure of the integrators names a component: BDF's step size underflow too
+  local r = mech.planar{}
+  local b = r:body{ name = "rocket", mass = 1, inertia = 1, at = { 1, 0 }, velocity = { 1, 0 } }
+  r:force{ b, fn = function(t, x) return 2 * x * x * x, 0, 0 end }
+  _, msg = r:simulate{ t = 2, method = "bdf", max_distance = math.huge, on_error = "return" }
+  tap.like(msg, "^simulation failed at t = 0%.9999%d+ s %(step %d+%): bdf: step size underflow at t = 0%.9999%d+ "
+    .. "%(h = [%d.e%-]+%) %(largest error in body 'rocket' vx%)$", "bdf: a step size underflow names the body")
+  msg = tap.raises(function() r:lyapunov{ t = 2, every = 0.1, method = "bdf", max_distance = math.huge } end,
+    "bdf: step size underflow at t = 0.9999", "sys:lyapunov: the same")
+  tap.like(msg, "%(largest error in body 'rocket' vx%)$", "naming the body")
+
+  -- RK4: a step too long for the stiffness says so
+  local spring = mech.planar{}
+  local bob = spring:body{ name = "bob", mass = 1, inertia = 1, at = { 0.1, 0 } }
+  spring:spring{ spring.ground, bob, at = { { 0, 0 }, { 0.1, 0 } }, k = 1e8, length = 0.05, name = "stiff" }
+  _, msg = spring:simulate{ t = 0.04, h = 1e-3, method = "rk4", on_error = "return" }
+  tap.like(msg, "^simulation failed at t = 0%.005 s %(step 5%): body 'bob' x = .*; the step h = 0%.001 s is too long "
+    .. "for the stiffness here %(h |lambda| up to [%d.e%+]+ > 2%.75 in the last 4 steps%): use a smaller h or "
+    .. "method = \"bdf\"$", "rk4: an unstable step is named as the cause")
+  tap.raises(function() spring:lyapunov{ t = 0.04, every = 0.01, h = 1e-3, method = "rk4" } end,
+    "the step h = 0.001 s is too long for the stiffness here", "sys:lyapunov: the same")
+end
+
+tap.done()
