@@ -46,6 +46,8 @@
 #define PEN_CAP   16384 /* points per plline call (longer polylines go in chunks) */
 #define LINE_EM   1.2   /* height of a line of text, in font sizes */
 #define GAP_EM    0.3   /* gap between tick labels and axis labels */
+#define MAXTEXT   300   /* bytes of a text given, characters of one drawn */
+#define MAXSUP    16    /* superscripts per text (PLplot's markup buffer holds some 60) */
 
 enum { LINE, SCATTER, STEP };
 enum { PNG, SVG, PDF };
@@ -189,14 +191,18 @@ static size_t superscript(const char *p, const char **text, size_t *skip)
 
 /*
 ** Writes s as PLplot text into out (room for 3 * strlen(s) + 1): '#', PLplot's escape
-** character, doubled, and superscripts "^2", "^-1", "^{...}" between #u and #d.
+** character, doubled, and the first MAXSUP superscripts "^2", "^-1", "^{...}" between #u
+** and #d (PLplot's cairo driver writes each as a pango span into a fixed buffer, and
+** drops a text whose markup outgrows it); any further '^' prints as it is.
 */
 static void to_pltext(const char *s, char *out)
 {
+    int nsup = 0;
     for (; *s; s++) {
         const char *t;
-        size_t skip, n = *s == '^' ? superscript(s + 1, &t, &skip) : 0;
+        size_t skip, n = *s == '^' && nsup < MAXSUP ? superscript(s + 1, &t, &skip) : 0;
         if (n) {
+            nsup++;
             *out++ = '#', *out++ = 'u';
             for (size_t i = 0; i < n; i++) {
                 if (t[i] == '#') *out++ = '#';
@@ -225,9 +231,11 @@ static double text_em(const char *s)
         61, 69, 39, 34, 39, 84, 50, 50, 61, 64, 55, 64, 62, 35,  64, 63, 28, 28, 58,
         28, 97, 63, 61, 64, 64, 41, 52, 39, 63, 59, 82, 59, 59,  53, 64, 34, 64, 84};
     double w = 0;
+    int nsup = 0;
     for (; *s; s++) {
         const char *t;
-        size_t skip, n = *s == '^' ? superscript(s + 1, &t, &skip) : 0;
+        size_t skip, n = *s == '^' && nsup < MAXSUP ? superscript(s + 1, &t, &skip) : 0;
+        nsup += n > 0;
         const char *p = n ? t : s, *end = n ? t + n : s + 1;
         double f = n ? 0.83 : 1.0; /* pango's <sup> is a smaller size */
         for (; p < end; p++) {
@@ -242,14 +250,67 @@ static double text_em(const char *s)
     return w;
 }
 
-/* Pins PLplot text for s in the table at index pin; returns it (valid while pinned). */
-static const char *pin_text(lua_State *L, int pin, const char *s)
+/*
+** Length of the valid UTF-8 character at s (RFC 3629: no overlong forms, no surrogates,
+** nothing above U+10FFFF), or 0.
+*/
+static size_t utf8_char(const unsigned char *s)
 {
+    if (s[0] < 0x80) return 1;
+    size_t n = s[0] >= 0xC2 && s[0] <= 0xDF   ? 2
+               : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+               : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4
+                                              : 0;
+    /* the second byte's range excludes overlong forms, surrogates and > U+10FFFF */
+    unsigned char lo = s[0] == 0xE0 ? 0xA0 : s[0] == 0xF0 ? 0x90 : 0x80;
+    unsigned char hi = s[0] == 0xED ? 0x9F : s[0] == 0xF4 ? 0x8F : 0xBF;
+    if (n && !(s[1] >= lo && s[1] <= hi)) return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    return n;
+}
+
+/*
+** Pushes s as valid UTF-8 of at most max characters: each byte that does not begin a
+** valid character becomes U+FFFD (PLplot's cairo driver leaks its markup buffer on an
+** invalid text, and pango would not draw it), and a longer text ends in U+2026 at
+** character max.  Returns the pushed string.
+*/
+static const char *push_clean_text(lua_State *L, const char *s, size_t max)
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (size_t count = 0; *s; count++) {
+        size_t n = utf8_char((const unsigned char *)s);
+        if (count + 1 == max && s[n ? n : 1]) {
+            luaL_addstring(&b, "\u2026");
+            break;
+        }
+        if (n)
+            luaL_addlstring(&b, s, n);
+        else
+            luaL_addstring(&b, "\ufffd");
+        s += n ? n : 1;
+    }
+    luaL_pushresult(&b);
+    return lua_tostring(L, -1);
+}
+
+/*
+** Pins PLplot text for s (user syntax) in the table at index pin and returns it (valid
+** while pinned), NULL for no text; *em (if not NULL) receives its estimated width.
+*/
+static const char *pin_text(lua_State *L, int pin, const char *s, double *em)
+{
+    if (em) *em = 0;
     if (s == NULL || *s == '\0') return NULL;
+    s = push_clean_text(L, s, MAXTEXT);
+    if (em) *em = text_em(s);
     char *buf = lua_newuserdatauv(L, 3 * strlen(s) + 1, 0);
     to_pltext(s, buf);
     lua_pushstring(L, buf);
-    lua_remove(L, -2);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
     const char *r = lua_tostring(L, -1);
     lua_rawseti(L, pin, (lua_Integer)lua_rawlen(L, pin) + 1);
     return r;
@@ -274,12 +335,20 @@ static int get_int(lua_State *L, int t, const char *fn, const char *key, int def
     return (int)v;
 }
 
-/* A string field of at most 300 bytes (what PLplot's cairo driver prints whole). */
+/*
+** Pushes string field key, of at most MAXTEXT bytes (what PLplot's cairo driver prints
+** whole), as valid UTF-8 (see push_clean_text), or nil when absent; returns it.
+*/
 static const char *get_text(lua_State *L, int t, const char *fn, const char *key)
 {
     const char *s = lu_string(L, t, fn, key, NULL);
-    if (s && strlen(s) > 300) lu_error(L, fn, "field '%s' is too long (at most 300 bytes)", key);
-    return s;
+    if (s && strlen(s) > MAXTEXT)
+        lu_error(L, fn, "field '%s' is too long (at most %d bytes)", key, MAXTEXT);
+    if (s == NULL) {
+        lua_pushnil(L);
+        return NULL;
+    }
+    return push_clean_text(L, s, MAXTEXT);
 }
 
 /* Field color: a name, "#rrggbb" or a palette index; -1 when absent. */
@@ -476,11 +545,10 @@ static void apply_settings(lua_State *L, int ai, int t, const char *fn, int with
     lua_getiuservalue(L, ai, 1);
     int uv = lua_gettop(L);
     for (int k = with_title ? 0 : 1; k < 3; k++) {
-        const char *s = get_text(L, t, fn, texts[k]);
-        if (s) {
-            lua_pushstring(L, s);
+        if (get_text(L, t, fn, texts[k]))
             lua_setfield(L, uv, texts[k]);
-        }
+        else
+            lua_pop(L, 1);
     }
     for (int i = 0; i < 2; i++) {
         double v[2];
@@ -535,8 +603,7 @@ static void add_series(lua_State *L, int ai, int t, int kind, const char *fn, in
     if (kind == SCATTER && lua_getfield(L, t, "style") != LUA_TNIL)
         lu_error(L, fn, "field 'style' is for line and step series");
     lua_settop(L, si);
-    const char *label = get_text(L, t, fn, "label");
-    lua_pushstring(L, label);
+    get_text(L, t, fn, "label");
     lua_setiuservalue(L, si, 3);
     long n = push_data(L, t, fn, "y");
     if (n < 0) lu_error(L, fn, "field 'y' is required (a column or an array of numbers)");
@@ -748,7 +815,7 @@ static int plot_figure(lua_State *L)
     f->font = get_range(L, t, fn, "font", 10, 4, 36, " pt");
     luaL_setmetatable(L, FIGURE_MT);
     lua_createtable(L, f->rows * f->cols, 1);
-    lua_pushstring(L, get_text(L, t, fn, "title"));
+    get_text(L, t, fn, "title");
     lua_setfield(L, -2, "title");
     for (int i = 1; i <= f->rows * f->cols; i++) {
         new_axes(L, i, 0);
@@ -763,8 +830,12 @@ static int plot_figure(lua_State *L)
         if (ty != LUA_TNIL && ty != LUA_TSTRING)
             return lu_error(L, fn, "the panel title ([1]) must be a string (got %s)",
                             luaL_typename(L, -1));
-        if (ty == LUA_TSTRING && lua_rawlen(L, -1) > 300)
-            return lu_error(L, fn, "the panel title ([1]) is too long (at most 300 bytes)");
+        if (ty == LUA_TSTRING && lua_rawlen(L, -1) > MAXTEXT)
+            return lu_error(L, fn, "the panel title ([1]) is too long (at most %d bytes)", MAXTEXT);
+        if (ty == LUA_TSTRING) {
+            push_clean_text(L, lua_tostring(L, -1), MAXTEXT);
+            lua_replace(L, -2);
+        }
         lua_getiuservalue(L, ai, 1);
         lua_insert(L, -2);
         lua_setfield(L, -2, "title");
@@ -988,12 +1059,12 @@ static void plan_axes(lua_State *L, plan *P, int k, int ai, int parent, int *ns,
     A->zoom = a->inset && a->haslim[0] && a->haslim[1];
     A->font = a->inset ? 0.8 * P->font : P->font;
     uv_field(L, ai, "title");
-    A->title = pin_text(L, pin, lua_tostring(L, -1));
+    A->title = pin_text(L, pin, lua_tostring(L, -1), NULL);
     lua_pop(L, 1);
     for (int i = 0; i < 2; i++) {
         A->ax[i].log = a->log[i] >= 0 ? a->log[i] : P->axes[parent].ax[i].log;
         push_axis_label(L, ai, i);
-        A->label[i] = pin_text(L, pin, lua_tostring(L, -1));
+        A->label[i] = pin_text(L, pin, lua_tostring(L, -1), NULL);
         lua_pop(L, 1);
     }
     char where[40];
@@ -1016,8 +1087,7 @@ static void plan_axes(lua_State *L, plan *P, int k, int ai, int parent, int *ns,
             S->mono = monotonic(S->x, S->n);
             lua_getiuservalue(L, si, 3);
             const char *label = lua_tostring(L, -1);
-            S->label_em = label ? text_em(label) : 0;
-            S->label = pin_text(L, pin, label);
+            S->label = pin_text(L, pin, label, &S->label_em);
             lua_settop(L, list);
         }
         lua_settop(L, list - 1 - (pass == 0));
@@ -1056,7 +1126,7 @@ static void plan_figure(lua_State *L, plan *P, const char *fn)
         lu_error(L, fn, "the PNG would be %d x %d pixels (at most 20000 a side): lower the dpi",
                  P->wdev, P->hdev);
     lua_getfield(L, fig, "title");
-    P->title = pin_text(L, pin, lua_tostring(L, -1));
+    P->title = pin_text(L, pin, lua_tostring(L, -1), NULL);
     lua_pop(L, 1);
     /* count, then fill */
     for (int pass = 0; pass < 2; pass++) {
