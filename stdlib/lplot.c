@@ -18,6 +18,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>
@@ -384,6 +385,37 @@ static long get_color(lua_State *L, int t, const char *fn)
     return rgb;
 }
 
+/*
+** Axis limits that PLplot can draw, in data units.  Linear axes lie within +-MAXLIN and
+** span at least MINREL of their larger limit in size (so that ticks are apart by more
+** than the rounding of their values: PLplot's axis routine steps from tick to tick and
+** never returns when a step is lost in rounding) and MINLIN (so that scales stay finite);
+** log axes span a ratio of at least MINRATIO between the smallest and the largest
+** positive doubles.
+*/
+#define MAXLIN   1e300
+#define MINLIN   1e-300
+#define MINREL   1e-9
+#define MINRATIO 1.00001
+
+/* NULL when {lo, hi} can be drawn on a (log) axis, else what is wrong with it. */
+static const char *limits_problem(double lo, double hi, int log)
+{
+    if (!(isfinite(lo) && isfinite(hi) && lo < hi)) return "must be finite, with lo < hi";
+    if (log) {
+        if (!(lo > 0)) return "must be positive on a log axis";
+        if (!(hi / lo >= MINRATIO))
+            return "is too narrow to draw on a log axis (hi / lo must be at least 1.00001)";
+        return NULL;
+    }
+    if (!(lo >= -MAXLIN && hi <= MAXLIN))
+        return "is beyond what can be drawn (limits must lie within -1e300 to 1e300)";
+    if (!(hi - lo >= MINREL * fmax(fabs(lo), fabs(hi)) && hi - lo >= MINLIN))
+        return "is too narrow to draw (hi - lo must be at least 1e-9 of the larger limit in "
+               "size, and 1e-300)";
+    return NULL;
+}
+
 /* Index of the first value of d that is infinite (pos = 0) or not positive (pos = 1). */
 static long find_bad(const double *d, long n, int pos)
 {
@@ -564,6 +596,11 @@ static void apply_settings(lua_State *L, int ai, int t, const char *fn, int with
         if (a->log[i] == 1 && a->haslim[i] && a->lim[i][0] <= 0)
             lu_error(L, fn, "field '%s' must be positive on a log axis (got {%g, %g})", lims[i],
                      a->lim[i][0], a->lim[i][1]);
+        const char *why =
+            a->haslim[i] ? limits_problem(a->lim[i][0], a->lim[i][1], a->log[i] == 1) : NULL;
+        if (why)
+            lu_error(L, fn, "field '%s' = {%.15g, %.15g} %s", lims[i], a->lim[i][0], a->lim[i][1],
+                     why);
     }
     a->grid = lu_bool(L, t, fn, "grid", a->grid);
     int ty = lua_getfield(L, t, "legend");
@@ -872,7 +909,8 @@ static int monotonic(const double *x, long n)
 ** Limits of axis i of A from its series, counting only the points inside the limits of
 ** the other axis when those are given (olim): x is tight for lines over time.
 */
-static void auto_limits(const plan *P, paxes *A, int i, const double *olim)
+static void auto_limits(lua_State *L, const plan *P, paxes *A, int i, const double *olim,
+                        const char *fn, const char *where)
 {
     paxis *a = &A->ax[i];
     double lo = INFINITY, hi = -INFINITY;
@@ -888,12 +926,22 @@ static void auto_limits(const plan *P, paxes *A, int i, const double *olim)
         }
     }
     if (lo > hi) lo = 1, hi = 10;
+    if (!a->log && !(lo >= -MAXLIN && hi <= MAXLIN))
+        lu_error(L, fn,
+                 "%sthe %c values reach %g, beyond what can be drawn (-1e300 to 1e300): give %clim",
+                 where, i ? 'y' : 'x', fabs(lo) > fabs(hi) ? lo : hi, i ? 'y' : 'x');
+    /* in world units, within what the axis can show; the margin stays within it too */
+    double wmin = a->log ? log10(DBL_TRUE_MIN) : -MAXLIN, wmax = a->log ? log10(DBL_MAX) : MAXLIN;
     lo = world(lo, a->log), hi = world(hi, a->log);
-    double pad = tight ? 0 : 0.05 * (hi - lo);
-    if (hi == lo) pad = a->log ? 0.3 : lo != 0 ? 0.1 * fabs(lo) : 1;
-    lo -= pad, hi += pad;
-    a->lo = a->log ? pow(10, lo) : lo;
-    a->hi = a->log ? pow(10, hi) : hi;
+    double big = fmax(fabs(lo), fabs(hi)), pad = tight ? 0 : 0.05 * (hi - lo);
+    if (a->log ? hi - lo < 2 * log10(MINRATIO) : hi - lo < 2 * fmax(MINREL * big, MINLIN)) {
+        double mid = lo / 2 + hi / 2; /* (nearly) one value: a margin around it */
+        pad = a->log ? 0.3 : big != 0 ? fmax(0.1 * big, MINLIN) : 1;
+        lo = hi = mid;
+    }
+    lo = fmax(lo - pad, wmin), hi = fmin(hi + pad, wmax);
+    a->lo = a->log ? fmax(pow(10, lo), DBL_TRUE_MIN) : lo;
+    a->hi = a->log ? fmin(pow(10, hi), DBL_MAX) : hi;
 }
 
 /* Writes the label of tick value v (user text syntax) into buf. */
@@ -901,7 +949,7 @@ static void format_tick(const paxis *a, double v, int decimals, char *buf, size_
 {
     if (a->log) {
         double e = log10(v);
-        if (fabs(e - round(e)) < 1e-9)
+        if (fabs(e - round(e)) < 1e-9 || v == pow(10, round(e))) /* subnormal decades too */
             snprintf(buf, size, "10^{%s%d}", e < 0 ? "\u2212" : "", (int)fabs(round(e)));
         else
             snprintf(buf, size, "%g", v);
@@ -1096,13 +1144,17 @@ static void plan_axes(lua_State *L, plan *P, int k, int ai, int parent, int *ns,
     memcpy(A->at, a->at, sizeof A->at);
     for (int i = 0; i < 2; i++) {
         if (!a->haslim[i]) {
-            auto_limits(P, A, i, a->haslim[1 - i] ? a->lim[1 - i] : NULL);
+            auto_limits(L, P, A, i, a->haslim[1 - i] ? a->lim[1 - i] : NULL, fn, where);
         } else if (A->ax[i].log && a->lim[i][0] <= 0) {
             lu_error(L, fn, "%s%clim must be positive on a log axis (got {%g, %g})", where,
                      i ? 'y' : 'x', a->lim[i][0], a->lim[i][1]);
         } else {
             A->ax[i].lo = a->lim[i][0], A->ax[i].hi = a->lim[i][1];
         }
+        const char *why = limits_problem(A->ax[i].lo, A->ax[i].hi, A->ax[i].log);
+        if (why)
+            lu_error(L, fn, "%sthe %c limits {%.15g, %.15g} %s", where, i ? 'y' : 'x', A->ax[i].lo,
+                     A->ax[i].hi, why);
     }
 }
 
@@ -1330,6 +1382,12 @@ static void pen_to(pen *p, double x, double y)
 {
     double x0 = p->px, y0 = p->py, t0, t1;
     int had = p->have;
+    if (had && !(isfinite(x - x0) && isfinite(y - y0))) {
+        /* ends of opposite signs near the largest double: through the midpoint, whose
+           differences from both are finite */
+        pen_to(p, x0 / 2 + x / 2, y0 / 2 + y / 2);
+        x0 = p->px, y0 = p->py;
+    }
     p->have = 1, p->px = x, p->py = y;
     if (!had) return;
     if (!clip(p, x0, y0, x - x0, y - y0, &t0, &t1)) {
@@ -1622,6 +1680,24 @@ static void draw_box(const plan *P, const paxes *A, int grid)
           y->log ? 0 : y->step, y->log ? 0 : y->nsub);
 }
 
+/*
+** The region an inset shows, in the world coordinates of its parent A, clipped to one
+** window size around A's window (PLplot sees no coordinate that overflows its device
+** units); 0 when there is nothing to mark (an inset of linear limits <= 0 on a log axis).
+*/
+static int mark_rect(const paxes *A, const paxes *I, double r[4])
+{
+    for (int i = 0; i < 2; i++) {
+        double plo = world(A->ax[i].lo, A->ax[i].log), phi = world(A->ax[i].hi, A->ax[i].log);
+        double lo = world(I->ax[i].lo, A->ax[i].log), hi = world(I->ax[i].hi, A->ax[i].log);
+        if (!(hi == hi)) return 0;
+        if (!(lo == lo)) lo = -INFINITY;
+        r[i] = fmax(lo, plo - (phi - plo)), r[i + 2] = fmin(hi, phi + (phi - plo));
+        if (!(r[i] < r[i + 2])) return 0;
+    }
+    return 1;
+}
+
 /* Axes k: background (insets), grid, series, zoom marks of its insets, box, labels. */
 static void draw_axes(const plan *P, int k)
 {
@@ -1651,9 +1727,8 @@ static void draw_axes(const plan *P, int k)
     set_width(P, 0.4);
     for (int j = k + 1; j < P->naxes && P->axes[j].inset; j++) {
         const paxes *I = &P->axes[j];
-        if (I->zoom && I->mark)
-            rect(world(I->ax[0].lo, A->ax[0].log), world(I->ax[1].lo, A->ax[1].log),
-                 world(I->ax[0].hi, A->ax[0].log), world(I->ax[1].hi, A->ax[1].log), 0);
+        double r[4];
+        if (I->zoom && I->mark && mark_rect(A, I, r)) rect(r[0], r[1], r[2], r[3], 0);
     }
     draw_box(P, A, 0);
     page_coords(P);

@@ -91,5 +91,84 @@ print("saved")
   if status ~= 0 or out:find("WARNING", 1, true) then tap.diag(out:sub(1, 600)) end
 end
 
+-- ---- item 5: axis limits that cannot be drawn ------------------------------------------
+
+local function save_case(name, code)
+  local out, status = child(code .. string.format(':save("%s/%s.png")\nprint("saved")\n', tmp, name))
+  return out, status
+end
+
+do -- a log axis whose margin would go below the smallest double (used to loop forever)
+  local out, status = save_case("logpad", "plot.figure{ x = { 1, 2 }, y = { 1e-320, 1 }, ylog = true }")
+  tap.ok(status == 0 and out:find("saved", 1, true),
+    "log axis over 1e-320 .. 1: its margin stops at the smallest double, and it saves")
+  if status ~= 0 then tap.diag(out:sub(1, 400)) end
+  out, status = save_case("lognear", "plot.figure{ x = { 1, 2 }, y = { 4.9e-324, 1.7e308 }, ylog = true }")
+  tap.ok(status == 0 and out:find("saved", 1, true),
+    "log axis over the smallest to nearly the largest double saves")
+end
+
+do -- values equal to within rounding (used to loop forever in PLplot's axis routine)
+  local out, status = save_case("noise", "plot.figure{ x = { 1, 2, 3 }, y = { 1, 1 + 2e-16, 1 - 1e-16 } }")
+  tap.ok(status == 0 and out:find("saved", 1, true),
+    "y = 1, 1 + 2e-16, 1 - 1e-16: drawn as one value with a margin around it")
+  if status ~= 0 then tap.diag(out:sub(1, 400)) end
+  out, status = save_case("subnormal", "plot.figure{ x = { 1, 2 }, y = { 1e-310, 2e-310 } }")
+  tap.ok(status == 0 and out:find("saved", 1, true), "subnormal values: saved")
+end
+
+do -- limits given that cannot be drawn: an error at once, naming the field
+  tap.raises(function() plot.figure{ x = { 1, 2 }, y = { 1, 2 }, xlim = { 1, 1 + 2e-16 } } end,
+    "plot.figure: field 'xlim' = {1, 1} is too narrow to draw (hi - lo must be at least 1e-9 of "
+      .. "the larger limit in size, and 1e-300)", "xlim one rounding step wide is refused")
+  tap.raises(function() plot.figure{ x = { 1, 2 }, y = { 1, 2 }, xlim = { -1e308, 1e308 }, grid = true } end,
+    "plot.figure: field 'xlim' = {-1e+308, 1e+308} is beyond what can be drawn (limits must lie "
+      .. "within -1e300 to 1e300)", "xlim spanning 1e308 is refused")
+  tap.raises(function() plot.figure{ x = { 1, 2 }, y = { 1, 2 } }:panel(1):set{ ylim = { 0, 5e-301 } } end,
+    "ax:set: field 'ylim' = {0, 5e-301} is too narrow to draw", "ylim narrower than 1e-300 is refused")
+  tap.raises(function() plot.figure{ x = { 1, 2 }, y = { 1, 2 }, ylog = true, ylim = { 1, 1.000001 } } end,
+    "plot.figure: field 'ylim' = {1, 1.000001} is too narrow to draw on a log axis (hi / lo must "
+      .. "be at least 1.00001)", "a log axis narrower than a ratio of 1.00001 is refused")
+  local ok = pcall(function() plot.figure{ x = { 1, 2 }, y = { 1, 2 }, xlim = { -1e300, 1e300 } } end)
+  tap.ok(ok, "xlim = {-1e300, 1e300} is accepted")
+end
+
+do -- an inset's log axis is its parent's: its limits are checked when the figure is saved
+  local fig = plot.figure{ x = { 1, 2 }, y = { 1, 2 }, ylog = true }
+  fig:panel(1):inset{ at = { 0.5, 0.5, 0.4, 0.4 }, ylim = { 1, 1.000001 } }
+  tap.raises(function() fig:save(tmp .. "/inset.png") end,
+    "fig:save: panel 1 (inset), the y limits {1, 1.000001} is too narrow to draw on a log axis",
+    "an inset's limits on its parent's log axis are checked at save")
+end
+
+do -- data beyond +-1e300 without limits: an error naming the axis and the value
+  tap.raises(function() plot.figure{ x = { -1e308, 1e308 }, y = { 1, 2 }, grid = true }:save(tmp .. "/w.png") end,
+    "fig:save: panel 1, the x values reach 1e+308, beyond what can be drawn (-1e300 to 1e300): give xlim",
+    "x data spanning 1e308: give xlim")
+  -- with limits given, such points are simply off the axes, lines to them clipped
+  local fig = plot.figure{ x = { 1, 2, 3, 4 }, y = { -1.7e308, 1.7e308, 0.5, -1.7e308 }, ylim = { -1, 1 } }
+  local ok, err = pcall(fig.save, fig, tmp .. "/clip.png")
+  tap.ok(ok and exists(tmp .. "/clip.png"), "lines between +-1.7e308 clipped to ylim = {-1, 1}: saved")
+  if not ok then tap.diag(err) end
+  fig = plot.figure{ x = { 1, 2, 3 }, y = { 0.5, 1e300, 0.6 }, kind = "scatter", ylim = { 0, 1 } }
+  tap.ok(pcall(fig.save, fig, tmp .. "/clip_scatter.svg"), "a scatter point at 1e300 off the axes: saved")
+end
+
+do -- degenerate data: NaN only, one point, the other axis's limits leaving nothing
+  local cases = {
+    { "NaN only", { x = { 1, 2 }, y = { 0 / 0, 0 / 0 } } },
+    { "one point", { x = { 5 }, y = { 7 } } },
+    { "one point on log axes", { x = { 5 }, y = { 7 }, xlog = true, ylog = true } },
+    { "zero", { x = { 0, 0 }, y = { 0, 0 } } },
+    { "no point within xlim", { x = { 1, 2 }, y = { 1, 2 }, xlim = { 10, 20 } } },
+    { "no positive point for a log axis within xlim", { x = { 1, 2 }, y = { 0 / 0, 3 }, ylog = true, xlim = { 0, 1.5 } } },
+  }
+  for _, c in ipairs(cases) do
+    local ok, err = pcall(function() plot.figure(c[2]):save(tmp .. "/degenerate.png") end)
+    tap.ok(ok, c[1] .. ": saved")
+    if not ok then tap.diag(err) end
+  end
+end
+
 os.execute("rm -rf '" .. tmp .. "'")
 tap.done()
