@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@
 #include <lua.h>
 #include <plplot.h>
 
+#include "host.h"
 #include "lmech.h"
 #include "lplot.h"
 #include "lutil.h"
@@ -1238,6 +1240,8 @@ static void plan_figure(lua_State *L, plan *P, const char *fn)
 
 /* ---- drawing (no Lua from here to render()) --------------------------------------------- */
 
+static void poll_interrupt(void);
+
 static void set_color(long rgb)
 {
     plscol0(1, (PLINT)(rgb >> 16 & 255), (PLINT)(rgb >> 8 & 255), (PLINT)(rgb & 255));
@@ -1487,6 +1491,7 @@ static void draw_path(const plan *P, const paxes *A, const pseries *S)
     }
     double yprev = NAN;
     for (long i = 0; i < S->n; i++) {
+        if ((i & 0xFFFF) == 0xFFFF) poll_interrupt();
         double x = S->x ? S->x[i] : (double)(i + 1), y = S->y[i];
         int ok = x == x && y == y;
         if (S->kind == STEP && yprev == yprev && x == x)
@@ -1517,6 +1522,7 @@ static void draw_scatter(const plan *P, const paxes *A, const pseries *S)
     memset(P->bitmap, 0, P->nbitmap);
     set_width(P, fmax(0.4, S->size / 6));
     for (long i = 0; i < S->n; i++) {
+        if ((i & 0xFFFF) == 0xFFFF) poll_interrupt();
         double x = S->x ? S->x[i] : (double)(i + 1), y = S->y[i];
         if (!(x == x && y == y)) continue;
         x = world(x, A->ax[0].log), y = world(y, A->ax[1].log);
@@ -1741,6 +1747,24 @@ static void draw_axes(const plan *P, int k)
 static jmp_buf *pl_jump; /* where on_plexit goes while render() runs */
 static char pl_message[256];
 
+/* 1 when a SIGINT is pending: fig:save blocks it while it draws (see there). */
+static int sigint_pending(void)
+{
+    sigset_t set;
+    return sigpending(&set) == 0 && sigismember(&set, SIGINT) == 1;
+}
+
+/* Leaves render() as PLplot's errors do when Ctrl-C was pressed (polled while drawing
+   long series, so that a large figure stops at once). */
+static void poll_interrupt(void)
+{
+    if (pl_jump == NULL || !sigint_pending()) return;
+    snprintf(pl_message, sizeof pl_message, "interrupted");
+    jmp_buf *j = pl_jump;
+    pl_jump = NULL;
+    longjmp(*j, 1);
+}
+
 /* PLplot's exit handler: return to render() instead of ending the program. */
 static int on_plexit(const char *msg)
 {
@@ -1787,7 +1811,11 @@ static const char *render(const plan *P, const char *file)
     abort_msg[0] = '\0';
     plsError(&abort_code, abort_msg);
     plsdev(devices[P->format]);
-    plsfnam(file);
+    /* PLplot takes the first "%n" of a file name for the member number of a family of
+       files, and drops it: a leading one keeps any "%n" of the path as it is */
+    char name[4096];
+    snprintf(name, sizeof name, "%%n%s", file);
+    plsfnam(name);
     plspage(0, 0, P->wdev, P->hdev, 0, 0);
     plscolbg(255, 255, 255);
     plinit();
@@ -1846,6 +1874,9 @@ static int fig_save(lua_State *L)
     if (lua_type(L, 2) != LUA_TSTRING) return lu_error(L, fn, "expected a file name");
     luaL_checkstack(L, 40, fn); /* planning goes some 20 values deep */
     const char *path = lua_tostring(L, 2), *dot = strrchr(path, '.');
+    if (strlen(path) != lua_rawlen(L, 2))
+        return lu_error(L, fn, "the file name contains a zero byte");
+    if (strlen(path) + 16 > 4096) return lu_error(L, fn, "the file name is too long");
     plan *P = lua_newuserdatauv(L, sizeof *P, 0);
     memset(P, 0, sizeof *P);
     P->format = -1;
@@ -1877,13 +1908,27 @@ static int fig_save(lua_State *L)
     umask(mask);
     const char *err = fchmod(fd, 0666 & ~mask) != 0 ? strerror(errno) : NULL;
     close(fd);
+    /*
+    ** Ctrl-C is held from here to the rename: a first one would otherwise raise its error
+    ** after a complete save, and a second one (the default action) would end the program
+    ** with the temporary file left behind.  A Ctrl-C pressed meanwhile stops the drawing
+    ** of long series, and the save fails with no file.
+    */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigprocmask(SIG_BLOCK, &block, &old);
     if (err == NULL) err = render(P, tmp);
     if (err == NULL) err = check_output(tmp, P->format);
-    if (err == NULL && rename(tmp, path) != 0) err = strerror(errno);
-    if (err) {
-        remove(tmp);
-        return lu_error(L, fn, "cannot write '%s': %s", path, err);
+    int stop = sigint_pending();
+    if (err == NULL && !stop && rename(tmp, path) != 0) err = strerror(errno);
+    if (err || stop) remove(tmp);
+    sigprocmask(SIG_SETMASK, &old, NULL); /* a pending Ctrl-C is delivered here */
+    if (stop) {
+        host_interrupt_consume(L); /* this error instead of the one the hook would raise */
+        return lu_error(L, fn, "interrupted: '%s' was not written", path);
     }
+    if (err) return lu_error(L, fn, "cannot write '%s': %s", path, err);
     lua_pushvalue(L, 2);
     return 1;
 }

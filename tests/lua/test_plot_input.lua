@@ -170,5 +170,29 @@ do -- degenerate data: NaN only, one point, the other axis's limits leaving noth
   end
 end
 
+-- ---- file names ------------------------------------------------------------------------
+
+local function listing()
+  local p = assert(io.popen("ls -A '" .. tmp .. "/names' 2>/dev/null"))
+  local s = p:read("a")
+  p:close()
+  return s
+end
+
+do
+  mech.mkdir(tmp .. "/names")
+  local fig = plot.figure{ x = { 1, 2 }, y = { 1, 2 } }
+  tap.raises(function() fig:save(tmp .. "/names/a.png\0.svg") end,
+    "fig:save: the file name contains a zero byte", "a name with a zero byte is refused (it used to "
+      .. "write to the name before the zero)")
+  local name = tmp .. "/names/100%n%d%s%%.png"
+  local ok, err = pcall(fig.save, fig, name)
+  tap.ok(ok and exists(name), "a name with %n (PLplot's family member) is written as given")
+  if not ok then tap.diag(err) end
+  tap.is(listing(), "100%n%d%s%%.png\n", "and nothing else is left in the folder")
+  tap.raises(function() fig:save(tmp .. "/names/" .. ("d/"):rep(2100) .. "a.png") end,
+    "fig:save: the file name is too long", "a name of 4000 bytes is refused")
+end
+
 os.execute("rm -rf '" .. tmp .. "'")
 tap.done()
