@@ -539,7 +539,7 @@ static void push_axis_label(lua_State *L, int ai, int i)
         }
         lua_pop(L, 2);
     }
-    lua_pop(L, 1);
+    lua_pop(L, 2); /* the nil that ended the list, and the list */
     lua_pushnil(L);
 }
 

@@ -170,6 +170,29 @@ do -- degenerate data: NaN only, one point, the other axis's limits leaving noth
   end
 end
 
+-- ---- panels and insets without axis labels --------------------------------------------
+
+do -- an axis with no label left a value on the stack: the second inset of a panel was
+   -- never planned nor drawn, and the last axes of the figure kept limits {0, 0}
+  local ax = plot.figure{}:panel(1):line{ x = { 1, 2 }, y = { 1, 2 } }:set{ ylabel = "Y" }
+  tap.is(tostring(ax), "panel 1: 1 series (y: Y)", "tostring(ax) shows a y label with no x label")
+  local fig = plot.figure{ rows = 2 }
+  local p1 = fig:panel(1):line{ x = { 1, 2, 3 }, y = { 1, 2, 3 } }:set{ ylog = true }
+  p1:inset{ at = { 0.1, 0.5, 0.3, 0.3 }, xlim = { 1, 2 } }
+  p1:inset{ at = { 0.6, 0.5, 0.3, 0.3 }, ylim = { 1, 1.000001 } }
+  fig:panel(2):line{ x = { 1, 2 }, y = { 3, 4 } }
+  tap.raises(function() fig:save(tmp .. "/insets.png") end,
+    "fig:save: panel 1 (inset), the y limits {1, 1.000001} is too narrow",
+    "the second inset of a panel is planned (its limits are checked)")
+  fig = plot.figure{ rows = 2 }
+  p1 = fig:panel(1):line{ x = { 1, 2, 3 }, y = { 1, 2, 3 } }
+  for i = 1, 3 do p1:inset{ at = { 0.3 * i - 0.25, 0.5, 0.2, 0.3 }, xlim = { 1, 1 + i / 3 } } end
+  fig:panel(2):step{ x = { 1, 2 }, y = { 3, 4 } }
+  local ok, err = pcall(fig.save, fig, tmp .. "/insets.svg")
+  tap.ok(ok, "a panel with three insets, and a panel after it, save")
+  if not ok then tap.diag(err) end
+end
+
 -- ---- file names ------------------------------------------------------------------------
 
 local function listing()
