@@ -7,7 +7,15 @@
 ** K is assembled once, in compressed rows over the body's 2 n coordinates; one evaluation
 ** costs two sparse products (K u and K u'), about 36 multiply-adds per node for a mesh of
 ** quadrilaterals.  Nothing is allocated after mech_fe_add.
+**
+** Natural frequencies use LAPACKE, loaded at their first use (dlopen), not at program
+** start: when the system BLAS is OpenBLAS, loading it starts a pool of threads in every
+** process, which only the eigensolver would use.  It is loaded with one thread
+** (OPENBLAS_NUM_THREADS = 1) unless the user asked for more.
 */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dlfcn.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +24,32 @@
 
 #include "mech_fe.h"
 #include "system_impl.h"
+
+typedef lapack_int (*dsygvd_fn)(int layout, lapack_int itype, char jobz, char uplo, lapack_int n,
+                                double *a, lapack_int lda, double *b, lapack_int ldb, double *w);
+
+/* LAPACKE_dsygvd, loaded at the first call; NULL (and a message in err) if it cannot be. */
+static dsygvd_fn load_dsygvd(mech_error *err)
+{
+    static dsygvd_fn fn;
+    static const char *const names[] = {"liblapacke.so.3", MECH_LAPACKE_PATH};
+    if (fn) return fn;
+    /* OpenBLAS reads its thread count when it is loaded; the variable is set for that
+       moment only, so that child processes see the user's environment */
+    int set = !getenv("OPENBLAS_NUM_THREADS") && !getenv("GOTO_NUM_THREADS") &&
+              !getenv("OMP_NUM_THREADS") && setenv("OPENBLAS_NUM_THREADS", "1", 0) == 0;
+    void *lib = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !lib; i++)
+        lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (set) unsetenv("OPENBLAS_NUM_THREADS");
+    void *sym = lib ? dlsym(lib, "LAPACKE_dsygvd") : NULL;
+    if (sym == NULL) {
+        mech_error_set(err, MECH_ERR_ARG, "frequencies: cannot load LAPACKE (%s)", dlerror());
+        return NULL;
+    }
+    memcpy(&fn, &sym, sizeof fn); /* ISO C has no cast from void * to a function */
+    return fn;                    /* the library stays loaded */
+}
 
 mech_fe_def mech_fe_default(void)
 {
@@ -458,7 +492,12 @@ mech_status mech_fe_frequencies(const mech_system *sys, int fe, int consistent, 
             Kr[(size_t)i * snf + (size_t)j] = K[(size_t)keep[i] * sn + (size_t)keep[j]];
             Mr[(size_t)i * snf + (size_t)j] = M[(size_t)keep[i] * sn + (size_t)keep[j]];
         }
-    lapack_int info = LAPACKE_dsygvd(LAPACK_ROW_MAJOR, 1, 'N', 'U', nf, Kr, nf, Mr, nf, ev);
+    dsygvd_fn dsygvd = load_dsygvd(err);
+    if (dsygvd == NULL) {
+        st = MECH_ERR_ARG;
+        goto done;
+    }
+    lapack_int info = dsygvd(LAPACK_ROW_MAJOR, 1, 'N', 'U', nf, Kr, nf, Mr, nf, ev);
     if (info != 0) {
         st = mech_error_set(err, MECH_ERR_CONVERGENCE,
                             "flexible body '%s': frequencies: the eigensolver failed (LAPACK "

@@ -234,7 +234,7 @@ function analysis.peaks(s, n, o)
     if x.amp ~= y.amp then return x.amp > y.amp end
     return x.bin < y.bin
   end)
-  for k = #found, n + 1, -1 do found[k] = nil end
+  for k = #found, math.min(n, #found) + 1, -1 do found[k] = nil end -- n + 1 may wrap
   return found
 end
 

@@ -10,6 +10,7 @@
 ** resource that Lua's garbage collector does not own; it lives between two lines that
 ** cannot raise.
 */
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
@@ -138,6 +139,16 @@ static int fft_spectrum(lua_State *L)
     long n;
     double *y = read_signal(L, fn, &n); /* 3 */
     long m = n / 2 + 1;                 /* bins 0 .. floor(n / 2) */
+    if (!(isfinite((double)n * dt) && isfinite(1.0 / ((double)n * dt))))
+        return lu_error(L, fn, "field 'dt' = %g gives no finite frequencies for %ld samples", dt,
+                        n);
+    /* samples so large that sums of n of them could overflow are scaled down meanwhile */
+    double big = 0, scale = 1;
+    for (long i = 0; i < n; i++) big = fmax(big, fabs(y[i]));
+    if (big > DBL_MAX / (8.0 * (double)n)) {
+        scale = big;
+        for (long i = 0; i < n; i++) y[i] /= scale;
+    }
     fftw_complex *out = lua_newuserdatauv(L, sizeof *out * (size_t)m, 0); /* 4 */
     double *res = lua_newuserdatauv(L, sizeof *res * (size_t)m, 0);       /* 5 */
 
@@ -157,6 +168,10 @@ static int fft_spectrum(lua_State *L)
     for (long k = 0; k < m; k++) {
         double c = (k == 0 || 2 * k == n) ? 1.0 : 2.0;
         res[k] = c * hypot(out[k][0], out[k][1]) / gain;
+        if (scale != 1) res[k] *= scale;
+        if (!isfinite(res[k]))
+            return lu_error(L, fn, "the amplitude at bin %ld overflows (samples up to %g)", k + 1,
+                            big);
     }
     lua_createtable(L, (int)m, 0);
     for (long k = 0; k < m; k++) {

@@ -18,9 +18,11 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,7 @@
 #include <lua.h>
 #include <plplot.h>
 
+#include "host.h"
 #include "lmech.h"
 #include "lplot.h"
 #include "lutil.h"
@@ -46,6 +49,8 @@
 #define PEN_CAP   16384 /* points per plline call (longer polylines go in chunks) */
 #define LINE_EM   1.2   /* height of a line of text, in font sizes */
 #define GAP_EM    0.3   /* gap between tick labels and axis labels */
+#define MAXTEXT   300   /* bytes of a text given, characters of one drawn */
+#define MAXSUP    16    /* superscripts per text (PLplot's markup buffer holds some 60) */
 
 enum { LINE, SCATTER, STEP };
 enum { PNG, SVG, PDF };
@@ -189,14 +194,18 @@ static size_t superscript(const char *p, const char **text, size_t *skip)
 
 /*
 ** Writes s as PLplot text into out (room for 3 * strlen(s) + 1): '#', PLplot's escape
-** character, doubled, and superscripts "^2", "^-1", "^{...}" between #u and #d.
+** character, doubled, and the first MAXSUP superscripts "^2", "^-1", "^{...}" between #u
+** and #d (PLplot's cairo driver writes each as a pango span into a fixed buffer, and
+** drops a text whose markup outgrows it); any further '^' prints as it is.
 */
 static void to_pltext(const char *s, char *out)
 {
+    int nsup = 0;
     for (; *s; s++) {
         const char *t;
-        size_t skip, n = *s == '^' ? superscript(s + 1, &t, &skip) : 0;
+        size_t skip, n = *s == '^' && nsup < MAXSUP ? superscript(s + 1, &t, &skip) : 0;
         if (n) {
+            nsup++;
             *out++ = '#', *out++ = 'u';
             for (size_t i = 0; i < n; i++) {
                 if (t[i] == '#') *out++ = '#';
@@ -225,9 +234,11 @@ static double text_em(const char *s)
         61, 69, 39, 34, 39, 84, 50, 50, 61, 64, 55, 64, 62, 35,  64, 63, 28, 28, 58,
         28, 97, 63, 61, 64, 64, 41, 52, 39, 63, 59, 82, 59, 59,  53, 64, 34, 64, 84};
     double w = 0;
+    int nsup = 0;
     for (; *s; s++) {
         const char *t;
-        size_t skip, n = *s == '^' ? superscript(s + 1, &t, &skip) : 0;
+        size_t skip, n = *s == '^' && nsup < MAXSUP ? superscript(s + 1, &t, &skip) : 0;
+        nsup += n > 0;
         const char *p = n ? t : s, *end = n ? t + n : s + 1;
         double f = n ? 0.83 : 1.0; /* pango's <sup> is a smaller size */
         for (; p < end; p++) {
@@ -242,14 +253,67 @@ static double text_em(const char *s)
     return w;
 }
 
-/* Pins PLplot text for s in the table at index pin; returns it (valid while pinned). */
-static const char *pin_text(lua_State *L, int pin, const char *s)
+/*
+** Length of the valid UTF-8 character at s (RFC 3629: no overlong forms, no surrogates,
+** nothing above U+10FFFF), or 0.
+*/
+static size_t utf8_char(const unsigned char *s)
 {
+    if (s[0] < 0x80) return 1;
+    size_t n = s[0] >= 0xC2 && s[0] <= 0xDF   ? 2
+               : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+               : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4
+                                              : 0;
+    /* the second byte's range excludes overlong forms, surrogates and > U+10FFFF */
+    unsigned char lo = s[0] == 0xE0 ? 0xA0 : s[0] == 0xF0 ? 0x90 : 0x80;
+    unsigned char hi = s[0] == 0xED ? 0x9F : s[0] == 0xF4 ? 0x8F : 0xBF;
+    if (n && !(s[1] >= lo && s[1] <= hi)) return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    return n;
+}
+
+/*
+** Pushes s as valid UTF-8 of at most max characters: each byte that does not begin a
+** valid character becomes U+FFFD (PLplot's cairo driver leaks its markup buffer on an
+** invalid text, and pango would not draw it), and a longer text ends in U+2026 at
+** character max.  Returns the pushed string.
+*/
+static const char *push_clean_text(lua_State *L, const char *s, size_t max)
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (size_t count = 0; *s; count++) {
+        size_t n = utf8_char((const unsigned char *)s);
+        if (count + 1 == max && s[n ? n : 1]) {
+            luaL_addstring(&b, "\u2026");
+            break;
+        }
+        if (n)
+            luaL_addlstring(&b, s, n);
+        else
+            luaL_addstring(&b, "\ufffd");
+        s += n ? n : 1;
+    }
+    luaL_pushresult(&b);
+    return lua_tostring(L, -1);
+}
+
+/*
+** Pins PLplot text for s (user syntax) in the table at index pin and returns it (valid
+** while pinned), NULL for no text; *em (if not NULL) receives its estimated width.
+*/
+static const char *pin_text(lua_State *L, int pin, const char *s, double *em)
+{
+    if (em) *em = 0;
     if (s == NULL || *s == '\0') return NULL;
+    s = push_clean_text(L, s, MAXTEXT);
+    if (em) *em = text_em(s);
     char *buf = lua_newuserdatauv(L, 3 * strlen(s) + 1, 0);
     to_pltext(s, buf);
     lua_pushstring(L, buf);
-    lua_remove(L, -2);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
     const char *r = lua_tostring(L, -1);
     lua_rawseti(L, pin, (lua_Integer)lua_rawlen(L, pin) + 1);
     return r;
@@ -274,12 +338,20 @@ static int get_int(lua_State *L, int t, const char *fn, const char *key, int def
     return (int)v;
 }
 
-/* A string field of at most 300 bytes (what PLplot's cairo driver prints whole). */
+/*
+** Pushes string field key, of at most MAXTEXT bytes (what PLplot's cairo driver prints
+** whole), as valid UTF-8 (see push_clean_text), or nil when absent; returns it.
+*/
 static const char *get_text(lua_State *L, int t, const char *fn, const char *key)
 {
     const char *s = lu_string(L, t, fn, key, NULL);
-    if (s && strlen(s) > 300) lu_error(L, fn, "field '%s' is too long (at most 300 bytes)", key);
-    return s;
+    if (s && strlen(s) > MAXTEXT)
+        lu_error(L, fn, "field '%s' is too long (at most %d bytes)", key, MAXTEXT);
+    if (s == NULL) {
+        lua_pushnil(L);
+        return NULL;
+    }
+    return push_clean_text(L, s, MAXTEXT);
 }
 
 /* Field color: a name, "#rrggbb" or a palette index; -1 when absent. */
@@ -313,6 +385,37 @@ static long get_color(lua_State *L, int t, const char *fn)
     }
     lua_pop(L, 1);
     return rgb;
+}
+
+/*
+** Axis limits that PLplot can draw, in data units.  Linear axes lie within +-MAXLIN and
+** span at least MINREL of their larger limit in size (so that ticks are apart by more
+** than the rounding of their values: PLplot's axis routine steps from tick to tick and
+** never returns when a step is lost in rounding) and MINLIN (so that scales stay finite);
+** log axes span a ratio of at least MINRATIO between the smallest and the largest
+** positive doubles.
+*/
+#define MAXLIN   1e300
+#define MINLIN   1e-300
+#define MINREL   1e-9
+#define MINRATIO 1.00001
+
+/* NULL when {lo, hi} can be drawn on a (log) axis, else what is wrong with it. */
+static const char *limits_problem(double lo, double hi, int log)
+{
+    if (!(isfinite(lo) && isfinite(hi) && lo < hi)) return "must be finite, with lo < hi";
+    if (log) {
+        if (!(lo > 0)) return "must be positive on a log axis";
+        if (!(hi / lo >= MINRATIO))
+            return "is too narrow to draw on a log axis (hi / lo must be at least 1.00001)";
+        return NULL;
+    }
+    if (!(lo >= -MAXLIN && hi <= MAXLIN))
+        return "is beyond what can be drawn (limits must lie within -1e300 to 1e300)";
+    if (!(hi - lo >= MINREL * fmax(fabs(lo), fabs(hi)) && hi - lo >= MINLIN))
+        return "is too narrow to draw (hi - lo must be at least 1e-9 of the larger limit in "
+               "size, and 1e-300)";
+    return NULL;
 }
 
 /* Index of the first value of d that is infinite (pos = 0) or not positive (pos = 1). */
@@ -436,7 +539,7 @@ static void push_axis_label(lua_State *L, int ai, int i)
         }
         lua_pop(L, 2);
     }
-    lua_pop(L, 1);
+    lua_pop(L, 2); /* the nil that ended the list, and the list */
     lua_pushnil(L);
 }
 
@@ -476,11 +579,10 @@ static void apply_settings(lua_State *L, int ai, int t, const char *fn, int with
     lua_getiuservalue(L, ai, 1);
     int uv = lua_gettop(L);
     for (int k = with_title ? 0 : 1; k < 3; k++) {
-        const char *s = get_text(L, t, fn, texts[k]);
-        if (s) {
-            lua_pushstring(L, s);
+        if (get_text(L, t, fn, texts[k]))
             lua_setfield(L, uv, texts[k]);
-        }
+        else
+            lua_pop(L, 1);
     }
     for (int i = 0; i < 2; i++) {
         double v[2];
@@ -496,6 +598,11 @@ static void apply_settings(lua_State *L, int ai, int t, const char *fn, int with
         if (a->log[i] == 1 && a->haslim[i] && a->lim[i][0] <= 0)
             lu_error(L, fn, "field '%s' must be positive on a log axis (got {%g, %g})", lims[i],
                      a->lim[i][0], a->lim[i][1]);
+        const char *why =
+            a->haslim[i] ? limits_problem(a->lim[i][0], a->lim[i][1], a->log[i] == 1) : NULL;
+        if (why)
+            lu_error(L, fn, "field '%s' = {%.15g, %.15g} %s", lims[i], a->lim[i][0], a->lim[i][1],
+                     why);
     }
     a->grid = lu_bool(L, t, fn, "grid", a->grid);
     int ty = lua_getfield(L, t, "legend");
@@ -535,8 +642,7 @@ static void add_series(lua_State *L, int ai, int t, int kind, const char *fn, in
     if (kind == SCATTER && lua_getfield(L, t, "style") != LUA_TNIL)
         lu_error(L, fn, "field 'style' is for line and step series");
     lua_settop(L, si);
-    const char *label = get_text(L, t, fn, "label");
-    lua_pushstring(L, label);
+    get_text(L, t, fn, "label");
     lua_setiuservalue(L, si, 3);
     long n = push_data(L, t, fn, "y");
     if (n < 0) lu_error(L, fn, "field 'y' is required (a column or an array of numbers)");
@@ -748,7 +854,7 @@ static int plot_figure(lua_State *L)
     f->font = get_range(L, t, fn, "font", 10, 4, 36, " pt");
     luaL_setmetatable(L, FIGURE_MT);
     lua_createtable(L, f->rows * f->cols, 1);
-    lua_pushstring(L, get_text(L, t, fn, "title"));
+    get_text(L, t, fn, "title");
     lua_setfield(L, -2, "title");
     for (int i = 1; i <= f->rows * f->cols; i++) {
         new_axes(L, i, 0);
@@ -763,8 +869,12 @@ static int plot_figure(lua_State *L)
         if (ty != LUA_TNIL && ty != LUA_TSTRING)
             return lu_error(L, fn, "the panel title ([1]) must be a string (got %s)",
                             luaL_typename(L, -1));
-        if (ty == LUA_TSTRING && lua_rawlen(L, -1) > 300)
-            return lu_error(L, fn, "the panel title ([1]) is too long (at most 300 bytes)");
+        if (ty == LUA_TSTRING && lua_rawlen(L, -1) > MAXTEXT)
+            return lu_error(L, fn, "the panel title ([1]) is too long (at most %d bytes)", MAXTEXT);
+        if (ty == LUA_TSTRING) {
+            push_clean_text(L, lua_tostring(L, -1), MAXTEXT);
+            lua_replace(L, -2);
+        }
         lua_getiuservalue(L, ai, 1);
         lua_insert(L, -2);
         lua_setfield(L, -2, "title");
@@ -801,7 +911,8 @@ static int monotonic(const double *x, long n)
 ** Limits of axis i of A from its series, counting only the points inside the limits of
 ** the other axis when those are given (olim): x is tight for lines over time.
 */
-static void auto_limits(const plan *P, paxes *A, int i, const double *olim)
+static void auto_limits(lua_State *L, const plan *P, paxes *A, int i, const double *olim,
+                        const char *fn, const char *where)
 {
     paxis *a = &A->ax[i];
     double lo = INFINITY, hi = -INFINITY;
@@ -817,12 +928,22 @@ static void auto_limits(const plan *P, paxes *A, int i, const double *olim)
         }
     }
     if (lo > hi) lo = 1, hi = 10;
+    if (!a->log && !(lo >= -MAXLIN && hi <= MAXLIN))
+        lu_error(L, fn,
+                 "%sthe %c values reach %g, beyond what can be drawn (-1e300 to 1e300): give %clim",
+                 where, i ? 'y' : 'x', fabs(lo) > fabs(hi) ? lo : hi, i ? 'y' : 'x');
+    /* in world units, within what the axis can show; the margin stays within it too */
+    double wmin = a->log ? log10(DBL_TRUE_MIN) : -MAXLIN, wmax = a->log ? log10(DBL_MAX) : MAXLIN;
     lo = world(lo, a->log), hi = world(hi, a->log);
-    double pad = tight ? 0 : 0.05 * (hi - lo);
-    if (hi == lo) pad = a->log ? 0.3 : lo != 0 ? 0.1 * fabs(lo) : 1;
-    lo -= pad, hi += pad;
-    a->lo = a->log ? pow(10, lo) : lo;
-    a->hi = a->log ? pow(10, hi) : hi;
+    double big = fmax(fabs(lo), fabs(hi)), pad = tight ? 0 : 0.05 * (hi - lo);
+    if (a->log ? hi - lo < 2 * log10(MINRATIO) : hi - lo < 2 * fmax(MINREL * big, MINLIN)) {
+        double mid = lo / 2 + hi / 2; /* (nearly) one value: a margin around it */
+        pad = a->log ? 0.3 : big != 0 ? fmax(0.1 * big, MINLIN) : 1;
+        lo = hi = mid;
+    }
+    lo = fmax(lo - pad, wmin), hi = fmin(hi + pad, wmax);
+    a->lo = a->log ? fmax(pow(10, lo), DBL_TRUE_MIN) : lo;
+    a->hi = a->log ? fmin(pow(10, hi), DBL_MAX) : hi;
 }
 
 /* Writes the label of tick value v (user text syntax) into buf. */
@@ -830,7 +951,7 @@ static void format_tick(const paxis *a, double v, int decimals, char *buf, size_
 {
     if (a->log) {
         double e = log10(v);
-        if (fabs(e - round(e)) < 1e-9)
+        if (fabs(e - round(e)) < 1e-9 || v == pow(10, round(e))) /* subnormal decades too */
             snprintf(buf, size, "10^{%s%d}", e < 0 ? "\u2212" : "", (int)fabs(round(e)));
         else
             snprintf(buf, size, "%g", v);
@@ -988,12 +1109,12 @@ static void plan_axes(lua_State *L, plan *P, int k, int ai, int parent, int *ns,
     A->zoom = a->inset && a->haslim[0] && a->haslim[1];
     A->font = a->inset ? 0.8 * P->font : P->font;
     uv_field(L, ai, "title");
-    A->title = pin_text(L, pin, lua_tostring(L, -1));
+    A->title = pin_text(L, pin, lua_tostring(L, -1), NULL);
     lua_pop(L, 1);
     for (int i = 0; i < 2; i++) {
         A->ax[i].log = a->log[i] >= 0 ? a->log[i] : P->axes[parent].ax[i].log;
         push_axis_label(L, ai, i);
-        A->label[i] = pin_text(L, pin, lua_tostring(L, -1));
+        A->label[i] = pin_text(L, pin, lua_tostring(L, -1), NULL);
         lua_pop(L, 1);
     }
     char where[40];
@@ -1016,8 +1137,7 @@ static void plan_axes(lua_State *L, plan *P, int k, int ai, int parent, int *ns,
             S->mono = monotonic(S->x, S->n);
             lua_getiuservalue(L, si, 3);
             const char *label = lua_tostring(L, -1);
-            S->label_em = label ? text_em(label) : 0;
-            S->label = pin_text(L, pin, label);
+            S->label = pin_text(L, pin, label, &S->label_em);
             lua_settop(L, list);
         }
         lua_settop(L, list - 1 - (pass == 0));
@@ -1026,13 +1146,17 @@ static void plan_axes(lua_State *L, plan *P, int k, int ai, int parent, int *ns,
     memcpy(A->at, a->at, sizeof A->at);
     for (int i = 0; i < 2; i++) {
         if (!a->haslim[i]) {
-            auto_limits(P, A, i, a->haslim[1 - i] ? a->lim[1 - i] : NULL);
+            auto_limits(L, P, A, i, a->haslim[1 - i] ? a->lim[1 - i] : NULL, fn, where);
         } else if (A->ax[i].log && a->lim[i][0] <= 0) {
             lu_error(L, fn, "%s%clim must be positive on a log axis (got {%g, %g})", where,
                      i ? 'y' : 'x', a->lim[i][0], a->lim[i][1]);
         } else {
             A->ax[i].lo = a->lim[i][0], A->ax[i].hi = a->lim[i][1];
         }
+        const char *why = limits_problem(A->ax[i].lo, A->ax[i].hi, A->ax[i].log);
+        if (why)
+            lu_error(L, fn, "%sthe %c limits {%.15g, %.15g} %s", where, i ? 'y' : 'x', A->ax[i].lo,
+                     A->ax[i].hi, why);
     }
 }
 
@@ -1056,7 +1180,7 @@ static void plan_figure(lua_State *L, plan *P, const char *fn)
         lu_error(L, fn, "the PNG would be %d x %d pixels (at most 20000 a side): lower the dpi",
                  P->wdev, P->hdev);
     lua_getfield(L, fig, "title");
-    P->title = pin_text(L, pin, lua_tostring(L, -1));
+    P->title = pin_text(L, pin, lua_tostring(L, -1), NULL);
     lua_pop(L, 1);
     /* count, then fill */
     for (int pass = 0; pass < 2; pass++) {
@@ -1115,6 +1239,8 @@ static void plan_figure(lua_State *L, plan *P, const char *fn)
 }
 
 /* ---- drawing (no Lua from here to render()) --------------------------------------------- */
+
+static void poll_interrupt(void);
 
 static void set_color(long rgb)
 {
@@ -1260,6 +1386,12 @@ static void pen_to(pen *p, double x, double y)
 {
     double x0 = p->px, y0 = p->py, t0, t1;
     int had = p->have;
+    if (had && !(isfinite(x - x0) && isfinite(y - y0))) {
+        /* ends of opposite signs near the largest double: through the midpoint, whose
+           differences from both are finite */
+        pen_to(p, x0 / 2 + x / 2, y0 / 2 + y / 2);
+        x0 = p->px, y0 = p->py;
+    }
     p->have = 1, p->px = x, p->py = y;
     if (!had) return;
     if (!clip(p, x0, y0, x - x0, y - y0, &t0, &t1)) {
@@ -1359,6 +1491,7 @@ static void draw_path(const plan *P, const paxes *A, const pseries *S)
     }
     double yprev = NAN;
     for (long i = 0; i < S->n; i++) {
+        if ((i & 0xFFFF) == 0xFFFF) poll_interrupt();
         double x = S->x ? S->x[i] : (double)(i + 1), y = S->y[i];
         int ok = x == x && y == y;
         if (S->kind == STEP && yprev == yprev && x == x)
@@ -1389,6 +1522,7 @@ static void draw_scatter(const plan *P, const paxes *A, const pseries *S)
     memset(P->bitmap, 0, P->nbitmap);
     set_width(P, fmax(0.4, S->size / 6));
     for (long i = 0; i < S->n; i++) {
+        if ((i & 0xFFFF) == 0xFFFF) poll_interrupt();
         double x = S->x ? S->x[i] : (double)(i + 1), y = S->y[i];
         if (!(x == x && y == y)) continue;
         x = world(x, A->ax[0].log), y = world(y, A->ax[1].log);
@@ -1552,6 +1686,24 @@ static void draw_box(const plan *P, const paxes *A, int grid)
           y->log ? 0 : y->step, y->log ? 0 : y->nsub);
 }
 
+/*
+** The region an inset shows, in the world coordinates of its parent A, clipped to one
+** window size around A's window (PLplot sees no coordinate that overflows its device
+** units); 0 when there is nothing to mark (an inset of linear limits <= 0 on a log axis).
+*/
+static int mark_rect(const paxes *A, const paxes *I, double r[4])
+{
+    for (int i = 0; i < 2; i++) {
+        double plo = world(A->ax[i].lo, A->ax[i].log), phi = world(A->ax[i].hi, A->ax[i].log);
+        double lo = world(I->ax[i].lo, A->ax[i].log), hi = world(I->ax[i].hi, A->ax[i].log);
+        if (!(hi == hi)) return 0;
+        if (!(lo == lo)) lo = -INFINITY;
+        r[i] = fmax(lo, plo - (phi - plo)), r[i + 2] = fmin(hi, phi + (phi - plo));
+        if (!(r[i] < r[i + 2])) return 0;
+    }
+    return 1;
+}
+
 /* Axes k: background (insets), grid, series, zoom marks of its insets, box, labels. */
 static void draw_axes(const plan *P, int k)
 {
@@ -1581,9 +1733,8 @@ static void draw_axes(const plan *P, int k)
     set_width(P, 0.4);
     for (int j = k + 1; j < P->naxes && P->axes[j].inset; j++) {
         const paxes *I = &P->axes[j];
-        if (I->zoom && I->mark)
-            rect(world(I->ax[0].lo, A->ax[0].log), world(I->ax[1].lo, A->ax[1].log),
-                 world(I->ax[0].hi, A->ax[0].log), world(I->ax[1].hi, A->ax[1].log), 0);
+        double r[4];
+        if (I->zoom && I->mark && mark_rect(A, I, r)) rect(r[0], r[1], r[2], r[3], 0);
     }
     draw_box(P, A, 0);
     page_coords(P);
@@ -1595,6 +1746,24 @@ static void draw_axes(const plan *P, int k)
 
 static jmp_buf *pl_jump; /* where on_plexit goes while render() runs */
 static char pl_message[256];
+
+/* 1 when a SIGINT is pending: fig:save blocks it while it draws (see there). */
+static int sigint_pending(void)
+{
+    sigset_t set;
+    return sigpending(&set) == 0 && sigismember(&set, SIGINT) == 1;
+}
+
+/* Leaves render() as PLplot's errors do when Ctrl-C was pressed (polled while drawing
+   long series, so that a large figure stops at once). */
+static void poll_interrupt(void)
+{
+    if (pl_jump == NULL || !sigint_pending()) return;
+    snprintf(pl_message, sizeof pl_message, "interrupted");
+    jmp_buf *j = pl_jump;
+    pl_jump = NULL;
+    longjmp(*j, 1);
+}
 
 /* PLplot's exit handler: return to render() instead of ending the program. */
 static int on_plexit(const char *msg)
@@ -1642,7 +1811,11 @@ static const char *render(const plan *P, const char *file)
     abort_msg[0] = '\0';
     plsError(&abort_code, abort_msg);
     plsdev(devices[P->format]);
-    plsfnam(file);
+    /* PLplot takes the first "%n" of a file name for the member number of a family of
+       files, and drops it: a leading one keeps any "%n" of the path as it is */
+    char name[4096];
+    snprintf(name, sizeof name, "%%n%s", file);
+    plsfnam(name);
     plspage(0, 0, P->wdev, P->hdev, 0, 0);
     plscolbg(255, 255, 255);
     plinit();
@@ -1701,6 +1874,9 @@ static int fig_save(lua_State *L)
     if (lua_type(L, 2) != LUA_TSTRING) return lu_error(L, fn, "expected a file name");
     luaL_checkstack(L, 40, fn); /* planning goes some 20 values deep */
     const char *path = lua_tostring(L, 2), *dot = strrchr(path, '.');
+    if (strlen(path) != lua_rawlen(L, 2))
+        return lu_error(L, fn, "the file name contains a zero byte");
+    if (strlen(path) + 16 > 4096) return lu_error(L, fn, "the file name is too long");
     plan *P = lua_newuserdatauv(L, sizeof *P, 0);
     memset(P, 0, sizeof *P);
     P->format = -1;
@@ -1732,13 +1908,27 @@ static int fig_save(lua_State *L)
     umask(mask);
     const char *err = fchmod(fd, 0666 & ~mask) != 0 ? strerror(errno) : NULL;
     close(fd);
+    /*
+    ** Ctrl-C is held from here to the rename: a first one would otherwise raise its error
+    ** after a complete save, and a second one (the default action) would end the program
+    ** with the temporary file left behind.  A Ctrl-C pressed meanwhile stops the drawing
+    ** of long series, and the save fails with no file.
+    */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigprocmask(SIG_BLOCK, &block, &old);
     if (err == NULL) err = render(P, tmp);
     if (err == NULL) err = check_output(tmp, P->format);
-    if (err == NULL && rename(tmp, path) != 0) err = strerror(errno);
-    if (err) {
-        remove(tmp);
-        return lu_error(L, fn, "cannot write '%s': %s", path, err);
+    int stop = sigint_pending();
+    if (err == NULL && !stop && rename(tmp, path) != 0) err = strerror(errno);
+    if (err || stop) remove(tmp);
+    sigprocmask(SIG_SETMASK, &old, NULL); /* a pending Ctrl-C is delivered here */
+    if (stop) {
+        host_interrupt_consume(L); /* this error instead of the one the hook would raise */
+        return lu_error(L, fn, "interrupted: '%s' was not written", path);
     }
+    if (err) return lu_error(L, fn, "cannot write '%s': %s", path, err);
     lua_pushvalue(L, 2);
     return 1;
 }

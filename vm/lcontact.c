@@ -74,10 +74,17 @@ static void material_of(lua_State *L, int idx, const char *fn, double *E, double
     lua_pop(L, 1);
 }
 
-/* The two materials of field `materials` = {a, b} or `material` = a (both bodies). */
+/*
+** The two materials of field `materials` = {a, b} or `material` = a (both bodies), never
+** both.  or_k: the message for neither says that K may be given instead (a law).
+*/
 static void two_materials(lua_State *L, int t, const char *fn, double *E1, double *nu1, double *E2,
-                          double *nu2)
+                          double *nu2, int or_k)
 {
+    int both = lua_getfield(L, t, "materials") != LUA_TNIL;
+    both = both && lua_getfield(L, t, "material") != LUA_TNIL;
+    lua_pop(L, 1 + both);
+    if (both) lu_error(L, fn, "give 'material' (both bodies) or 'materials' = {a, b}, not both");
     if (lua_getfield(L, t, "materials") != LUA_TNIL) {
         if (!lua_istable(L, -1) || lua_rawlen(L, -1) != 2)
             lu_error(L, fn, "field 'materials' must be {material_a, material_b}");
@@ -90,7 +97,8 @@ static void two_materials(lua_State *L, int t, const char *fn, double *E1, doubl
     }
     lua_pop(L, 1);
     if (lua_getfield(L, t, "material") == LUA_TNIL)
-        lu_error(L, fn, "give 'K', or 'material' (both bodies) or 'materials' = {a, b}");
+        lu_error(L, fn, "give %s'material' (both bodies) or 'materials' = {a, b}",
+                 or_k ? "'K', or " : "");
     material_of(L, -1, fn, E1, nu1);
     *E2 = *E1, *nu2 = *nu1;
     lua_pop(L, 1);
@@ -209,7 +217,7 @@ static int st_sphere(lua_State *L)
     int t = lu_checktable(L, 1, fn, "{ materials = {a, b}, R1 = m, R2 = m, concave = false }");
     lu_checkfields(L, t, fn, known, 0);
     double E1, nu1, E2, nu2;
-    two_materials(L, t, fn, &E1, &nu1, &E2, &nu2);
+    two_materials(L, t, fn, &E1, &nu1, &E2, &nu2, 0);
     double R1 = lu_number(L, t, fn, "R1", 0, 1), R2 = lu_number(L, t, fn, "R2", INFINITY, 0);
     if (!(R1 > 0) || !(R2 > 0)) return lu_error(L, fn, "radii must be > 0");
     int concave = lu_bool(L, t, fn, "concave", 0);
@@ -223,7 +231,7 @@ static int st_journal(lua_State *L)
     int t = lu_checktable(L, 1, fn, "{ materials = {a, b}, bearing = Rb, journal = Rj }");
     lu_checkfields(L, t, fn, known, 0);
     double E1, nu1, E2, nu2;
-    two_materials(L, t, fn, &E1, &nu1, &E2, &nu2);
+    two_materials(L, t, fn, &E1, &nu1, &E2, &nu2, 0);
     double Rb = lu_number(L, t, fn, "bearing", 0, 1), Rj = lu_number(L, t, fn, "journal", 0, 1);
     if (!(Rj > 0 && Rb > Rj))
         return lu_error(L, fn, "need bearing > journal > 0 (got %g, %g)", Rb, Rj);
@@ -237,7 +245,7 @@ static int st_punch(lua_State *L)
     int t = lu_checktable(L, 1, fn, "{ materials = {a, b}, a = half side }");
     lu_checkfields(L, t, fn, known, 0);
     double E1, nu1, E2, nu2;
-    two_materials(L, t, fn, &E1, &nu1, &E2, &nu2);
+    two_materials(L, t, fn, &E1, &nu1, &E2, &nu2, 0);
     double a = lu_number(L, t, fn, "a", 0, 1);
     if (!(a > 0)) return lu_error(L, fn, "the half side 'a' must be > 0");
     return stiffness_result(L, fn, mech_stiffness_punch(E1, nu1, E2, nu2, a));
@@ -250,7 +258,7 @@ static int st_area(lua_State *L, int triangle)
     int t = lu_checktable(L, 1, fn, "{ materials = {a, b}, area = m^2, a = ..., b = ... }");
     lu_checkfields(L, t, fn, known, 0);
     double E1, nu1, E2, nu2;
-    two_materials(L, t, fn, &E1, &nu1, &E2, &nu2);
+    two_materials(L, t, fn, &E1, &nu1, &E2, &nu2, 0);
     double S = lu_number(L, t, fn, "area", 0, 1), a = lu_number(L, t, fn, "a", 0, 1),
            b = lu_number(L, t, fn, "b", 0, 1);
     if (!(S > 0 && a > 0 && b > 0)) return lu_error(L, fn, "area, a and b must be > 0");
@@ -269,17 +277,120 @@ static int st_triangle(lua_State *L)
     return st_area(L, 1);
 }
 
-/* ---- laws --------------------------------------------------------------------------------------
- */
+/* ---- laws ------------------------------------------------------------------------------- */
 
-/* Several types share a Lua name: the fields tell them apart. */
-static mech_normal_type normal_variant(lua_State *L, int t, mech_normal_type type)
+/*
+** The fields each law takes, as mechlua-contact(3) lists them: a law refuses the fields of
+** the others (a restitution given to hertz would be silently elastic).  A normal law may
+** take its K from materials and a geometry instead (all but kelvin_voigt, a linear spring
+** whose K is not Hertz's).
+*/
+#define MATERIAL_FIELDS "material", "materials", "radius", "bearing", "journal"
+static const char *const kelvin_voigt_fields[] = {"K", "c", NULL};
+static const char *const hertz_fields[] = {"K", "n", MATERIAL_FIELDS, NULL};
+static const char *const hunt_crossley_fields[] = {"K", "n", "b", "p", "q", MATERIAL_FIELDS, NULL};
+static const char *const restitution_fields[] = {"K", "n", "restitution", "v_min", MATERIAL_FIELDS,
+                                                 NULL};
+static const char *const material_fields[] = {MATERIAL_FIELDS, NULL};
+
+static const char *const coulomb_fields[] = {"mu", "regularization", "v_reg", NULL};
+static const char *const stick_fields[] = {"mu", "mu_s", "v_eps", NULL};
+static const char *const ambrosio_fields[] = {"mu", "v0", "v1", NULL};
+static const char *const threlfall_fields[] = {"mu", "v0", NULL};
+static const char *const stribeck_fields[] = {"mu", "mu_s", "vs", "delta", "sigma2", NULL};
+static const char *const dahl_fields[] = {"mu", "sigma0", NULL};
+static const char *const lugre_fields[] = {"mu",     "mu_s",   "vs",         "delta", "sigma0",
+                                           "sigma1", "sigma2", "normalized", NULL};
+
+static const char *const *normal_fields(mech_normal_type type)
+{
+    switch (type) {
+    case MECH_NORMAL_KELVIN_VOIGT: return kelvin_voigt_fields;
+    case MECH_NORMAL_HERTZ: return hertz_fields;
+    case MECH_NORMAL_HUNT_CROSSLEY: return hunt_crossley_fields;
+    default: return restitution_fields;
+    }
+}
+
+static const char *const *friction_fields(mech_friction_type type)
+{
+    switch (type) {
+    case MECH_FRICTION_COULOMB:
+    case MECH_FRICTION_COULOMB_LINEAR:
+    case MECH_FRICTION_COULOMB_TANH: return coulomb_fields;
+    case MECH_FRICTION_STICK: return stick_fields;
+    case MECH_FRICTION_AMBROSIO: return ambrosio_fields;
+    case MECH_FRICTION_THRELFALL: return threlfall_fields;
+    case MECH_FRICTION_STRIBECK: return stribeck_fields;
+    case MECH_FRICTION_DAHL: return dahl_fields;
+    case MECH_FRICTION_LUGRE:
+    case MECH_FRICTION_LUGRE_NORMALIZED: return lugre_fields;
+    default: return NULL;
+    }
+}
+
+static int in_list(const char *const list[], const char *s)
+{
+    for (int i = 0; list && list[i]; i++)
+        if (strcmp(list[i], s) == 0) return 1;
+    return 0;
+}
+
+/*
+** Raises unless every key of the law table t is one of the law's fields (or, with tags,
+** the "kind" and "law" a law table carries): "unknown field 'restitution' (known fields
+** of mech.contact.hertz: K, n, ...)".  where prefixes the message (a contact element's
+** field holding the law), name is the law's Lua name.
+*/
+static void check_law_fields(lua_State *L, int t, const char *fn, const char *where,
+                             const char *family, const char *name, const char *const fields[],
+                             int tags)
+{
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING)
+            lu_error(L, fn, "%sunexpected %s key in the law's table (only named fields)", where,
+                     luaL_typename(L, -1));
+        const char *k = lua_tostring(L, -1);
+        if (in_list(fields, k) || (tags && (strcmp(k, "kind") == 0 || strcmp(k, "law") == 0)))
+            continue;
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (int i = 0; fields[i]; i++) {
+            if (i) luaL_addstring(&b, ", ");
+            luaL_addstring(&b, fields[i]);
+        }
+        luaL_pushresult(&b);
+        lu_error(L, fn, "%sunknown field '%s' (known fields of mech.%s.%s: %s)", where, k, family,
+                 name, lua_tostring(L, -1));
+    }
+}
+
+/* 1 when field key of table t is present (not nil). */
+static int has_field(lua_State *L, int t, const char *key)
+{
+    int present = lua_getfield(L, t, key) != LUA_TNIL;
+    lua_pop(L, 1);
+    return present;
+}
+
+/*
+** hunt_crossley has two forms, told apart by their fields: 'b' (the general form) or
+** 'restitution' (Hunt and Crossley's 1975 law).  Exactly one must be given.
+*/
+static mech_normal_type normal_variant(lua_State *L, int t, const char *fn, mech_normal_type type)
 {
     if (type != MECH_NORMAL_HUNT_CROSSLEY && type != MECH_NORMAL_HC_RESTITUTION) return type;
-    int has_b = lua_getfield(L, t, "b") != LUA_TNIL;
-    int has_e = lua_getfield(L, t, "restitution") != LUA_TNIL;
-    lua_pop(L, 2);
-    return !has_b && has_e ? MECH_NORMAL_HC_RESTITUTION : MECH_NORMAL_HUNT_CROSSLEY;
+    int has_b = has_field(L, t, "b"), has_e = has_field(L, t, "restitution");
+    if (has_b && has_e)
+        lu_error(L, fn,
+                 "give 'b' (the general form) or 'restitution' (the restitution form), not both");
+    if (!has_b && !has_e)
+        lu_error(L, fn,
+                 "give 'b' (the general form K d^n + b d^p sgn(dd) |dd|^q) or "
+                 "'restitution' (the restitution form)");
+    return has_e ? MECH_NORMAL_HC_RESTITUTION : MECH_NORMAL_HUNT_CROSSLEY;
 }
 
 static mech_friction_type friction_variant(lua_State *L, int t, const char *fn,
@@ -289,6 +400,10 @@ static mech_friction_type friction_variant(lua_State *L, int t, const char *fn,
     if (type == MECH_FRICTION_COULOMB || type == MECH_FRICTION_COULOMB_LINEAR ||
         type == MECH_FRICTION_COULOMB_TANH) {
         int reg = lu_option(L, t, fn, "regularization", regs, 0);
+        if (reg == 0 && has_field(L, t, "v_reg"))
+            lu_error(L, fn,
+                     "field 'v_reg' is for regularization = \"linear\" or \"tanh\" (plain "
+                     "Coulomb friction has none)");
         return reg == 1   ? MECH_FRICTION_COULOMB_LINEAR
                : reg == 2 ? MECH_FRICTION_COULOMB_TANH
                           : MECH_FRICTION_COULOMB;
@@ -324,67 +439,96 @@ static int copy_arguments(lua_State *L, int t)
     return copy;
 }
 
+/*
+** K of the law table at law from its materials and geometry: 'radius' (a sphere on a
+** plane) or 'bearing' and 'journal', never both, and never beside K.  The stiffness is
+** Hertz's, for n = 1.5.
+*/
+static double stiffness_from_materials(lua_State *L, int law, const char *fn)
+{
+    double E1, nu1, E2, nu2, n;
+    two_materials(L, law, fn, &E1, &nu1, &E2, &nu2, 1);
+    int has_r = has_field(L, law, "radius");
+    int has_bj = has_field(L, law, "bearing") || has_field(L, law, "journal");
+    if (!has_r && !has_bj)
+        lu_error(L, fn,
+                 "give 'K', or a material and a geometry: 'radius' (a sphere on a plane) "
+                 "or 'bearing' and 'journal'");
+    if (has_r && has_bj)
+        lu_error(L, fn, "give 'radius' (a sphere on a plane) or 'bearing' and 'journal', not both");
+    if (lu_optnumber(L, law, fn, "n", &n) && n != 1.5)
+        lu_error(L, fn,
+                 "field 'n' must be 1.5 with a stiffness from materials (Hertz's; got %g): give "
+                 "'K' for another exponent",
+                 n);
+    if (has_r) {
+        double R = lu_number(L, law, fn, "radius", 0, 1);
+        if (!(R > 0)) lu_error(L, fn, "field 'radius' must be > 0 (got %g)", R);
+        return mech_stiffness_sphere(E1, nu1, E2, nu2, R, INFINITY, 0);
+    }
+    double Rb = lu_number(L, law, fn, "bearing", 0, 1), Rj = lu_number(L, law, fn, "journal", 0, 1);
+    if (!(Rj > 0 && Rb > Rj)) lu_error(L, fn, "need bearing > journal > 0 (got %g, %g)", Rb, Rj);
+    return mech_stiffness_journal(E1, nu1, E2, nu2, Rb, Rj);
+}
+
 /* mech.contact.<law>{...}: the upvalue is the law's type. */
 static int contact_law(lua_State *L)
 {
     mech_normal_type type = (mech_normal_type)lua_tointeger(L, lua_upvalueindex(1));
     char fn[64];
-    snprintf(fn, sizeof fn, "mech.contact.%s", mech_normal_name(type));
-    static const char *const known[] = {"K",      "n",           "c",       "b",        "p",
-                                        "q",      "restitution", "v_min",   "material", "materials",
-                                        "radius", "bearing",     "journal", NULL};
+    const char *name = mech_normal_name(type);
+    snprintf(fn, sizeof fn, "mech.contact.%s", name);
     int t = lu_checktable(L, 1, fn, "of named parameters");
-    lu_checkfields(L, t, fn, known, 0);
+    type = normal_variant(L, t, fn, type);
+    check_law_fields(L, t, fn, "", "contact", name, normal_fields(type), 0);
     lua_settop(L, 1);
     int law = copy_arguments(L, t);
     /* K from materials and geometry when it is not given */
-    if (lua_getfield(L, law, "K") == LUA_TNIL) {
-        double E1, nu1, E2, nu2, K;
-        two_materials(L, law, fn, &E1, &nu1, &E2, &nu2);
-        double R;
-        if (lu_optnumber(L, law, fn, "radius", &R)) {
-            K = mech_stiffness_sphere(E1, nu1, E2, nu2, R, INFINITY, 0);
-        } else if (lua_getfield(L, law, "bearing") != LUA_TNIL) {
-            lua_pop(L, 1);
-            double Rb = lu_number(L, law, fn, "bearing", 0, 1),
-                   Rj = lu_number(L, law, fn, "journal", 0, 1);
-            if (!(Rj > 0 && Rb > Rj))
-                lu_error(L, fn, "need bearing > journal > 0 (got %g, %g)", Rb, Rj);
-            K = mech_stiffness_journal(E1, nu1, E2, nu2, Rb, Rj);
-        } else {
-            return lu_error(L, fn,
-                            "give 'K', or a material and a geometry: 'radius' (a sphere "
-                            "on a plane) or 'bearing' and 'journal'");
-        }
-        lua_pushnumber(L, K);
+    int from_materials = 0;
+    for (int i = 0; material_fields[i]; i++)
+        from_materials |= has_field(L, law, material_fields[i]);
+    if (from_materials && has_field(L, law, "K"))
+        lu_error(L, fn, "give 'K', or a material and a geometry, not both");
+    if (!has_field(L, law, "K")) {
+        if (type == MECH_NORMAL_KELVIN_VOIGT) lu_error(L, fn, "field 'K' is required (a number)");
+        lua_pushnumber(L, stiffness_from_materials(L, law, fn));
         lua_setfield(L, law, "K");
     }
-    lua_pop(L, 1);
-    type = normal_variant(L, law, type);
     mech_normal_law nl;
     lcontact_normal(L, law, fn, type, &nl);
     /* store the defaults back, so the table shows what is used */
-    lua_pushnumber(L, nl.n);
-    lua_setfield(L, law, "n");
+    if (type != MECH_NORMAL_KELVIN_VOIGT) {
+        lua_pushnumber(L, nl.n);
+        lua_setfield(L, law, "n");
+    }
     if (mech_normal_uses_impact(&nl)) {
         lua_pushnumber(L, nl.v_min);
         lua_setfield(L, law, "v_min");
     }
-    finish_law(L, law, "contact", mech_normal_name(type));
+    finish_law(L, law, "contact", name);
     return 1;
 }
 
+/*
+** Reads the fields of the law of the given type from table t, each law its own (the
+** others keep their defaults, which the law does not use).
+*/
 void lcontact_normal(lua_State *L, int t, const char *fn, mech_normal_type type,
                      mech_normal_law *out)
 {
     mech_normal_law nl = mech_normal_default(type);
     nl.K = lu_number(L, t, fn, "K", 0, 1);
-    nl.n = lu_number(L, t, fn, "n", nl.n, 0);
-    nl.c = lu_number(L, t, fn, type == MECH_NORMAL_HUNT_CROSSLEY ? "b" : "c", nl.c, 0);
-    nl.p = lu_number(L, t, fn, "p", nl.p, 0);
-    nl.q = lu_number(L, t, fn, "q", nl.q, 0);
-    nl.v_min = lu_number(L, t, fn, "v_min", nl.v_min, 0);
-    if (mech_normal_uses_impact(&nl)) nl.e = lu_number(L, t, fn, "restitution", 0, 1);
+    if (type != MECH_NORMAL_KELVIN_VOIGT) nl.n = lu_number(L, t, fn, "n", nl.n, 0);
+    if (type == MECH_NORMAL_KELVIN_VOIGT) nl.c = lu_number(L, t, fn, "c", nl.c, 0);
+    if (type == MECH_NORMAL_HUNT_CROSSLEY) {
+        nl.c = lu_number(L, t, fn, "b", 0, 1);
+        nl.p = lu_number(L, t, fn, "p", nl.n, 0); /* default: n, as documented */
+        nl.q = lu_number(L, t, fn, "q", nl.q, 0);
+    }
+    if (mech_normal_uses_impact(&nl)) {
+        nl.e = lu_number(L, t, fn, "restitution", 0, 1);
+        nl.v_min = lu_number(L, t, fn, "v_min", nl.v_min, 0);
+    }
     mech_error err;
     if (mech_normal_check(&nl, &err) != MECH_OK) lu_mech_error(L, fn, &err);
     *out = nl;
@@ -394,18 +538,16 @@ static int friction_law(lua_State *L)
 {
     mech_friction_type type = (mech_friction_type)lua_tointeger(L, lua_upvalueindex(1));
     char fn[64];
-    snprintf(fn, sizeof fn, "mech.friction.%s", mech_friction_name(type));
-    static const char *const known[] = {
-        "mu",     "mu_s",   "v_reg",  "v_eps",          "v0",         "v1", "vs", "delta",
-        "sigma0", "sigma1", "sigma2", "regularization", "normalized", NULL};
+    const char *name = mech_friction_name(type);
+    snprintf(fn, sizeof fn, "mech.friction.%s", name);
     int t = lu_checktable(L, 1, fn, "of named parameters");
-    lu_checkfields(L, t, fn, known, 0);
+    check_law_fields(L, t, fn, "", "friction", name, friction_fields(type), 0);
     lua_settop(L, 1);
     int law = copy_arguments(L, t);
     type = friction_variant(L, law, fn, type);
     mech_friction_law fl;
     lcontact_friction(L, law, fn, type, &fl);
-    finish_law(L, law, "friction", mech_friction_name(type));
+    finish_law(L, law, "friction", name);
     return 1;
 }
 
@@ -413,17 +555,15 @@ void lcontact_friction(lua_State *L, int t, const char *fn, mech_friction_type t
                        mech_friction_law *out)
 {
     mech_friction_law fl = mech_friction_default(type);
+    const char *const *fields = friction_fields(type);
+    double *const slots[] = {&fl.mu_s, &fl.v_reg, &fl.v_eps,  &fl.v0,     &fl.v1,
+                             &fl.vs,   &fl.delta, &fl.sigma0, &fl.sigma1, &fl.sigma2};
+    static const char *const keys[] = {"mu_s", "v_reg", "v_eps",  "v0",     "v1",
+                                       "vs",   "delta", "sigma0", "sigma1", "sigma2"};
     fl.mu = lu_number(L, t, fn, "mu", fl.mu, type != MECH_FRICTION_NONE);
-    fl.mu_s = lu_number(L, t, fn, "mu_s", fl.mu, 0); /* default: mu, as documented */
-    fl.v_reg = lu_number(L, t, fn, "v_reg", fl.v_reg, 0);
-    fl.v_eps = lu_number(L, t, fn, "v_eps", fl.v_eps, 0);
-    fl.v0 = lu_number(L, t, fn, "v0", fl.v0, 0);
-    fl.v1 = lu_number(L, t, fn, "v1", fl.v1, 0);
-    fl.vs = lu_number(L, t, fn, "vs", fl.vs, 0);
-    fl.delta = lu_number(L, t, fn, "delta", fl.delta, 0);
-    fl.sigma0 = lu_number(L, t, fn, "sigma0", fl.sigma0, 0);
-    fl.sigma1 = lu_number(L, t, fn, "sigma1", fl.sigma1, 0);
-    fl.sigma2 = lu_number(L, t, fn, "sigma2", fl.sigma2, 0);
+    fl.mu_s = fl.mu; /* default: mu, as documented */
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (in_list(fields, keys[i])) *slots[i] = lu_number(L, t, fn, keys[i], *slots[i], 0);
     mech_error err;
     if (mech_friction_check(&fl, &err) != MECH_OK) lu_mech_error(L, fn, &err);
     *out = fl;
@@ -444,21 +584,27 @@ int lcontact_read(lua_State *L, int idx, const char *fn, const char *field, mech
                         field, nl ? "contact" : "friction", luaL_typename(L, idx));
     const char *kind = lu_string(L, idx, fn, "kind", "");
     const char *name = lu_string(L, idx, fn, "law", "");
+    char where[64];
+    snprintf(where, sizeof where, "field '%s': ", field);
     if (nl) {
         if (strcmp(kind, "contact") != 0)
             return lu_error(L, fn, "field '%s' must be a contact law (got a %s law)", field, kind);
         for (int k = 0; k < MECH_NORMAL_COUNT; k++)
             if (strcmp(mech_normal_name((mech_normal_type)k), name) == 0) {
-                lcontact_normal(L, idx, fn, normal_variant(L, idx, (mech_normal_type)k), nl);
+                mech_normal_type type = normal_variant(L, idx, fn, (mech_normal_type)k);
+                check_law_fields(L, idx, fn, where, "contact", name, normal_fields(type), 1);
+                lcontact_normal(L, idx, fn, type, nl);
                 return 0;
             }
     } else {
         if (strcmp(kind, "friction") != 0)
             return lu_error(L, fn, "field '%s' must be a friction law (got a %s law)", field, kind);
         for (int k = 0; k < MECH_FRICTION_COUNT; k++)
-            if (strcmp(mech_friction_name((mech_friction_type)k), name) == 0) {
-                lcontact_friction(L, idx, fn, friction_variant(L, idx, fn, (mech_friction_type)k),
-                                  fl);
+            if (k != MECH_FRICTION_NONE &&
+                strcmp(mech_friction_name((mech_friction_type)k), name) == 0) {
+                mech_friction_type type = (mech_friction_type)k;
+                check_law_fields(L, idx, fn, where, "friction", name, friction_fields(type), 1);
+                lcontact_friction(L, idx, fn, friction_variant(L, idx, fn, type), fl);
                 return 0;
             }
     }

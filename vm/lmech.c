@@ -76,11 +76,11 @@ static int mech_mm(lua_State *L)
 static int mech_isatty(lua_State *L)
 {
     static const char *const names[] = {"stdin", "stdout", "stderr", NULL};
-    int fd = lua_type(L, 1) == LUA_TSTRING ? luaL_checkoption(L, 1, NULL, names)
-                                           : (int)luaL_checkinteger(L, 1);
+    lua_Integer fd = lua_type(L, 1) == LUA_TSTRING ? luaL_checkoption(L, 1, NULL, names)
+                                                   : luaL_checkinteger(L, 1);
     luaL_argcheck(L, fd >= 0 && fd <= 2, 1,
                   "expected 0, 1, 2, \"stdin\", \"stdout\" or \"stderr\"");
-    lua_pushboolean(L, isatty(fd));
+    lua_pushboolean(L, isatty((int)fd));
     return 1;
 }
 

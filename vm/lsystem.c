@@ -1295,7 +1295,10 @@ static int sys_simulate(lua_State *L)
             d->channel = lu_string(L, e, efn, "channel", NULL);
             d->level = lu_number(L, e, efn, "value", 0, 0);
             d->period = lu_number(L, e, efn, "period", 0, 0);
-            d->direction = (int)lu_number(L, e, efn, "direction", 0, 0);
+            double dir = lu_number(L, e, efn, "direction", 0, 0);
+            if (!(dir == -1 || dir == 0 || dir == 1))
+                lu_error(L, efn, "field 'direction' must be -1, 0 or 1 (got %g)", dir);
+            d->direction = (int)dir;
             if (lu_function(L, e, efn, "fn")) {
                 if (d->channel) lu_error(L, efn, "give either 'channel' or 'fn', not both");
                 char what[96];
