@@ -24,7 +24,7 @@ build: setup
 	cmake --build $(BUILD) -j $(JOBS)
 
 build-asan: setup
-	cmake -S . -B $(ASAN_BUILD) -DMECH_WERROR=ON -DMECH_SANITIZE=ON
+	cmake -S . -B $(ASAN_BUILD) -DMECH_WERROR=ON -DMECH_SANITIZE=ON -DMECH_FAULT_INJECTION=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 check: build build-asan
