@@ -8,6 +8,10 @@ use File::Path qw(make_path remove_tree);
 use POSIX qw(:sys_wait_h);
 use Time::HiRes qw(time sleep);
 
+# Seconds a case has to end after the watchdog's SIGINT (exit with LeakSanitizer's scan
+# included, on a loaded machine) before it is killed and counted as a hang.
+our $GRACE = 10;
+
 # "ID <tabs> Perl regex" lines of tests/fuzz/known, matched against signatures.
 sub load_known {
     my ($file) = @_;
@@ -97,7 +101,7 @@ sub classify {
     my $code = $status >> 8;
     my ($kind, $how);
     if ($kill) {
-        ($kind, $how) = ("hang", sprintf("did not end 5 s after the watchdog's SIGINT (sent at %g s): killed", $budget));
+        ($kind, $how) = ("hang", sprintf("did not end %g s after the watchdog's SIGINT (sent at %g s): killed", $GRACE, $budget));
     } elsif ($sig) {
         my %names = (2 => "SIGINT", 4 => "SIGILL", 6 => "SIGABRT", 7 => "SIGBUS", 8 => "SIGFPE",
                      9 => "SIGKILL", 11 => "SIGSEGV", 13 => "SIGPIPE", 15 => "SIGTERM");
@@ -169,7 +173,8 @@ sub run_one {
             if (open my $w, '>', "$dir/WATCHDOG") { close $w }
             kill 'INT', $pid;
             $int = $now;
-        } elsif ($int && !$kill && $now - $int > 5) {
+        } elsif ($int && !$kill && $now - $int > $GRACE) {
+            stack_of($pid, "$dir/stack-after-sigint");
             kill 'KILL', -$pid;
             kill 'KILL', $pid;
             $kill = 1;

@@ -134,7 +134,8 @@ function H.cb(n, action, ret)
 end
 
 -- Oracle: a CSV file that run:csv wrote has as many fields in its header as in every
--- row (quoted fields as RFC 4180 says).  A missing file is fine (the call failed).
+-- row (quoted fields as RFC 4180 says); a call that failed left no file (`fresh`: the
+-- file did not exist before the call).
 local function fields(line)
   local n, quoted, i = 1, false, 1
   while i <= #line do
@@ -146,11 +147,15 @@ local function fields(line)
   return n, quoted
 end
 
-function H.check_csv(path, ok)
+function H.check_csv(path, ok, fresh)
   local f = io.open(path, "rb")
   if not f then
     if ok then error("fuzz oracle: run:csv returned but '" .. tostring(path) .. "' does not exist", 0) end
     return
+  end
+  if not ok and fresh then
+    f:close()
+    error("fuzz oracle: run:csv raised an error but wrote '" .. tostring(path) .. "'", 0)
   end
   local header, rows, nh = nil, 0, nil
   local data = f:read("a")
@@ -173,13 +178,15 @@ function H.check_csv(path, ok)
   end
 end
 
--- Oracle: a run that says it is complete holds finite recorded values, and in a sane
--- model (only integrator options and contact laws changed) nothing went beyond `bound`.
+-- Oracle: a run that says it is complete holds finite values of the model's channels
+-- ("entity.quantity": Lua channels record what their function returns), and in a sane
+-- model (only integrator options and contact laws changed) no position went beyond
+-- `bound`.
 function H.check_run(run, bound)
   local ok, status = pcall(function() return run.status end)
   if not ok or status ~= "complete" then return end
   for _, ch in ipairs(run.channels) do
-    local col = run[ch]
+    local col = ch:find(".", 1, true) and run[ch] or {}
     for i = 1, #col do
       local v = col[i]
       if v ~= v or v == INF or v == -INF then
