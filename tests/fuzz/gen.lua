@@ -882,6 +882,15 @@ function G:plotting()
         { "at", vec{ 0.5, 0.5, 0.4, 0.4 } }, { "xlim", vec{ 0, 1e-3 } } }, 0.3))
     end,
     function() self:step("%s:save(%s)", v, self:path(self:pick{ ".png", ".png", ".svg", ".pdf" })) end,
+    function()
+      -- a whole figure in one step: a series, hostile settings, saved
+      local set = {}
+      if self:chance(0.5) then set[#set + 1] = { self:pick{ "xlog", "ylog" }, "true" } end
+      if self:chance(0.5) then set[#set + 1] = { self:pick{ "xlim", "ylim" }, self:pick{ "{ -1e308, 1e308 }", "{ 5e-324, 1 }", "{ 0, 1e308 }", "{ 1e307, 1e308 }", "{ -1.7e308, 1.7e308 }", "{ 1e-300, 1e300 }", vec{ 0, self:logu(1e-300, 1e300) } } } end
+      if self:chance(0.5) then set[#set + 1] = { "grid", "true" } end
+      self:step("local f = plot.figure{ dpi = 30, width = 60, height = 40 }; f:panel(1):%s{ x = %s, y = %s }:set%s; f:save(%s)",
+        self:pick{ "line", "scatter", "step" }, self:series_data(), self:series_data(), self:args(set, 0.2), self:path(".png"))
+    end,
     function() self:step("return tostring(%s)", v) end,
     function()
       local x = self:series_data()
