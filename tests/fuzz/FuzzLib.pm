@@ -121,7 +121,7 @@ sub classify {
     }
     return () unless $kind;
     my $signature = $kind eq 'signal' ? "signal: $how" : signature($kind, $stderr);
-    $signature = "hang" if $kind eq 'hang';
+    $signature = "hang: " . join(" < ", gdb_frames("$dir/stack-after-sigint")) if $kind eq 'hang';
     return ($kind, $how, $signature);
 }
 
@@ -141,6 +141,20 @@ sub last_step {
         return "step $n, line $.: $line";
     }
     return "step $n";
+}
+
+# Up to four function names of a gdb backtrace (libc and libm frames left out).
+sub gdb_frames {
+    my ($file) = @_;
+    my @names;
+    open my $f, '<', $file or return ();
+    while (<$f>) {
+        next unless /^#\d+\s+(?:0x[0-9a-f]+ in )?([A-Za-z_]\w*) \(/;
+        next if $1 =~ /^__/;
+        push @names, $1;
+        last if @names == 4;
+    }
+    return @names;
 }
 
 # The C stack of a running case (gdb, when installed), for hangs and slow cases.
