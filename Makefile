@@ -12,7 +12,12 @@ SAN_ENV = ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:halt_on_error=1 \
           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
           LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 
-.PHONY: all setup build build-asan check demo bench install clean format
+# make fuzz SECONDS=N: the API fuzzer (tests/fuzz) for N seconds on the sanitizer build;
+# any finding, known or not, makes it fail.  FUZZ_ARGS adds options (--seed, --budget).
+SECONDS   ?= 300
+FUZZ_ARGS ?=
+
+.PHONY: all setup build build-asan check demo bench fuzz install clean format
 
 all: build
 
@@ -24,7 +29,7 @@ build: setup
 	cmake --build $(BUILD) -j $(JOBS)
 
 build-asan: setup
-	cmake -S . -B $(ASAN_BUILD) -DMECH_WERROR=ON -DMECH_SANITIZE=ON
+	cmake -S . -B $(ASAN_BUILD) -DMECH_WERROR=ON -DMECH_SANITIZE=ON -DMECH_FAULT_INJECTION=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 check: build build-asan
@@ -39,6 +44,9 @@ demo: build
 bench: build
 	cmake --build $(BUILD) -j $(JOBS) --target benchmarks
 	@tests/bench/run $(BUILD)
+
+fuzz: build-asan
+	$(SAN_ENV) tests/fuzz/run --build $(ASAN_BUILD) --seconds $(SECONDS) --jobs $(JOBS) --strict $(FUZZ_ARGS)
 
 install: build
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))

@@ -20,6 +20,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "host.h"
 #include "lmesh.h"
 #include "lutil.h"
 
@@ -28,6 +29,16 @@
 #define MAX_ITEMS (1 << 26)
 
 /* ---- pushing a mesh ----------------------------------------------------------------------- */
+
+/* Every 4096 items, takes a Ctrl-C: building the tables of a large mesh runs no Lua code
+** that the interrupt hook could stop (1e7 cells take a minute). */
+static void poll_interrupt(lua_State *L, int i)
+{
+    if ((i & 4095) == 4095 && host_interrupt_requested()) {
+        host_interrupt_consume(L);
+        luaL_error(L, "interrupted");
+    }
+}
 
 /* Pushes {a[0] + 1, ..., a[n - 1] + 1}. */
 static void push_numbers(lua_State *L, const int *a, int n)
@@ -45,6 +56,7 @@ int lmesh_push(lua_State *L, const mech_mesh *m)
     lua_createtable(L, 0, 4);
     lua_createtable(L, m->nnodes, 0);
     for (int i = 0; i < m->nnodes; i++) {
+        poll_interrupt(L, i);
         lua_createtable(L, 2, 0);
         lua_pushnumber(L, m->xy[2 * i]);
         lua_rawseti(L, -2, 1);
@@ -55,6 +67,7 @@ int lmesh_push(lua_State *L, const mech_mesh *m)
     lua_setfield(L, -2, "nodes");
     lua_createtable(L, m->nelems, 0);
     for (int e = 0; e < m->nelems; e++) {
+        poll_interrupt(L, e);
         push_numbers(L, m->conn + 4 * e, m->nvert[e]);
         lua_rawseti(L, -2, e + 1);
     }

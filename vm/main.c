@@ -16,6 +16,7 @@
 
 #include "host.h"
 #include "mech.h"
+#include "mech_fault.h"
 #include "repl.h"
 
 #define EXIT_USAGE 2
@@ -207,6 +208,21 @@ static int run_script(lua_State *L, char **argv, int script, int argc)
     return host_report(L, host_docall(L, n, 0));
 }
 
+#ifdef MECH_FAULT_INJECTION
+/* The Lua state's allocator, behind a fault point (mech/mech_fault.h).  Lua needs
+** freeing and shrinking to succeed, so only new and growing blocks may fail; for a new
+** block (ptr NULL) osize is the kind of object, not a size. */
+static lua_Alloc lua_alloc_f;
+static void *lua_alloc_ud;
+
+static void *fault_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    (void)ud;
+    if (nsize > 0 && (ptr == NULL || nsize > osize) && mech_fault_point()) return NULL;
+    return lua_alloc_f(lua_alloc_ud, ptr, osize, nsize);
+}
+#endif
+
 struct job {
     int argc;
     char **argv;
@@ -260,6 +276,10 @@ int main(int argc, char **argv)
         host_message("cannot create the Lua state: not enough memory");
         return EXIT_FAILURE;
     }
+#ifdef MECH_FAULT_INJECTION
+    lua_alloc_f = lua_getallocf(L, &lua_alloc_ud);
+    lua_setallocf(L, fault_alloc, NULL);
+#endif
     lua_gc(L, LUA_GCSTOP); /* no collections while the libraries are being built */
     struct job job = {argc, argv, &opt, EXIT_FAILURE};
     lua_pushcfunction(L, pmain);

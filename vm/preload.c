@@ -2,11 +2,15 @@
 /* The list of C modules of the stdlib: add one line per module. */
 #include "preload.h"
 
+#include "lfault.h"
 #include "lfft.h"
 #include "lplot.h"
 
 const struct preload_module preload_modules[] = {
     {"fft", luaopen_fft},
     {"plot", luaopen_plot},
+#ifdef MECH_FAULT_INJECTION
+    {"faultinject", luaopen_faultinject}, /* tests only: see vm/lfault.c */
+#endif
     {NULL, NULL},
 };

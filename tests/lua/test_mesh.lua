@@ -276,4 +276,25 @@ do
     "group name '" .. string.rep("g", 64) .. "' must have 1 to 63 characters", "a group name too long")
 end
 
+do -- Ctrl-C while a large mesh becomes Lua tables (no Lua code runs there to take it):
+  -- the call stops soon after, not once every table is built (a minute for 1e7 cells).
+  -- The sanitizer build raises the SIGINT at a chosen allocation (faultinject).
+  if package.preload.faultinject then
+    local fi = require "faultinject"
+    local ok, err = pcall(function()
+      fi.arm(1000, "interrupt")
+      return mech.mesh.rectangle{ size = { 1, 1 }, nx = 300, ny = 100 }
+    end)
+    local n = fi.disarm()
+    tap.ok(not ok and tostring(err):find("interrupted", 1, true), "a Ctrl-C stops mech.mesh.rectangle: " .. tostring(err))
+    tap.ok(n < 10000, string.format("within a few thousand allocations of the Ctrl-C (%d; 60000 tables in all)", n))
+    local sys = mech.planar{}
+    sys:body{ name = "b", mass = 1, inertia = 1 }
+    ok, err = pcall(sys.simulate, sys, { t = 1e-3, quiet = true })
+    tap.ok(ok, "and the interrupt is not pending after (a run goes through): " .. tostring(err))
+  else
+    tap.skip("needs the sanitizer build's faultinject module", 3)
+  end
+end
+
 tap.done()

@@ -1,0 +1,1170 @@
+-- SPDX-License-Identifier: MIT
+-- The case generator of mechlua's API fuzzer (tests/fuzz/run drives it; see
+-- tests/fuzz/README in the project README's "Fuzzing" section).
+--
+--   mechlua tests/fuzz/gen.lua SEED FIRST STRIDE COUNT OUTDIR
+--
+-- writes OUTDIR/case-SEED-N.lua for N = FIRST, FIRST + STRIDE, ... (COUNT cases).  A case
+-- depends only on SEED, N and this generator: each is a standalone script, run with
+-- `mechlua case.lua` from a scratch folder, that starts with tests/fuzz/prelude.lua and
+-- goes on with steps S(function() ... end) that build models, simulate, plot and analyse
+-- them with mutated arguments and hostile callbacks, then abuse what they made.
+--
+-- The surface is found by introspection when the generator starts: the functions of the
+-- modules (mech, plot, analysis, ...), the methods of sample objects (their metatables'
+-- __index, __methods and __complete lists) and the fields each accepts (from the
+-- "unknown field ... (known fields: ...)" error an unknown field brings).  A hand-written
+-- catalogue (FIELD, the templates) gives valid values, so that mutated calls get past the
+-- first argument check.
+local USAGE = "usage: mechlua tests/fuzz/gen.lua SEED FIRST STRIDE COUNT OUTDIR"
+local SEED, FIRST, STRIDE, COUNT, OUTDIR = tonumber(arg[1]), tonumber(arg[2]), tonumber(arg[3]),
+  tonumber(arg[4]), arg[5]
+if not (SEED and FIRST and STRIDE and COUNT and OUTDIR) then
+  io.stderr:write(USAGE, "\n")
+  os.exit(2)
+end
+SEED, FIRST, STRIDE, COUNT = math.tointeger(SEED), math.tointeger(FIRST), math.tointeger(STRIDE),
+  math.tointeger(COUNT)
+
+local HERE = arg[0]:match("^(.*)/[^/]*$") or "."
+local SOURCE = HERE .. "/../.."
+
+local fmt, concat = string.format, table.concat
+
+local function readfile(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+local PRELUDE = readfile(HERE .. "/prelude.lua")
+local MESHES = {}
+for _, name in ipairs{ "tests/data/square_22.msh", "tests/data/square_41.msh",
+  "scripts/data/spec000_slider_quad.msh", "scripts/data/spec000_slider_tri.msh",
+  "tests/data/plate_hole_22.msh" } do
+  MESHES[#MESHES + 1] = { name = name, text = readfile(SOURCE .. "/" .. name) }
+end
+
+-- ---- random numbers: splitmix64, the same sequence on every machine ---------------------------
+
+local function rng(seed)
+  local s = seed
+  return function()
+    s = s + 0x9E3779B97F4A7C15
+    local z = s
+    z = (z ~ (z >> 30)) * 0xBF58476D1CE4E5B9
+    z = (z ~ (z >> 27)) * 0x94D049BB133111EB
+    return z ~ (z >> 31)
+  end
+end
+
+-- ---- Lua source of values ------------------------------------------------------------------
+
+-- A string literal with every byte outside printable ASCII escaped (the case files stay
+-- plain text even when the string is not UTF-8).
+local function q(s)
+  return '"' .. s:gsub('[%c"\\\128-\255]', function(c)
+    if c == "\n" then return "\\n" end
+    if c == '"' or c == "\\" then return "\\" .. c end
+    return fmt("\\%03d", c:byte())
+  end) .. '"'
+end
+
+local function num(x)
+  if x ~= x then return "NAN" end
+  if x == math.huge then return "INF" end
+  if x == -math.huge then return "-INF" end
+  if math.type(x) == "integer" then return fmt("%d", x) end
+  if x == 0 and 1 / x < 0 then return "-0.0" end
+  local s
+  for digits = 15, 17 do
+    s = fmt("%." .. digits .. "g", x)
+    if tonumber(s) == x then break end
+  end
+  if not s:find("[%.eEnx]") then s = s .. ".0" end
+  return s
+end
+
+local function vec(t)
+  local out = {}
+  for i, v in ipairs(t) do out[i] = type(v) == "number" and num(v) or v end
+  return "{ " .. concat(out, ", ") .. " }"
+end
+
+-- ---- introspection -------------------------------------------------------------------------
+
+local plot, analysis = require "plot", require "analysis"
+
+-- Fields a function accepts, from the error an unknown field brings (nil if none).
+local function probe_fields(f, ...)
+  local args = table.pack(...)
+  args.n = args.n + 1
+  args[args.n] = { zz_fuzz_probe = 1 }
+  local ok, err = pcall(f, table.unpack(args, 1, args.n))
+  if ok or type(err) ~= "string" then return nil end
+  local list = err:match("known fields: ([%w_, ]+)")
+  if not list then return nil end
+  local fields = {}
+  for name in list:gmatch("[%w_]+") do fields[#fields + 1] = name end
+  return fields
+end
+
+-- Module functions never called with arbitrary arguments: they end the process (which
+-- would read as a finding) by design.
+local NEVER = { ["tap.done"] = true, ["options.script_args"] = true }
+
+local SURFACE = { functions = {}, methods = {}, fields = {} }
+
+local function walk(prefix, t, depth, seen)
+  if seen[t] or depth > 2 then return end
+  seen[t] = true
+  local keys = {}
+  for k in pairs(t) do if type(k) == "string" then keys[#keys + 1] = k end end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    local v, path = t[k], prefix .. "." .. k
+    if type(v) == "function" and not NEVER[path] then
+      SURFACE.functions[#SURFACE.functions + 1] = path
+      if not path:match("^tap%.") then SURFACE.fields[path] = probe_fields(v) end
+    elseif type(v) == "table" and k ~= "materials" and k ~= "pairs" then
+      walk(path, v, depth + 1, seen)
+    end
+  end
+end
+
+local MODULES = { "mech", "plot", "analysis", "fft", "slidercrank", "benchmarks", "spec000", "options",
+  "tap" }
+for _, m in ipairs(MODULES) do walk(m, require(m), 0, {}) end
+SURFACE.functions[#SURFACE.functions + 1] = "mech.materials.add"
+SURFACE.functions[#SURFACE.functions + 1] = "mech.materials.pair"
+SURFACE.functions[#SURFACE.functions + 1] = "help"
+
+-- Methods of sample objects, by the type names the generator gives its slots.
+local function methods_of(obj)
+  local names, seen = {}, {}
+  local function add(k, v)
+    if type(k) == "string" and type(v) == "function" and not k:match("^__") and not seen[k] then
+      seen[k] = true
+      names[#names + 1] = k
+    end
+  end
+  local mt = debug.getmetatable(obj)
+  if mt then
+    for _, key in ipairs{ "__index", "__methods", "__complete" } do
+      if type(mt[key]) == "table" then for k, v in pairs(mt[key]) do add(k, v) end end
+    end
+  end
+  table.sort(names)
+  return names
+end
+
+do
+  local sys = mech.planar{}
+  local b = sys:body{ name = "b", mass = 1, inertia = 1 }
+  local mesh = mech.mesh.rectangle{ size = { 1, 1 } }
+  local fe = sys:flexible{ name = "fe", mesh = mesh, E = 1e3, density = 1 }
+  local run = sys:simulate{ t = 1e-3, record = { "b.x" } }
+  local fig = plot.figure{}
+  local samples = { system = sys, body = b, flexible = fe, run = run, column = run.t, figure = fig,
+    axes = fig:panel(1), mesh = mesh }
+  for kind, obj in pairs(samples) do
+    SURFACE.methods[kind] = methods_of(obj)
+    for _, m in ipairs(SURFACE.methods[kind]) do
+      local ok, fields = pcall(probe_fields, obj[m], obj)
+      if ok then SURFACE.fields[kind .. ":" .. m] = fields end
+    end
+  end
+  -- entities share one metatable: the methods that are not a body's apply to meshes
+  SURFACE.methods.entity = SURFACE.methods.body
+end
+
+-- ---- the generator of one case -------------------------------------------------------------
+
+local G = {}
+G.__index = G
+
+local function new_case(seed, n)
+  local mix = rng(seed * 1000003 + n)
+  mix()
+  local g = setmetatable({ next = rng(mix()), lines = {}, slots = {}, nslot = 0, names = {},
+    seq = 0, seed = seed, n = n, mutations = 0, prefix = "" }, G)
+  return g
+end
+
+function G:int(a, b) return a + (self.next() >> 11) % (b - a + 1) end
+function G:float(a, b) return a + (b - a) * ((self.next() >> 11) * 2.0 ^ -53) end
+function G:chance(p) return (self.next() >> 11) * 2.0 ^ -53 < p end
+function G:pick(list) return list[self:int(1, #list)] end
+-- A log-uniform number between a and b (both > 0).
+function G:logu(a, b) return math.exp(self:float(math.log(a), math.log(b))) end
+
+-- Picks among { weight, value } pairs.
+function G:wpick(list)
+  local total = 0
+  for _, e in ipairs(list) do total = total + e[1] end
+  local x = self:float(0, total)
+  for _, e in ipairs(list) do
+    x = x - e[1]
+    if x <= 0 then return e[2] end
+  end
+  return list[#list][2]
+end
+
+function G:emit(s) self.lines[#self.lines + 1] = s end
+
+-- A step: one top-level call (or a few statements) under pcall.
+-- A prefix set with G:before goes into the next step (fault injection armed there).
+function G:step(fmtstr, ...)
+  local src = select("#", ...) > 0 and fmt(fmtstr, ...) or fmtstr
+  self:emit("S(function() " .. self.prefix .. src .. " end)")
+  self.prefix = ""
+end
+
+function G:before(src) self.prefix = src .. "; " end
+
+-- A new slot V[i] for an object of kind `kind`; info: sys (slot of its system), name.
+function G:slot(kind, info)
+  self.nslot = self.nslot + 1
+  local s = info or {}
+  s.id, s.kind = self.nslot, kind
+  self.slots[#self.slots + 1] = s
+  return s
+end
+
+function G:find(kinds, pred)
+  local set = {}
+  for k in kinds:gmatch("[%w_]+") do set[k] = true end
+  local found = {}
+  for _, s in ipairs(self.slots) do
+    if set[s.kind] and (not pred or pred(s)) then found[#found + 1] = s end
+  end
+  return found
+end
+
+function G:any(kinds, pred)
+  local found = self:find(kinds, pred)
+  if #found == 0 then return nil end
+  return self:pick(found)
+end
+
+function G:v(s) return "V[" .. s.id .. "]" end
+
+function G:name(prefix)
+  self.seq = self.seq + 1
+  return prefix .. self.seq
+end
+
+-- ---- hostile values ------------------------------------------------------------------------
+
+local HNUM = { "NAN", "-NAN", "INF", "-INF", "0", "-0.0", "1e308", "-1e308", "5e-324", "-5e-324",
+  "2.2250738585072014e-308", "-1", "2^53", "9007199254740993", "2^63", "-2^63", "math.maxinteger",
+  "math.mininteger", "1e300", "1e-300", "0.5", "3", "1e9", "-1e9", "1e19", "2^31", "-2^31", "2^32",
+  "1e15", "1.5", "0.1", "7", "1e-9" }
+local HSTR = { '""', '"\\255\\254"', '"\\195\\040"', '"\\237\\160\\128"', '"\\192\\175"', '"a\\0b"',
+  'string.rep("x", 100000)', 'string.rep("\\255", 1000)', '"%s%n%d%p%%"', '"#u#d#[0x2022]#g#"',
+  '"^{^{^{^{"', '"^"', '"a^{b"', '"\\n\\r\\t"', '"a,b"', '"q\\"uote"', '"x.y.z"', '"."', '".."',
+  '"system"', '"ground"', 'string.rep("^2", 300)', 'string.rep("\\195\\169", 200)', '"\\u{7FFFFFFF}"',
+  '"\\u{D800}"', '"\\u{10FFFF}"', '"\\0"', '"b1.x"', '"system.energy"', '"#"', '"##"',
+  'string.rep("#", 301)', '"\\27[2J"', '"x,\\"y\\"\\nz"' }
+local HTAB = { "{}", "{ {} }", "H.rec()", "H.deep(200)", "H.deep(20000)", "H.big(100000)",
+  "H.big(1000, NAN)", "H.big(3, INF)", 'H.meta("__index")', 'H.meta("__len")', 'H.meta("__tostring")',
+  'H.meta("__eq")', 'H.meta("__pairs")', 'H.meta("__newindex")', 'H.meta("__index", nil, true)',
+  "{ 1, nil, 3 }", "{ [1.5] = 1 }", "{ [true] = 1 }", "{ [0] = 1, [-1] = 2 }", "{ n = 1 }",
+  "setmetatable({}, { __index = function() return NAN end })",
+  "setmetatable({}, { __index = function(t, k) return k end })",
+  'setmetatable({}, { __gc = function() error("gc") end })', "{ [2^53] = 1 }", "{ 1, 2, 3 }",
+  "{ NAN, NAN }", "{ INF, 0 }", "{ 1e308, 1e308 }", "{ {1, 2}, {3, 4} }", '{ "a", "b" }',
+  "H.big(40, H.rec())", 'setmetatable({ 1, 2 }, { __name = "mech.system" })' }
+local HOTHER = { "nil", "true", "false", "print", "function() end", "coroutine.create(print)",
+  "io.stdout", "mech", "V", '"x"', "0", "NAN", "{}", "function() error(\"cb\") end",
+  "setmetatable({}, { __call = function() error(\"call\") end })" }
+
+function G:hnum() return self:pick(HNUM) end
+function G:hstr() return self:pick(HSTR) end
+function G:htab() return self:pick(HTAB) end
+
+-- Any hostile value: numbers, strings, tables, other types, or an object of the wrong kind.
+function G:hostile()
+  local r = self:int(1, 10)
+  if r <= 3 then return self:hnum() end
+  if r <= 5 then return self:hstr() end
+  if r <= 7 then return self:htab() end
+  if r <= 9 or #self.slots == 0 then return self:pick(HOTHER) end
+  return self:v(self:pick(self.slots))
+end
+
+-- ---- valid values by field name ------------------------------------------------------------
+
+local NLAWS = { "hertz", "kelvin_voigt", "hunt_crossley", "lankarani_nikravesh", "flores", "gonthier",
+  "hu_guo" }
+local FLAWS = { "coulomb", "stick", "ambrosio", "lugre", "dahl", "threlfall", "stribeck" }
+local MATERIALS = { "steel", "nodular_cast_iron", "copper", "aluminium" }
+
+-- An inline contact law (or a law from a slot).
+function G:nlaw(soft)
+  local s = self:chance(0.3) and self:any("nlaw")
+  if s then return self:v(s) end
+  local law = self:pick(NLAWS)
+  local K = soft and self:logu(1e4, 1e7) or self:logu(1e6, 1e11)
+  if law == "hertz" then return fmt("mech.contact.hertz{ K = %s }", num(K)) end
+  if law == "kelvin_voigt" then
+    return fmt("mech.contact.kelvin_voigt{ K = %s, c = %s }", num(K), num(self:logu(1, 1e4)))
+  end
+  local extra = self:chance(0.3) and fmt(", n = %s", num(self:pick{ 1, 1.5, 2 })) or ""
+  if self:chance(0.2) then extra = extra .. fmt(", v_min = %s", num(self:logu(1e-6, 1e-2))) end
+  if self:chance(0.1) then
+    return fmt("mech.contact.%s{ material = %q, radius = %s, restitution = %s }", law,
+      self:pick(MATERIALS), num(self:logu(1e-3, 0.1)), num(self:float(0, 1)))
+  end
+  return fmt("mech.contact.%s{ K = %s, restitution = %s%s }", law, num(K), num(self:float(0, 1)), extra)
+end
+
+function G:flaw()
+  local s = self:chance(0.3) and self:any("flaw")
+  if s then return self:v(s) end
+  local law = self:pick(FLAWS)
+  local mu = num(self:float(0, 0.5))
+  if law == "coulomb" then
+    return fmt("mech.friction.coulomb{ mu = %s, regularization = %q, v_reg = %s }", mu,
+      self:pick{ "none", "linear", "tanh" }, num(self:logu(1e-6, 1e-2)))
+  elseif law == "stick" then
+    return fmt("mech.friction.stick{ mu = %s, mu_s = %s, v_eps = %s }", mu, num(0.6), num(self:logu(1e-6, 1e-3)))
+  elseif law == "ambrosio" then
+    return fmt("mech.friction.ambrosio{ mu = %s, v0 = 1e-4, v1 = 1e-3 }", mu)
+  elseif law == "lugre" then
+    return fmt("mech.friction.lugre{ mu = %s, mu_s = 0.6, vs = %s, sigma0 = %s, sigma1 = %s, sigma2 = %s%s }",
+      mu, num(self:logu(1e-4, 1e-1)), num(self:logu(1e2, 1e7)), num(self:logu(1e-2, 1e3)),
+      num(self:float(0, 1)), self:chance(0.3) and ", normalized = true" or "")
+  elseif law == "dahl" then
+    return fmt("mech.friction.dahl{ mu = %s, sigma0 = %s }", mu, num(self:logu(1e2, 1e7)))
+  elseif law == "threlfall" then
+    return fmt("mech.friction.threlfall{ mu = %s, v0 = %s }", mu, num(self:logu(1e-5, 1e-2)))
+  end
+  return fmt("mech.friction.stribeck{ mu = %s, mu_s = 0.6, vs = %s, delta = %s, sigma2 = %s }", mu,
+    num(self:logu(1e-4, 1e-1)), num(self:float(0.5, 3)), num(self:float(0, 1)))
+end
+
+function G:pt(scale)
+  scale = scale or 0.2
+  return vec{ self:float(-scale, scale), self:float(-scale, scale) }
+end
+
+function G:small() return num(self:float(-1, 1)) end
+function G:pos(a, b) return num(self:logu(a or 1e-3, b or 10)) end
+
+-- An entity name: fresh mostly, sometimes one used before or a hostile string.
+function G:ename(prefix)
+  if self:chance(0.05) then return self:hstr() end
+  if self:chance(0.05) and #self.names > 0 then return q(self:pick(self.names)) end
+  local name = self:name(prefix)
+  self.names[#self.names + 1] = name
+  return q(name)
+end
+
+-- A scratch file name for run:csv and fig:save (relative: the case runs in its own folder).
+function G:path(ext)
+  local r = self:int(1, 20)
+  if r == 1 then return '"nodir/x' .. ext .. '"' end
+  if r == 2 then return '""' end
+  if r == 3 then return '"."' end
+  if r == 4 then return q(string.rep("n", 300) .. ext) end
+  if r == 5 then return q("a\0b" .. ext) end
+  if r == 6 then return q("\255\254" .. ext) end
+  if r == 7 then return q("x" .. ext .. "/") end
+  if r == 8 then return '"noext"' end
+  return q(self:name("out") .. ext)
+end
+
+-- Channel names of the entities a system slot knows, plus some of the system's own.
+local BODYQ = { "x", "y", "phi", "vx", "vy", "omega", "ax", "ay", "alpha", "kinetic" }
+local JOINTQ = { "fx", "fy", "f", "violation", "m", "twist", "fn", "dx", "dy", "ex", "ey", "e", "exb",
+  "eyb", "gap", "penetration", "rate", "ft", "vt", "mu", "active", "impacts", "v0", "z", "stick", "tilt",
+  "offset" }
+local OTHERQ = { "torque", "angle", "target", "power", "work", "f", "length", "rate", "energy", "fx", "fy",
+  "gap", "penetration", "fn", "ft", "vt", "mu", "active", "impacts", "v0", "z", "stick", "strain",
+  "damping", "contacts", "ux", "uy" }
+local SYSQ = { "kinetic", "potential", "gravity", "elastic", "contact", "contact_damping", "friction",
+  "energy", "work", "applied", "dissipated", "balance", "violation" }
+
+function G:channel(sys)
+  local ents = sys and sys.ents or {}
+  local r = self:int(1, 20)
+  if r == 1 then return self:hstr() end
+  if r <= 4 or #ents == 0 then return q("system." .. self:pick(SYSQ)) end
+  local e = self:pick(ents)
+  local qs = e.kind == "body" and BODYQ or e.kind == "joint" and JOINTQ or OTHERQ
+  if e.kind == "flexible" and self:chance(0.5) then
+    return q(fmt("%s.n%d.%s", e.name, self:int(1, e.nnodes or 4), self:pick(BODYQ)))
+  end
+  return q(e.name .. "." .. self:pick(qs))
+end
+
+-- ---- callbacks -----------------------------------------------------------------------------
+
+-- What a hostile callback may do on its n-th call (besides returning).  `sys` is the
+-- source of the system it belongs to (or nil).
+function G:action(sys)
+  local acts = {
+    { 4, 'error("fuzz: callback error")' },
+    { 2, "error({})" },
+    { 1, "error(setmetatable({}, { __tostring = function() error(\"x\") end }))" },
+    { 1, "error()" },
+    { 2, "coroutine.yield(1)" },
+    { 3, "collectgarbage()" },
+    { 1, 'collectgarbage("step")' },
+    { 1, "H.interrupt(" .. self:int(1, 40) .. ")" },
+    { 1, "H.oom(" .. self:int(1, 60) .. ", " .. q(self:pick{ "fail", "once" }) .. ")" },
+  }
+  if sys then
+    local more = {
+      { 4, fmt("H.close(%s)", sys) },
+      { 2, fmt("H.gc(%s)", sys) },
+      { 2, fmt("%s:simulate{ t = 1e-3, quiet = true }", sys) },
+      { 3, fmt("%s:value(%s)", sys, self:channel(self.cursys)) },
+      { 2, fmt("%s:assemble()", sys) },
+      { 2, fmt("%s:body{ name = %s, mass = 1, inertia = 1 }", sys, self:ename("cbb")) },
+      { 1, fmt("%s:describe()", sys) },
+      { 1, fmt("%s:lyapunov{ t = 1e-3 }", sys) },
+      { 1, fmt("tostring(%s)", sys) },
+      { 1, fmt("local r = %s.last_run; if r then H.gc(r) end", sys) },
+    }
+    for _, a in ipairs(more) do acts[#acts + 1] = a end
+  end
+  local run = self:any("run")
+  if run then
+    acts[#acts + 1] = { 2, fmt("H.gc(%s)", self:v(run)) }
+    acts[#acts + 1] = { 1, fmt("H.close(%s)", self:v(run)) }
+  end
+  local col = self:any("column")
+  if col then acts[#acts + 1] = { 1, fmt("local c = %s; V[%d] = nil; c = nil; collectgarbage()", self:v(col), col.id) } end
+  local fig = self:any("figure")
+  if fig then acts[#acts + 1] = { 1, fmt("%s:save(%s)", self:v(fig), self:path(".png")) } end
+  return self:wpick(acts)
+end
+
+-- A callback: mostly well behaved (returns `ok`, a list of return expressions), with a
+-- hostile action on one call or hostile results.
+function G:callback(params, ok, sys)
+  local r = self:int(1, 10)
+  local ret = ok
+  if r <= 3 then self.mutations = self.mutations + 1 end
+  if r == 1 then
+    ret = self:pick{ "NAN", "INF", "nil", '"x"', "{}", "1e308", "-1e308", "1, 2, 3, 4, 5, 6, 7, 8", "true",
+      "5e-324", "2^63" }
+  end
+  if r <= 3 and not (r == 1) then
+    local n = self:pick{ 1, 1, 2, 3, 5, 10, 50 }
+    return fmt("H.cb(%d, function(%s) %s end, function(%s) return %s end)", n, params,
+      self:action(sys), params, ret)
+  end
+  return fmt("function(%s) return %s end", params, ret)
+end
+
+-- ---- calls with mutated arguments ----------------------------------------------------------
+
+-- fields: list of { key, source } (key a string, or a number for positional values).
+-- Mutations: a value made hostile, a field dropped, an unknown one added, the table
+-- replaced or served through a proxy.
+-- Returns a table constructor "{ ... }" or a parenthesized expression "(...)", so that
+-- both "f" .. args and "x = " .. args are valid Lua.
+function G:args(fields, rate)
+  rate = rate or 0.15
+  local out = {}
+  for _, f in ipairs(fields) do out[#out + 1] = { f[1], f[2] } end
+  if self:chance(rate) then
+    self.mutations = self.mutations + 1
+    local n = self:int(1, 3)
+    for _ = 1, n do
+      local m = self:int(1, 9)
+      if #out > 0 and m <= 4 then
+        local f = out[self:int(1, #out)]
+        f[2] = m <= 2 and self:hostile() or m == 3 and self:hnum() or self:htab()
+      elseif #out > 0 and m == 5 then
+        table.remove(out, self:int(1, #out))
+      elseif m == 6 then
+        out[#out + 1] = { self:pick{ "zz", "name", "t", "mass", "x", "law", "fn" }, self:hostile() }
+      elseif m == 7 then
+        out[#out + 1] = { #out + 1, self:hostile() }
+      elseif m == 8 then
+        return "(" .. self:hostile() .. ")"
+      else
+        out.proxy = true
+      end
+    end
+  end
+  local parts = {}
+  for _, f in ipairs(out) do
+    if type(f[1]) == "number" then parts[#parts + 1] = f[2]
+    else parts[#parts + 1] = f[1] .. " = " .. f[2] end
+  end
+  local t = "{ " .. concat(parts, ", ") .. " }"
+  if out.proxy then t = "(H.proxy(" .. t .. "))" end
+  return t
+end
+
+-- ---- models --------------------------------------------------------------------------------
+
+-- A system slot records the entities made in it (for channels) and whether its model is
+-- sane (only options, laws and callbacks mutated: then a run may not run away).
+function G:system(rate)
+  local s = self:slot("system", { ents = {}, sane = true, mutations0 = self.mutations })
+  self.cursys = s
+  local grav = self:chance(0.8) and vec{ 0, -9.81 } or self:pt(20)
+  local fields = { { "gravity", grav } }
+  if self:chance(0.2) then fields[#fields + 1] = { "baumgarte", vec{ self:float(0, 50), self:float(0, 50) } } end
+  if self:chance(0.1) then fields[#fields + 1] = { "assemble", "false" } end
+  self:step("V[%d] = mech.planar%s", s.id, self:args(fields, rate))
+  if self.mutations > s.mutations0 then s.sane = false end
+  return s
+end
+
+-- An entity made by sys:<method>{...}; returns its slot.
+-- (The fields' values were made before: mutations counted since the template began make
+-- the model insane.)
+function G:entity(sys, method, kind, name, fields, rate)
+  local e = self:slot(kind, { sys = sys, name = name })
+  local f = { { "name", q(name) } }
+  for _, x in ipairs(fields) do f[#f + 1] = x end
+  local a = self:args(f, rate)
+  if self.mutations > sys.mutations0 then sys.sane = false end
+  self:step("V[%d] = %s:%s%s", e.id, self:v(sys), method, a)
+  sys.ents[#sys.ents + 1] = e
+  return e
+end
+
+function G:body(sys, name, m, J, at, extra, rate)
+  local f = { { "mass", num(m) }, { "inertia", num(J) }, { "at", at } }
+  for _, x in ipairs(extra or {}) do f[#f + 1] = x end
+  return self:entity(sys, "body", "body", name, f, rate)
+end
+
+local TEMPLATES = {}
+
+-- A pendulum, rigid or with a penalty pin, and a load or spring now and then.
+function TEMPLATES.pendulum(g, rate)
+  local sys = g:system(rate)
+  local L = g:float(0.1, 1)
+  local bob = g:body(sys, g:name("bob"), g:float(0.1, 3), g:float(0, 0.1), vec{ L, 0 }, nil, rate)
+  local pin = { { 1, g:v(sys) .. ".ground" }, { 2, g:v(bob) }, { "at", vec{ 0, 0 } } }
+  if g:chance(0.3) then
+    pin[#pin + 1] = { "method", '"penalty"' }
+    pin[#pin + 1] = { "k", num(g:logu(1e3, 1e8)) }
+  end
+  g:entity(sys, "revolute", "joint", g:name("pivot"), pin, rate)
+  if g:chance(0.3) then
+    g:entity(sys, "torque", "load", g:name("tq"), { { 1, g:v(bob) },
+      { "fn", g:callback("t, x, y, phi, vx, vy, omega", "-0.1 * omega", g:v(sys)) } }, rate)
+  end
+  if g:chance(0.3) then
+    g:entity(sys, "spring", "spring", g:name("spr"), { { 1, g:v(sys) .. ".ground" }, { 2, g:v(bob) },
+      { "at", vec{ vec{ 0, 0.5 }, vec{ L, 0 } } }, { "k", num(g:logu(1, 1e4)) }, { "c", num(g:float(0, 5)) } }, rate)
+  end
+  return sys
+end
+
+-- The slider-crank of benchmark A with a clearance joint in its piston pin.
+function TEMPLATES.slider_crank(g, rate)
+  local sys = g:system(rate)
+  local crank = g:body(sys, "crank", 0.17, 1e-4, vec{ 0.025, 0 }, nil, rate)
+  local rod = g:body(sys, "rod", 0.25, 4e-4, vec{ 0.11, 0 }, nil, rate)
+  local slider = g:body(sys, "slider", 0.14, g:pick{ 0, 1e-5 }, vec{ 0.17, 0 }, nil, rate)
+  g:entity(sys, "revolute", "joint", "bearing", { { 1, g:v(sys) .. ".ground" }, { 2, g:v(crank) },
+    { "at", vec{ 0, 0 } } }, rate)
+  g:entity(sys, "revolute", "joint", "crank_pin", { { 1, g:v(crank) }, { 2, g:v(rod) }, { "at", vec{ 0.05, 0 } } }, rate)
+  local pin = { { 1, g:v(rod) }, { 2, g:v(slider) }, { "at", vec{ 0.17, 0 } } }
+  if g:chance(0.8) then
+    local cl = { { "radial", num(g:pick{ 0.5e-3, 1e-4, 1e-3 }) }, { "radius", num(10e-3) }, { "law", g:nlaw() } }
+    if g:chance(0.7) then cl[#cl + 1] = { "friction", g:flaw() } end
+    pin[#pin + 1] = { "clearance", g:args(cl, rate) }
+  end
+  g:entity(sys, "revolute", "joint", "pin", pin, rate)
+  g:entity(sys, "prismatic", "joint", "guide", { { 1, g:v(sys) .. ".ground" }, { 2, g:v(slider) },
+    { "axis", vec{ 1, 0 } } }, rate)
+  if g:chance(0.8) then
+    g:entity(sys, "drive", "driver", "motor", { { 1, g:v(crank) }, { "speed", num(g:pick{ 523.6, 100, 10 }) } }, rate)
+  else
+    g:entity(sys, "drive", "driver", "motor", { { 1, g:v(crank) },
+      { "motion", g:callback("t", "100 * t", g:v(sys)) } }, rate)
+  end
+  return sys
+end
+
+-- A slider in a guide with clearance (benchmark B's joint), free or pushed.
+function TEMPLATES.guide(g, rate)
+  local sys = g:system(rate)
+  local slider = g:body(sys, "slider", 2, 2e-3, vec{ 0, -1e-3 }, { { "velocity", vec{ g:float(-1, 1), 0 } } }, rate)
+  local cl = { { "gap", num(1e-3) }, { "length", num(0.1) }, { "height", num(0.05) }, { "law", g:nlaw() } }
+  if g:chance(0.7) then cl[#cl + 1] = { "friction", g:flaw() } end
+  if g:chance(0.2) then cl = { { "gap", num(1e-3) }, { "corners", vec{ vec{ -0.05, -0.025 }, vec{ 0.05, -0.025 }, vec{ 0, 0.025 } } }, { "law", g:nlaw() } } end
+  g:entity(sys, "prismatic", "joint", "guide", { { 1, g:v(sys) .. ".ground" }, { 2, g:v(slider) },
+    { "at", vec{ 0, 0 } }, { "axis", vec{ 1, 0 } }, { "clearance", g:args(cl, rate) } }, rate)
+  if g:chance(0.5) then
+    g:entity(sys, "force", "load", g:name("push"), { { 1, g:v(slider) }, { "amplitude", vec{ 5, 0 } },
+      { "omega", num(g:float(1, 100)) } }, rate)
+  end
+  return sys
+end
+
+-- A block dropped on the ground: a point contact with a friction law (LuGre and Dahl have
+-- bristle states), sliding or at rest.
+function TEMPLATES.contact(g, rate)
+  local sys = g:system(rate)
+  local b = g:body(sys, g:name("block"), 1, 0.01, vec{ 0, 0.05 }, { { "velocity", vec{ g:float(-1, 1), 0 } } }, rate)
+  for i = 1, g:int(1, 2) do
+    g:entity(sys, "contact", "contact", g:name("c"), { { 1, g:v(b) }, { "body_at", vec{ i == 1 and -0.05 or 0.05, -0.05 } },
+      { "surface", g:args({ { "at", vec{ 0, 0 } }, { "normal", vec{ 0, 1 } } }, rate) },
+      { "law", g:nlaw(true) }, { "friction", g:flaw() } }, rate)
+  end
+  return sys
+end
+
+-- Springs, dampers, loads and drivers with Lua functions: the slow paths.
+function TEMPLATES.springs(g, rate)
+  local sys = g:system(rate)
+  local a = g:body(sys, g:name("a"), 1, 0.1, vec{ 0.5, 0 }, nil, rate)
+  local b = g:body(sys, g:name("b"), 0.5, 0.05, vec{ 1, 0 }, nil, rate)
+  g:entity(sys, "spring", "spring", g:name("s"), { { 1, g:v(sys) .. ".ground" }, { 2, g:v(a) },
+    { "at", vec{ vec{ 0, 0 }, vec{ 0.5, 0 } } },
+    { "law", g:callback("l, rate, t", "100 * (l - 0.5) + rate", g:v(sys)) } }, rate)
+  g:entity(sys, "spring", "spring", g:name("s"), { { 1, g:v(a) }, { 2, g:v(b) }, { "k", num(g:logu(1, 1e5)) },
+    { "c", num(g:float(0, 2)) } }, rate)
+  g:entity(sys, "rotational_spring", "spring", g:name("rs"), { { 1, g:v(a) }, { 2, g:v(b) },
+    { "k", num(g:logu(1, 1e3)) } }, rate)
+  g:entity(sys, "force", "load", g:name("f"), { { 1, g:v(b) }, { "body_at", vec{ 0.1, 0 } },
+    { "fn", g:callback("t, x, y, phi, vx, vy, omega", "-x, -y, 0", g:v(sys)) } }, rate)
+  if g:chance(0.5) then
+    g:entity(sys, "fixed", "joint", g:name("weld"), { { 1, g:v(sys) .. ".ground" }, { 2, g:v(a) },
+      { "method", '"penalty"' }, { "k", vec{ 1e4, 1e4, 1e2 } } }, rate)
+  end
+  local p = g:slot("point", { sys = sys })
+  g:step("V[%d] = %s:point{ name = %s, body_at = %s }", p.id, g:v(b), g:ename("p"), g:pt())
+  return sys
+end
+
+-- A flexible slider from a small mesh (mesher or gmsh file) in a guide.
+function TEMPLATES.flexible(g, rate)
+  local sys = g:system(rate)
+  local m = g:slot("mesh")
+  if g:chance(0.7) then
+    g:step("V[%d] = mech.mesh.rectangle%s", m.id, g:args({ { "size", vec{ 0.5, 0.3 } }, { "nx", g:int(1, 3) },
+      { "ny", g:int(1, 2) }, { "center", vec{ 0, 0 } }, { "triangles", g:chance(0.3) and "true" or "false" } }, rate))
+  else
+    local mesh = g:pick{ MESHES[1], MESHES[2], MESHES[3] }
+    g:step("V[%d] = mech.mesh.read(H.file(%s))", m.id, q(mesh.text))
+  end
+  local fe = g:slot("flexible", { sys = sys, name = g:name("fe"), nnodes = 4 })
+  sys.ents[#sys.ents + 1] = fe
+  g:step("V[%d] = %s:flexible%s", fe.id, g:v(sys), g:args({ { "name", q(fe.name) }, { "mesh", g:v(m) },
+    { "E", num(g:logu(1e3, 1e9)) }, { "density", num(g:float(1, 10)) }, { "alpha", num(g:float(0, 0.1)) },
+    { "beta", num(g:logu(1e-6, 0.5)) }, { "plane", q(g:pick{ "stress", "strain" }) },
+    { "lumping", q(g:pick{ "row_sum", "hrz" }) } }, rate))
+  g:step("V[%d] = %s:guide%s", g:slot("guide").id, g:v(sys), g:args({ { 1, g:v(fe) }, { "clearance", num(2.5e-3) },
+    { "law", g:nlaw(true) }, { "friction", g:flaw() } }, rate))
+  local node = g:slot("node", { sys = sys })
+  g:step("V[%d] = %s:node(%s)", node.id, g:v(fe), g:chance(0.9) and tostring(g:int(1, 4)) or g:hnum())
+  g:entity(sys, "force", "load", g:name("pull"), { { 1, g:v(node) }, { "amplitude", vec{ 1.5, 0 } },
+    { "omega", num(math.pi / 10) } }, rate)
+  return sys
+end
+
+-- The stdlib's ready models, in quick form.
+function TEMPLATES.stdlib(g, rate)
+  local s = g:slot("system", { ents = {}, sane = false, mutations0 = g.mutations })
+  g.cursys = s
+  local r = g:int(1, 4)
+  if r == 1 then
+    g:step("V[%d] = require('benchmarks').a%s", s.id, g:args({ { "clearance", "require('benchmarks').a_clearance()" } }, rate))
+    s.ents = { { kind = "body", name = "slider" }, { kind = "joint", name = "pin" } }
+  elseif r == 2 then
+    g:step("V[%d] = require('benchmarks').b%s", s.id, g:args({ { "gap", num(1e-3) } }, rate))
+    s.ents = { { kind = "body", name = "slider" }, { kind = "joint", name = "guide" } }
+  elseif r == 3 then
+    g:step("V[%d] = require('spec000').oscillator%s", s.id, g:args({ { "nx", g:int(1, 3) }, { "ny", g:int(1, 3) } }, rate))
+    s.ents = { { kind = "flexible", name = "slider", nnodes = 4 } }
+  else
+    g:step("V[%d] = require('spec000').slider_crank%s", s.id, g:args({ { "nx", 2 }, { "ny", 2 } }, rate))
+    s.ents = { { kind = "flexible", name = "slider", nnodes = 9 }, { kind = "body", name = "crank" } }
+  end
+  return s
+end
+
+-- ---- simulation and what follows -----------------------------------------------------------
+
+local METHODS = { "dopri5", "rk4", "bdf" }
+
+-- sys:simulate with a record list, events and Lua channels; the run goes to a slot.
+function G:simulate(sys, rate)
+  local run = self:slot("run", { sys = sys })
+  local method = self:pick(METHODS)
+  local t = self:pick{ 1e-3, 2e-3, 5e-3, 1e-2 }
+  local f = { { "t", num(t) }, { "method", q(method) }, { "quiet", "true" } }
+  if method == "rk4" then f[#f + 1] = { "h", num(t / self:int(10, 400)) } end
+  if self:chance(0.7) then f[#f + 1] = { "report", num(t / self:int(2, 200)) } end
+  if self:chance(0.3) then f[#f + 1] = { "rtol", num(self:logu(1e-10, 1e-3)) } end
+  if self:chance(0.2) then f[#f + 1] = { "atol", num(self:logu(1e-12, 1e-4)) } end
+  if method == "bdf" and self:chance(0.3) then f[#f + 1] = { "max_order", tostring(self:int(1, 5)) } end
+  if method == "dopri5" and self:chance(0.2) then f[#f + 1] = { "max_step", num(t / self:int(1, 50)) } end
+  local rec = {}
+  for _ = 1, self:int(0, 6) do rec[#rec + 1] = self:channel(sys) end
+  if self:chance(0.4) then
+    rec[#rec + 1] = self:name("user") .. " = " .. self:callback("t, s", "s:value(" .. self:channel(sys) .. ")", self:v(sys))
+  end
+  if #rec > 0 then f[#f + 1] = { "record", "{ " .. concat(rec, ", ") .. " }" } end
+  if self:chance(0.4) then
+    local evs = {}
+    for _ = 1, self:int(1, 2) do
+      local e
+      if self:chance(0.6) then
+        e = fmt("{ name = %s, channel = %s, value = %s, direction = %d", self:ename("ev"), self:channel(sys),
+          self:small(), self:int(-1, 1))
+        if self:chance(0.2) then e = e .. fmt(", period = %s, direction = 1", num(self:logu(1e-4, 1))) end
+      else
+        e = fmt("{ name = %s, fn = %s", self:ename("ev"), self:callback("t, s", "math.sin(1000 * t)", self:v(sys)))
+      end
+      local a = self:int(1, 4)
+      if a == 1 then e = e .. ', action = "stop"'
+      elseif a == 2 then e = e .. ", action = " .. self:callback("t, s", 'nil', self:v(sys)) end
+      evs[#evs + 1] = e .. " }"
+    end
+    if self:chance(0.2) then evs[#evs + 1] = fmt("analysis.strobe{ period = %s }", num(self:logu(1e-4, 1e-2))) end
+    f[#f + 1] = { "events", "{ " .. concat(evs, ", ") .. " }" }
+  end
+  if self:chance(0.3) then f[#f + 1] = { "on_error", '"return"' } end
+  if self:chance(0.2) then f[#f + 1] = { "params", self:chance(0.5) and fmt("{ case = %d, note = %s }", self.n, self:hstr()) or self:htab() } end
+  local m0 = self.mutations
+  local a = self:args(f, rate)
+  local bound = sys.sane and self.mutations == m0 and "10" or "nil"
+  if self:chance(0.15) then
+    self:step("H.co(function() V[%d] = %s:simulate%s end)", run.id, self:v(sys), a)
+  else
+    self:step("V[%d] = %s:simulate%s; H.check_run(V[%d], %s)", run.id, self:v(sys), a, run.id, bound)
+  end
+  return run
+end
+
+-- Results: columns, CSV (with its oracle), reductions and indexing.
+function G:results(run)
+  local r = self:v(run)
+  local sys = run.sys
+  local acts = {
+    function()
+      local c = self:slot("column")
+      self:step("V[%d] = %s[%s]", c.id, r, self:chance(0.8) and self:channel(sys) or self:hostile())
+    end,
+    function()
+      local c = self:slot("column")
+      self:step("V[%d] = %s.t", c.id, r)
+    end,
+    function() self:step("return #%s, %s.rows, %s.status, %s.ok, %s.message, %s.stats, %s.events, %s.channels", r, r, r, r, r, r, r, r) end,
+    function() self:step("return %s:column(%s)", r, self:chance(0.7) and self:channel(sys) or self:hostile()) end,
+    function()
+      local path = self:path(".csv")
+      local opts = self:chance(0.5) and "" or ", " .. self:args({ { "params", fmt("{ a = 1, b = %s }", self:hstr()) },
+        { "columns", "{ " .. self:channel(sys) .. " }" } }, 0.3)
+      self:step("local ok = pcall(%s.csv, %s, %s%s); H.check_csv(%s, ok)", r, r, path, opts, path)
+    end,
+    function() self:step("print(%s, %s.t, %s.stats.method)", r, r, r) end,
+    function() self:step("return %s[%s]", r, self:hostile()) end,
+    function() self:step("return %s.csv(%s, %s)", r, self:hostile(), self:path(".csv")) end,
+  }
+  self:pick(acts)()
+end
+
+function G:column_ops()
+  local c = self:any("column")
+  if not c then return end
+  local v = self:v(c)
+  local ops = {
+    function() self:step("return %s:min(), %s:max(), %s:mean(), #%s, %s.name, %s.unit, %s.run", v, v, v, v, v, v, v) end,
+    function() self:step("return %s[%s]", v, self:pick{ "1", "0", "-1", "#" .. v, "#" .. v .. " + 1", "2^63", "NAN", "1.5", '"min"', "{}", "math.mininteger" }) end,
+    function() self:step("return %s:at(%s)", v, self:chance(0.5) and num(self:float(0, 0.01)) or self:hostile()) end,
+    function() self:step("return %s:table()", v) end,
+    function() self:step("return tostring(%s)", v) end,
+    function() self:step("return %s.min(%s)", v, self:hostile()) end,
+  }
+  self:pick(ops)()
+end
+
+-- Figures of runs and of hostile data.
+function G:figure()
+  local fig = self:slot("figure")
+  local f = { { "width", num(self:pick{ 60, 80, 160 }) }, { "height", num(self:pick{ 40, 60, 100 }) },
+    { "dpi", num(self:pick{ 30, 50, 72 }) } }
+  if self:chance(0.3) then f[#f + 1] = { "rows", tostring(self:int(1, 3)) } end
+  if self:chance(0.3) then f[#f + 1] = { "title", self:chance(0.5) and q("run " .. self.n) or self:hstr() } end
+  if self:chance(0.2) then f[#f + 1] = { "font", num(self:float(4, 36)) } end
+  self:step("V[%d] = plot.figure%s", fig.id, self:args(f, 0.2))
+  return fig
+end
+
+function G:series_data()
+  local col = self:any("column")
+  local r = self:int(1, 6)
+  if col and r <= 3 then return self:v(col) end
+  if r == 4 then return "{ 1, 2, 3, 4 }" end
+  if r == 5 then return self:pick{ "{ 1, NAN, 3 }", "{ 1e308, -1e308 }", "{ 5e-324, 1e-320 }", "H.big(10000)", "{ 0, 0 }", "{ 1 }", "{}", "{ INF }", "{ -1, 0, 1 }", "{ 1e-310, 2e-310 }" } end
+  return self:hostile()
+end
+
+function G:plotting()
+  local fig = self:any("figure") or self:figure()
+  local v = self:v(fig)
+  local acts = {
+    function()
+      local ax = self:slot("axes")
+      self:step("V[%d] = %s:panel(%s)", ax.id, v, self:chance(0.8) and "1" or self:pick{ "0", "2, 1", "NAN", "2^63", "1, 11", '"1"' })
+    end,
+    function()
+      local ax = self:any("axes inset")
+      local kind = self:pick{ "line", "scatter", "step" }
+      local f = { { "x", self:series_data() }, { "y", self:series_data() } }
+      if self:chance(0.3) then f[#f + 1] = { "label", self:chance(0.5) and q("s" .. self.n) or self:hstr() } end
+      if self:chance(0.2) then f[#f + 1] = { "color", self:pick{ '"red"', '"#ff0000"', "3", "9", '"nope"', '"#zzzzzz"' } } end
+      if kind ~= "scatter" and self:chance(0.2) then f[#f + 1] = { "style", q(self:pick{ "dashed", "dotted", "dashdot", "wavy" }) } end
+      if kind == "scatter" and self:chance(0.3) then f[#f + 1] = { "marker", q(self:pick{ "dot", "circle", "square", "triangle", "plus", "cross", "star" }) } end
+      self:step("%s:%s%s", ax and self:v(ax) or v .. ":panel(1)", kind, self:args(f, 0.3))
+    end,
+    function()
+      local ax = self:any("axes inset")
+      local f = {}
+      local function lim()
+        local r = self:int(1, 8)
+        if r == 1 then return self:pick{ "{ 1, 1 }", "{ 2, 1 }", "{ -1e308, 1e308 }", "{ 5e-324, 1e-323 }", "{ NAN, 1 }", "{ 0, INF }", "{ 1e-300, 1e300 }", "{ -5e-324, 5e-324 }", "{ 1e15, 1e15 + 1 }" } end
+        local a = self:float(-1, 1)
+        return vec{ a, a + self:logu(1e-6, 10) }
+      end
+      if self:chance(0.5) then f[#f + 1] = { "xlim", lim() } end
+      if self:chance(0.5) then f[#f + 1] = { "ylim", lim() } end
+      if self:chance(0.3) then f[#f + 1] = { "xlog", "true" } end
+      if self:chance(0.3) then f[#f + 1] = { "ylog", "true" } end
+      if self:chance(0.3) then f[#f + 1] = { "title", self:chance(0.5) and '"t^2 #u"' or self:hstr() } end
+      if self:chance(0.3) then f[#f + 1] = { "xlabel", self:hstr() } end
+      if self:chance(0.2) then f[#f + 1] = { "grid", "true" } end
+      if self:chance(0.2) then f[#f + 1] = { "legend", q(self:pick{ "best", "upper right", "center", "nowhere" }) } end
+      self:step("%s:set%s", ax and self:v(ax) or v .. ":panel(1)", self:args(f, 0.2))
+    end,
+    function()
+      local ax = self:any("axes")
+      local ins = self:slot("inset")
+      self:step("V[%d] = %s:inset%s", ins.id, ax and self:v(ax) or v .. ":panel(1)", self:args({
+        { "at", vec{ 0.5, 0.5, 0.4, 0.4 } }, { "xlim", vec{ 0, 1e-3 } } }, 0.3))
+    end,
+    function() self:step("%s:save(%s)", v, self:path(self:pick{ ".png", ".png", ".svg", ".pdf" })) end,
+    function() self:step("return tostring(%s)", v) end,
+    function()
+      local x = self:series_data()
+      self:step("V[%d] = plot.figure%s", self:slot("figure").id, self:args({ { 1, q("short") }, { "y", x },
+        { "kind", q(self:pick{ "line", "scatter", "step" }) }, { "dpi", "30" }, { "width", "50" }, { "height", "40" } }, 0.3))
+    end,
+  }
+  self:pick(acts)()
+end
+
+-- Analysis of runs and of made-up data.
+function G:analysing()
+  local run = self:any("run")
+  local r = run and self:v(run) or "nil"
+  local sys = run and run.sys
+  local acts = {
+    function() self:step("return analysis.spectrum(%s, %s, %s)", r, self:channel(sys), self:args({ { "window", q(self:pick{ "hann", "none", "bad" }) } }, 0.3)) end,
+    function() self:step("return analysis.spectrum(%s, { dt = %s })", self:series_data(), self:chance(0.7) and "1e-3" or self:hnum()) end,
+    function() self:step("return analysis.peaks(analysis.spectrum({ 0, 1, 0, -1, 0, 1, 0, -1 }, { dt = 1e-3 }), %s)", self:pick{ "1", "3", "0", "NAN", "2^63", "1.5" }) end,
+    function() self:step("return analysis.peaks(%s, 2)", self:pick{ "{ freq = { 1, 2 }, amp = { NAN, 1 } }", "{ freq = {}, amp = {} }", "{ freq = H.big(10), amp = H.big(9) }", "{ freq = { 1, 2, 3 }, amp = { 0, 1, 0 } }" }) end,
+    function() self:step("return analysis.poincare(%s, %s)", r, self:args({ { "event", '"strobe"' }, { "x", self:channel(sys) }, { "skip", "0" } }, 0.3)) end,
+    function() self:step("return analysis.phase(%s, %s, %s)", r, self:channel(sys), self:channel(sys)) end,
+    function() self:step("return analysis.in_frame(%s, %s, %s, %s)", r, q(sys and sys.ents[1] and sys.ents[1].name or "b"), self:channel(sys), self:channel(sys)) end,
+    function()
+      local other = self:any("run")
+      self:step("return analysis.compare(%s, %s, %s, %s)", r, other and self:v(other) or r, self:channel(sys), self:args({}, 0.3))
+    end,
+    function() self:step("return analysis.energy(%s)", r) end,
+    function() self:step("return analysis.crossing%s", self:args({ { "channel", self:channel(sys) }, { "value", self:small() } }, 0.3)) end,
+    function()
+      local s = sys and self:v(sys) or "mech.planar{}"
+      self:step("return analysis.bifurcation{ values = { 1, 2 }, run = function(v) return %s:simulate{ t = 1e-3, quiet = true, events = { analysis.strobe{ period = 2e-4 } } } end, section = { x = %s } }", s, self:channel(sys))
+    end,
+    function() self:step("return fft.spectrum(%s, %s)", self:series_data(), self:args({ { "dt", "1e-3" }, { "window", q(self:pick{ "hann", "none" }) }, { "detrend", q(self:pick{ "mean", "none", "linear" }) } }, 0.3)) end,
+  }
+  self:pick(acts)()
+end
+
+-- Things a script can do to the objects it holds: close, collect, re-enter, reuse.
+function G:abuse()
+  local acts = {
+    { 3, function() local s = self:any("system"); if s then self:step("H.close(%s)", self:v(s)) end end },
+    { 2, function() local s = self:any("system run"); if s then self:step("H.gc(%s)", self:v(s)) end end },
+    { 2, function() local s = self:any("run column figure axes"); if s then self:step("H.gc(%s); H.close(%s)", self:v(s), self:v(s)) end end },
+    { 3, function() local s = self:any("system run column figure axes mesh body"); if s then self:step("V[%d] = nil; collectgarbage()", s.id) end end },
+    { 3, function() local s = self:any("system"); if s then self:step("return %s:value(%s)", self:v(s), self:channel(s)) end end },
+    { 2, function() local s = self:any("system"); if s then self:step("return %s:assemble()", self:v(s)) end end },
+    { 2, function() local s = self:any("system"); if s then self:step("return %s:describe(), tostring(%s), %s.dof, %s.last_run, %s.ground", self:v(s), self:v(s), self:v(s), self:v(s), self:v(s)) end end },
+    { 2, function() local s = self:any("system"); if s then self:step("return %s:entity(%s)", self:v(s), self:chance(0.7) and q(s.ents[1] and s.ents[1].name or "x") or self:hostile()) end end },
+    { 2, function()
+      local s = self:any("system")
+      if s then self:step("return %s:lyapunov%s", self:v(s), self:args({ { "t", num(self:pick{ 1e-3, 1e-2 }) }, { "every", num(1e-4) }, { "method", q(self:pick(METHODS)) }, { "h", "1e-4" } }, 0.3)) end
+    end },
+    { 2, function()
+      local e = self:any("body joint load spring contact flexible node point driver")
+      if e then self:step("return %s.name, %s.kind, %s.channels, %s.system, tostring(%s), %s == %s", self:v(e), self:v(e), self:v(e), self:v(e), self:v(e), self:v(e), self:v(e)) end
+    end },
+    { 1, function() local e = self:any("body node"); if e then self:step("return %s:point{ name = %s, body_at = %s }", self:v(e), self:ename("p"), self:pt()) end end },
+    { 2, function()
+      local fe = self:any("flexible")
+      if fe then
+        local v = self:v(fe)
+        self:step(self:pick{ "return %s:node(%s)", "return %s:node_mass(%s)", "return %s:find_nodes(%s)", "return %s:frequencies{ n = %s }" },
+          v, self:chance(0.6) and tostring(self:int(1, 6)) or self:hostile())
+      end
+    end },
+    { 1, function()
+      local fe = self:any("flexible")
+      if fe then self:step("return %s:find_nodes(%s)", self:v(fe), self:pick{ '{ group = "top" }', "{ box = { -1, -1, 1, 1 } }", "function(x, y, n) return x > 0 end", "{ near = { 0, 0 } }", "{ where = function() error('w') end }", "{ box = { NAN, 0, 1, 1 } }" }) end
+    end },
+    { 2, function()
+      -- a method called on an object of another kind
+      local s = self:pick(self.slots)
+      local kinds = { "system", "body", "run", "column", "figure", "axes", "mesh" }
+      local k = self:pick(kinds)
+      local ms = SURFACE.methods[k] or {}
+      if #ms > 0 then
+        local m = self:pick(ms)
+        local sample = self:any(k)
+        if sample then self:step("local f = %s.%s; return f(%s, %s)", self:v(sample), m, self:v(s), self:hostile()) end
+      end
+    end },
+    { 2, function()
+      -- add entities to a system that has run
+      local s = self:any("system")
+      if s then self:step("return %s:body{ name = %s, mass = 1, inertia = 1 }", self:v(s), self:ename("late")) end
+    end },
+    { 1, function()
+      local s = self:any("system")
+      if s then self:step("local c <close> = %s", self:v(s)) end
+    end },
+    { 1, function()
+      local s = self:any("system")
+      if s then self:step("local co = coroutine.wrap(function() local c <close> = %s; coroutine.yield() end); co(); collectgarbage()", self:v(s)) end
+    end },
+    { 1, function() self:step("mech.quiet = %s", self:hostile()) end },
+    { 1, function() self:step("mech.materials.%s = %s", self:pick(MATERIALS), self:pick{ "{ E = NAN, nu = 0.3 }", "{ E = 1e308, nu = 0.49 }", "{}", '"x"', "H.meta('__index')" }) end },
+  }
+  self:wpick(acts)()
+end
+
+-- ---- malformed mesh files and mesh tables --------------------------------------------------
+
+function G:mutate_text(s)
+  local n = self:int(1, 4)
+  for _ = 1, n do
+    local r = self:int(1, 9)
+    local len = #s
+    if len == 0 then break end
+    local i = self:int(1, len)
+    if r == 1 then -- flip a byte
+      s = s:sub(1, i - 1) .. string.char(self:int(0, 255)) .. s:sub(i + 1)
+    elseif r == 2 then -- truncate
+      s = s:sub(1, i)
+    elseif r == 3 then -- a number made huge, negative or odd
+      local a, b = s:find("%d+", i)
+      if a then s = s:sub(1, a - 1) .. self:pick{ "999999999", "2147483648", "-1", "0", "1e300", "nan", "18446744073709551617", "4294967295", "-2147483649" } .. s:sub(b + 1) end
+    elseif r == 4 then -- delete a line
+      local a = s:find("\n", i) or len
+      local b = s:find("\n", a + 1) or len
+      s = s:sub(1, a) .. s:sub(b + 1)
+    elseif r == 5 then -- duplicate a line
+      local a = s:find("\n", i) or len
+      local b = s:find("\n", a + 1) or len
+      s = s:sub(1, b) .. s:sub(a + 1, b) .. s:sub(b + 1)
+    elseif r == 6 then -- a section marker dropped or repeated
+      local a, b = s:find("%$%w+", i)
+      if a then s = s:sub(1, a - 1) .. (self:chance(0.5) and "" or s:sub(a, b) .. "\n" .. s:sub(a, b)) .. s:sub(b + 1) end
+    elseif r == 7 then -- junk inserted
+      s = s:sub(1, i) .. self:pick{ "\0", "\255\254", "  ", "\r", "-", ".", "e", "$End", "\n\n" } .. s:sub(i + 1)
+    elseif r == 8 then -- a coordinate made non-finite or huge
+      local a, b = s:find("%d+%.%d+", i)
+      if a then s = s:sub(1, a - 1) .. self:pick{ "nan", "inf", "1e308", "-1e308", "1e-320" } .. s:sub(b + 1) end
+    else -- the version changed
+      s = s:gsub("^%$MeshFormat\n[^\n]*", "$MeshFormat\n" .. self:pick{ "4.1 1 8", "3 0 8", "2.2 0 4", "4.1 0 8", "99 0 8" }, 1)
+    end
+  end
+  return s
+end
+
+function G:meshes()
+  local r = self:int(1, 4)
+  if r <= 2 then
+    local mesh = self:pick(MESHES)
+    local m = self:slot("mesh")
+    self:step("V[%d] = mech.mesh.read(H.file(%s))", m.id, q(self:mutate_text(mesh.text)))
+    if self:chance(0.5) then
+      local sys = self:any("system") or self:system(0)
+      local fe = self:slot("flexible", { sys = sys, name = self:name("fe"), nnodes = 4 })
+      sys.ents[#sys.ents + 1] = fe
+      self:step("V[%d] = %s:flexible{ name = %s, mesh = V[%d], E = 1e4, density = 1 }", fe.id, self:v(sys), q(fe.name), m.id)
+    end
+  elseif r == 3 then
+    local nodes = "{ {0, 0}, {1, 0}, {1, 1}, {0, 1} }"
+    local els = "{ {1, 2, 3, 4} }"
+    local muts = {
+      function() nodes = self:pick{ "{ {0, 0}, {1, 0}, {1, 1}, {NAN, 1} }", "{ {0, 0}, {1, 0}, {1, 1} }", "{ {0, 0}, {1, 0}, {1, 1}, {0, 1, 5} }", "{ {0, 0}, {1, 0}, {1, 1}, {0, 1}, {9, 9} }", "H.big(4, { 0, 0 })", "{ {0, 0}, {1e308, 0}, {1e308, 1e308}, {0, 1e308} }" } end,
+      function() els = self:pick{ "{ {1, 2, 3, 5} }", "{ {1, 2, 3, 0} }", "{ {4, 3, 2, 1} }", "{ {1, 1, 2, 3} }", "{ {1, 2, 3, 2^31} }", "{ {1, 2, 3, 4}, {1, 2, 3, 4} }", "{ {1, 2} }", "{ {1, 2, 3, 4, 5} }", "{ {1, 2, 3, math.mininteger} }", "{ {1.5, 2, 3, 4} }", "{ {1, 3, 2, 4} }", "{}" } end,
+      function() els = els .. ", groups = " .. self:pick{ "{ top = { dim = 1, nodes = { 3, 4 } } }", "{ top = { nodes = { 99 } } }", "{ x = { elements = { 1, 1, 2 } } }", "{ x = { dim = 7, tag = NAN, nodes = {} } }", "{ [1] = {} }", "{ g = { nodes = H.big(100000, 1) } }", "{ g = { elements = { 2^40 } } }", "{ g = { nodes = 3 } }" } end,
+    }
+    for _ = 1, self:int(1, 2) do self:pick(muts)() end
+    local m = self:slot("mesh")
+    self:step("V[%d] = mech.mesh.check{ nodes = %s, elements = %s }", m.id, nodes, els)
+  else
+    local m = self:any("mesh")
+    if m then
+      local v = self:v(m)
+      self:step(self:pick{ "return %s:find_nodes(%s)", "return %s:node_at(%s)", "return tostring(%s), %s" }, v,
+        self:pick{ '{ group = "top" }', '{ group = "nope" }', "{ box = { -1, -1, 1, 1 } }", "{ near = { 0.5, 0.5 } }", "function(x, y) return true end", "{ x = NAN, y = 0 }", "{ x = 0, y = 0 }", "{ 1, 2 }", "{ box = { 1, 1, -1, -1 } }" })
+    else
+      self:step("return mech.mesh.rectangle%s", self:args({ { "size", vec{ 1, 1 } }, { "nx", self:pick{ "1", "3", "300", "0", "-1", "20000000", "2^31", "2^53", "math.maxinteger", "1.5" } },
+        { "ny", self:pick{ "1", "2", "100", "2^31" } },
+        { "numbering", q(self:pick{ "top", "bottom", "left" }) } }, 0.4))
+    end
+  end
+end
+
+-- ---- calls of every function found, with the catalogue's values or random ones -------------
+
+local FIELD = {
+  K = function(g) return num(g:logu(1e4, 1e11)) end,
+  n = function(g) return num(g:pick{ 1, 1.5, 2, 3 }) end,
+  c = function(g) return num(g:logu(1e-2, 1e4)) end,
+  restitution = function(g) return num(g:float(0, 1)) end,
+  mu = function(g) return num(g:float(0, 0.5)) end,
+  mu_s = function(g) return num(g:float(0.3, 0.8)) end,
+  material = function(g) return q(g:pick(MATERIALS)) end,
+  materials = function(g) return fmt("{ %q, %q }", g:pick(MATERIALS), g:pick(MATERIALS)) end,
+  radius = function(g) return num(g:logu(1e-3, 0.1)) end,
+  bearing = function() return "0.01" end,
+  journal = function() return "0.0095" end,
+  R1 = function(g) return num(g:logu(1e-3, 0.1)) end,
+  R2 = function(g) return num(g:logu(1e-3, 0.1)) end,
+  a = function(g) return num(g:logu(1e-3, 0.1)) end,
+  b = function(g) return num(g:logu(1e-3, 0.1)) end,
+  area = function(g) return num(g:logu(1e-6, 1e-2)) end,
+  size = function(g) return vec{ g:float(0.1, 2), g:float(0.1, 2) } end,
+  nx = function(g) return tostring(g:int(1, 4)) end,
+  ny = function(g) return tostring(g:int(1, 4)) end,
+  crank = function() return "0.05" end,
+  rod = function() return "0.12" end,
+  offset = function(g) return num(g:float(-0.01, 0.01)) end,
+  period = function(g) return num(g:logu(1e-3, 1)) end,
+  channel = function(g) return g:channel(g.cursys) end,
+  values = function() return "{ 1, 2 }" end,
+  name = function(g) return g:ename("n") end,
+  E = function(g) return num(g:logu(1e3, 3e11)) end,
+  nu = function(g) return num(g:float(0, 0.49)) end,
+  rho = function(g) return num(g:logu(1e2, 1e4)) end,
+  rows = function(g) return tostring(g:int(1, 3)) end,
+  cols = function(g) return tostring(g:int(1, 3)) end,
+  width = function(g) return num(g:float(40, 200)) end,
+  height = function(g) return num(g:float(40, 200)) end,
+  dpi = function() return "30" end,
+}
+
+function G:sweep_call()
+  local path = self:pick(SURFACE.functions)
+  local fields = SURFACE.fields[path]
+  local args
+  if path == "slidercrank.kinematics" then
+    self:step("local k = slidercrank.kinematics%s; return k(%s, %s, %s)", self:args({ { "crank", "0.05" }, { "rod", "0.12" } }, 0.4),
+      self:chance(0.6) and self:small() or self:hnum(), self:chance(0.6) and "500" or self:hnum(), self:chance(0.6) and "0" or self:hnum())
+    return
+  elseif path == "mech.mkdir" then
+    args = self:pick{ q(self:name("d") .. "/" .. self:name("e")), '""', '"a\\0b"', q(string.rep("d/", 200)), '"."', self:hostile() }
+  elseif path == "mech.mesh.read" then
+    args = self:pick{ '"/dev/null"', '"."', '"nofile.msh"', '"/proc/self/maps"', self:hostile() }
+  elseif path == "tap.plan" or path == "tap.skip" or path == "tap.ok" or path == "tap.is" or path == "tap.diag" then
+    args = self:hostile() .. ", " .. self:hostile()
+  elseif path == "help" then
+    local s = self.slots[1] and self:v(self:pick(self.slots)) or "mech"
+    args = self:pick{ s, "mech.planar", "plot.figure", "analysis", self:hostile() }
+  elseif path == "mech.materials.pair" then
+    args = fmt("%s, %s, %s", q(self:pick(MATERIALS)), self:chance(0.8) and q(self:pick(MATERIALS)) or self:hostile(), self:pick{ "nil", "{ mu_s = 0.5, mu = 0.3 }", "{ mu_s = NAN, mu = 0 }", self:hostile() })
+  elseif path == "options.fail" then
+    args = "2, " .. self:hstr() .. ", " .. self:hstr()
+  elseif path == "options.read" then
+    args = fmt("%q, %s, { a = 1, b = false }", "fuzz", self:hostile())
+  elseif path == "options.numbers" then
+    args = fmt("%q, %s, { \"a\" }", "fuzz", self:hostile())
+  elseif fields then
+    local f = {}
+    for _, k in ipairs(fields) do
+      if self:chance(0.5) then
+        local gen = FIELD[k]
+        f[#f + 1] = { k, gen and gen(self) or (self:chance(0.5) and num(self:logu(1e-3, 10)) or self:hostile()) }
+      end
+    end
+    args = self:args(f, 0.3)
+  else
+    local n = self:int(0, 3)
+    local a = {}
+    for i = 1, n do a[i] = self:hostile() end
+    args = concat(a, ", ")
+  end
+  self:step("return %s(%s)", path, args)
+end
+
+-- ---- one case ------------------------------------------------------------------------------
+
+local TEMPLATE_NAMES = { "pendulum", "slider_crank", "guide", "contact", "springs", "flexible", "stdlib" }
+
+function G:generate()
+  self:emit(fmt("-- mechlua fuzz case: seed %d, case %d (tests/fuzz/gen.lua).", self.seed, self.n))
+  self:emit("-- Run it in an empty folder (it writes files there): mechlua case.lua")
+  self:emit(PRELUDE)
+  self:emit('local plot, analysis, fft, slidercrank = require "plot", require "analysis", require "fft", require "slidercrank"')
+  self:emit('local options, tap = require "options", require "tap"')
+  self:emit('local benchmarks, spec000 = require "benchmarks", require "spec000"')
+  local episodes = self:int(1, 3)
+  for _ = 1, episodes do
+    local rate = self:pick{ 0, 0.05, 0.1, 0.3 }
+    local name = self:pick(TEMPLATE_NAMES)
+    local sys = TEMPLATES[name](self, rate)
+    local nact = self:int(15, 40)
+    for _ = 1, nact do
+      local act = self:wpick{
+        { 5, "simulate" }, { 5, "results" }, { 4, "column" }, { 4, "plot" }, { 3, "analysis" },
+        { 5, "abuse" }, { 4, "sweep" }, { 1, "mesh" }, { 1, "oom" }, { 1, "interrupt" },
+      }
+      if act == "simulate" then
+        self:simulate(self:any("system") or sys, self:pick{ 0, 0.1, 0.3 })
+      elseif act == "results" then
+        local run = self:any("run")
+        if run then self:results(run) else self:simulate(sys, 0) end
+      elseif act == "column" then self:column_ops()
+      elseif act == "plot" then self:plotting()
+      elseif act == "analysis" then self:analysing()
+      elseif act == "abuse" then self:abuse()
+      elseif act == "sweep" then self:sweep_call()
+      elseif act == "mesh" then self:meshes()
+      elseif act == "oom" then
+        -- the next step runs with an allocation failing
+        self:before(fmt("H.oom(%d, %q)", self:int(1, 400), self:pick{ "fail", "once" }))
+        self:simulate(self:any("system") or sys, 0)
+      else
+        -- Ctrl-C at an allocation of the next step (as a signal arriving there would)
+        self:emit(fmt("S(function() H.interrupt(%d) %s:simulate{ t = %s, quiet = true, record = { %s } } end)",
+          self:int(1, 300), self:v(self:any("system") or sys), num(self:pick{ 1e-3, 1e-2 }), self:channel(sys)))
+      end
+    end
+  end
+  self:emit('io.stderr:write(string.format("fuzz-case-done calls %d errors %d\\n", CALLS, ERRORS))')
+  return concat(self.lines, "\n") .. "\n"
+end
+
+for i = 0, COUNT - 1 do
+  local n = FIRST + i * STRIDE
+  local g = new_case(SEED, n)
+  local src = g:generate()
+  local ok, err = load(src, "=case")
+  if not ok then error(fmt("gen.lua: case %d of seed %d does not compile: %s", n, SEED, err)) end
+  local f = assert(io.open(fmt("%s/case-%d-%d.lua", OUTDIR, SEED, n), "wb"))
+  f:write(src)
+  f:close()
+end
