@@ -1318,22 +1318,22 @@ static int sys_simulate(lua_State *L)
     o.interrupt = host_interrupt_flag();
 
     push_header(L, t);
-    int header = lua_gettop(L);
+    /* the run's owner comes first: once libmech returns the run, an error raised by any
+    ** Lua call (running out of memory) leaves it to the userdata's __gc, not leaked */
+    mech_run **run = lmech_new_run(L, -1);
 
     /* the parameters' tostring may have run Lua code; the run starts from an evaluated
     ** initial state, so that callbacks find values to read from the first call on */
     need_evaluation(L, ls, fn);
     mech_system *sys = LIVE(ls);
     mech_error err;
-    mech_run *run = NULL;
     ls->L = L;
-    mech_status st = BUSY(ls, "simulated", mech_simulate(sys, &o, &run, &err));
+    mech_status st = BUSY(ls, "simulated", mech_simulate(sys, &o, run, &err));
     if (st == MECH_ERR_INTERRUPTED) host_interrupt_consume(L); /* reported below, once */
-    if (run == NULL) {
+    if (*run == NULL) {
         if (ls->cb_error[0]) return lu_error(L, fn, "%s: %s", err.msg, ls->cb_error);
         return lu_mech_error(L, fn, &err);
     }
-    lmech_push_run(L, run, lua_tostring(L, header));
     push_uv(L, ls);
     lua_pushvalue(L, -2);
     lua_setfield(L, -2, "last_run");

@@ -1,0 +1,259 @@
+-- SPDX-License-Identifier: MIT
+-- Out of memory in the bindings, beyond tests/lua/test_alloc_fail.lua's scenario: meshes
+-- (built, checked, read from the gmsh files of tests/data), flexible bodies with their
+-- frequencies, mesh and guide, the analysis module and fft, the text of systems, entities,
+-- runs and columns, a run's events, stats and columns, run:csv, and a simulation that
+-- fails after its run was made (finding F1).
+--
+-- Each scenario runs once per k with the k-th allocation (Lua's or libmech's) failing, in
+-- mode "fail" (it and every later one: Lua's memory error) and "once" (it alone: Lua's own
+-- allocations then succeed on its emergency collection, so libmech's statuses are what is
+-- tested).  Every run must succeed, or fail with Lua's "not enough memory" or libmech's
+-- "out of memory"; nothing may crash, leak (LeakSanitizer, at the child's exit) or leave
+-- a file behind.  Needs a build with MECH_FAULT_INJECTION (the sanitizer build).
+--
+-- The sweeps run in a child mechlua (this script with the argument "child"), whose
+-- sanitizer reports, LeakSanitizer's at exit included, this test reads.
+if not package.preload.faultinject then
+  print("1..0 # SKIP this build has no allocation fault injection (MECH_FAULT_INJECTION)")
+  os.exit(0)
+end
+
+local function sh(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+local function slurp(path)
+  local f = io.open(path)
+  if not f then return "" end
+  local s = f:read("a")
+  f:close()
+  return s
+end
+
+-- The sanitizer reports in text: a list of "kind: f < g < h" (the top of each stack).
+local function sanitizer_reports(text)
+  local found = {}
+  for para in (text .. "\n\n"):gmatch("(.-)\n%s*\n") do
+    local kind = para:match("^%s*Direct leak") and "leak"
+      or para:match("ERROR: AddressSanitizer: ([%w-]+)") or para:match("runtime error") and "ubsan"
+      or para:match("ERROR: LeakSanitizer") and nil
+    if kind then
+      local names = {}
+      for fn in para:gmatch("#%d+ 0x%x+ in ([%w_]+)") do
+        if not fn:match("^__interceptor") and not fn:match("^mech_[mcr]e?alloc$") and #names < 4 then
+          names[#names + 1] = fn
+        end
+      end
+      found[#found + 1] = kind .. ": " .. table.concat(names, " < ")
+    end
+  end
+  return found
+end
+
+if arg[1] ~= "child" then
+  local tap = require "tap"
+  local interp, self_path = arg[-1], arg[0]
+
+  -- 1. The sweeps of the scenarios, in one child.
+  local errfile = os.tmpname()
+  local child = io.popen(sh(interp) .. " " .. sh(self_path) .. " child 2>" .. sh(errfile))
+  for line in child:lines() do
+    local verdict, name = line:match("^RESULT (%a+) (.*)$")
+    if verdict then tap.ok(verdict == "ok", name)
+    elseif line:match("^DIAG ") then tap.diag(line:sub(6)) end
+  end
+  local _, _, code = child:close()
+  local stderr = slurp(errfile)
+  os.remove(errfile)
+  local reports = sanitizer_reports(stderr)
+  tap.is(#reports, 0, "the sweeps: no sanitizer report (crash, leak, undefined behaviour)")
+  for i = 1, math.min(#reports, 10) do tap.diag(reports[i]) end
+  tap.is(code, 0, "the sweeps' child ended well")
+  if code ~= 0 and #reports == 0 then tap.diag(stderr:sub(1, 2000)) end
+
+  tap.done()
+  return
+end
+
+-- ---- the child: the sweeps ------------------------------------------------------------------
+
+local fi = require "faultinject"
+local analysis = require "analysis"
+local fft = require "fft"
+
+local tap = {
+  ok = function(c, name) print((c and "RESULT ok " or "RESULT not ") .. name) return c end,
+  diag = function(s) print("DIAG " .. tostring(s)) end,
+}
+function tap.is(a, b, name)
+  if not tap.ok(a == b, name) then tap.diag("got " .. tostring(a) .. ", want " .. tostring(b)) end
+end
+
+local data = (os.getenv("MECHLUA_SOURCE") or ".") .. "/tests/data/"
+local dir = os.tmpname()
+os.remove(dir)
+mech.mkdir(dir)
+
+-- Text of a value, tables in key order, for comparing a scenario's results.
+local function digest(v, depth)
+  depth = depth or 0
+  if type(v) ~= "table" or depth > 8 then
+    return type(v) == "number" and string.format("%.17g", v) or tostring(v)
+  end
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  local parts = {}
+  for _, k in ipairs(keys) do parts[#parts + 1] = tostring(k) .. "=" .. digest(v[k], depth + 1) end
+  return "{" .. table.concat(parts, ",") .. "}"
+end
+
+-- A mass on a spring along x, with a Lua channel and an event; runs for 0.2 s.
+local function oscillator()
+  local sys = mech.planar{ gravity = { 0, -9.81 } }
+  local b = sys:body{ name = "b", mass = 1, inertia = 1, velocity = { 1, 0 } }
+  sys:prismatic{ sys.ground, b, axis = { 1, 0 }, name = "guide" }
+  sys:spring{ sys.ground, b, at = { { -1, 0 }, { 0, 0 } }, k = 400, c = 0.5, name = "s" }
+  return sys, b
+end
+
+local function simulate(sys)
+  return sys:simulate{ t = 0.2, report = 0.01, quiet = true,
+    record = { "b.x", "b.y", "b.phi", "b.vx", "system.energy", "system.balance", "system.kinetic",
+      v2 = function(_, s) return s:value("b.vx") ^ 2 end },
+    events = { { name = "zero", channel = "b.x", value = 0 }, analysis.strobe{ period = 0.05 } },
+    params = { case = "oom" } }
+end
+
+local ref_sys, ref_b = oscillator()
+local ref_run = simulate(ref_sys)
+local csv_path = dir .. "/run.csv"
+local small_mesh = mech.mesh.rectangle{ size = { 0.2, 0.1 }, nx = 2, ny = 1 }
+
+local scenarios = {
+  { "sys:simulate (finding F1)", function()
+    local sys = mech.planar{ gravity = { 0, -9.81 } }
+    sys:body{ name = "b", mass = 1, inertia = 1 }
+    local run = sys:simulate{ t = 1e-3, quiet = true, record = { "b.x" },
+      events = { { channel = "b.y", value = -1e-6 } } }
+    return run.rows
+  end },
+  { "a simulation with a Lua channel and events", function()
+    local run = simulate((oscillator()))
+    return run.rows .. " " .. #run.events
+  end },
+  { "the text of systems, entities, runs and columns", function()
+    local out = { ref_sys:describe(), tostring(ref_sys), tostring(ref_b), ref_b.channels,
+      tostring(ref_sys:entity("s")), ref_sys:value("b.x"), tostring(ref_run), tostring(ref_run.t),
+      tostring(ref_run["b.x"]), ref_run.message, ref_run.status, ref_run.parameters }
+    return table.concat(out, "\n")
+  end },
+  { "a run's events, stats, channels and columns", function()
+    local r = ref_run
+    local col = r:column("b.vx")
+    local ok, err = pcall(r.column, r, "nothing")
+    assert(not ok)
+    if not err:find("not recorded", 1, true) then error(err, 0) end
+    local stats = r.stats
+    stats.wall_time = nil
+    return digest{ r.events, stats, r.channels, col:table(), col:at(0.105), col:min(), col:max(),
+      col:mean(), #col, col[3], col.name, col.unit, r.t:table(), r.ok }
+  end },
+  { "run:csv", function()
+    os.remove(csv_path)
+    ref_run:csv(csv_path, { columns = { "b.x", "v2" }, params = { note = "oom" } })
+    return slurp(csv_path)
+  end },
+  { "mech.mesh: rectangle, check, find_nodes, node_at, tostring", function()
+    local m = mech.mesh.rectangle{ size = { 2, 1 }, nx = 3, ny = 2, triangles = true }
+    local hand = mech.mesh.check{ nodes = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 }, { 2, 0 } },
+      elements = { { 1, 2, 3, 4 }, { 2, 5, 3 } }, groups = { left = { nodes = { 1, 4 }, tag = 7 },
+        right = { elements = { 2 } } }, tags = { 10, 20, 30, 40, 50 } }
+    local node, dist = m:node_at{ 0.9, 0.6 }
+    local ok, err = pcall(m.find_nodes, m, { group = "nothing" })
+    assert(not ok)
+    if not err:find("no group", 1, true) then error(err, 0) end
+    return digest{ m, tostring(m), m:find_nodes{ box = { 0, 0, 1, 0.5 } }, m:find_nodes{ near = { 2, 1 } },
+      m:find_nodes(function(x) return x > 1 end), node, dist, tostring(hand) }
+  end },
+  { "mech.mesh.read of tests/data/square_*.msh", function()
+    return digest{ mech.mesh.read(data .. "square_22.msh"), mech.mesh.read(data .. "square_41.msh") }
+  end },
+  { "mech.mesh.read of tests/data/plate_hole_*.msh", function()
+    local a, b = mech.mesh.read(data .. "plate_hole_22.msh"), mech.mesh.read(data .. "plate_hole_41.msh")
+    return #a.nodes .. " " .. #a.elements .. " " .. #b.nodes .. " " .. #b.elements
+  end, 7 },
+  { "sys:flexible, frequencies, fe.mesh, find_nodes, sys:guide", function()
+    local sys = mech.planar{ gravity = { 0, -9.81 } }
+    local fe = sys:flexible{ name = "block", mesh = small_mesh, E = 1e5, density = 50, beta = 0.002 }
+    local w = fe:frequencies{ n = 4, mass = "consistent" }
+    local held = fe:frequencies{ n = 2, fixed = fe:find_nodes{ group = "left" } }
+    local guide = sys:guide{ fe, clearance = 1e-3, law = mech.contact.kelvin_voigt{ K = 1e6, c = 1e3 },
+      friction = mech.friction.coulomb{ mu = 0.1 } }
+    return digest{ w, held, fe.mesh, fe.mass, fe.nnodes, fe:node(2).name, fe:node_mass(2),
+      #guide.lower, #guide.upper, tostring(fe), sys:describe() }
+  end },
+  { "analysis and fft", function()
+    local r = ref_run
+    local s = analysis.spectrum(r, "b.x", { window = "hann" })
+    local p = analysis.peaks(s, 2)
+    local l = analysis.spectrum({ 1, 2, 3, 2, 1, 0, -1, 0 }, { dt = 0.5 })
+    local f1, a1 = fft.spectrum(r["b.vx"], { dt = 0.01, window = "blackman", detrend = "linear" })
+    local pts = analysis.poincare(r, { x = "b.x", y = "b.vx" })
+    local x, v = analysis.phase(r, "b.x", "b.vx")
+    local c = analysis.compare(r, r, "b.x")
+    local e = analysis.energy(r)
+    local u, w = analysis.in_frame(r, "b", "b.x", "b.y")
+    return digest{ s.amp, p, l, f1, a1, pts, tostring(x), tostring(v), c, e.residual, e.accounts, u, w }
+  end },
+}
+
+-- A clean failure: Lua's memory error, or libmech's status text for it.
+local function out_of_memory(msg)
+  return type(msg) == "string" and (msg:find("not enough memory", 1, true)
+    or msg:find("out of memory", 1, true)) ~= nil
+end
+
+-- Runs fn with the k-th allocation failing (mode), for k = 1, 1 + step, ... until fn
+-- runs through without reaching k.  Returns the failures, the bad ones, the last k and
+-- the result of the run that went through.
+local function sweep(fn, mode, step)
+  local failures, bad, k = 0, {}, 1 - step
+  while true do
+    k = k + step
+    collectgarbage()
+    fi.arm(k, mode)
+    local ok, res = pcall(fn)
+    local counted = fi.disarm()
+    collectgarbage()
+    if ok then
+      if counted < k then return failures, bad, k, res end -- the k-th allocation never came
+    elseif out_of_memory(res) then
+      failures = failures + 1
+    else
+      bad[#bad + 1] = string.format("k = %d: %s", k, tostring(res))
+    end
+  end
+end
+
+for _, s in ipairs(scenarios) do
+  local name, fn, step = s[1], s[2], s[3] or 1
+  local reference = fn()
+  for _, mode in ipairs{ "fail", "once" } do
+    local failures, bad, k, res = sweep(fn, mode, step)
+    tap.ok(#bad == 0 and (failures > 0 or mode == "once"), string.format(
+      "%s, mode %s: k = 1 .. %d%s, %d failed with 'not enough memory' or 'out of memory', none otherwise",
+      name, mode, k, step > 1 and (" in steps of " .. step) or "", failures))
+    for i = 1, math.min(#bad, 5) do tap.diag(bad[i]) end
+    tap.ok(res == reference, name .. ", mode " .. mode .. ": the run past the last allocation gives the same results")
+  end
+end
+
+-- No temporary file may be left: the folder holds run.csv only.
+local ls = io.popen("ls -A " .. sh(dir))
+local left = {}
+for entry in ls:lines() do left[#left + 1] = entry end
+ls:close()
+table.sort(left)
+tap.is(table.concat(left, " "), "run.csv", "no temporary file is left in the folder")
+os.remove(csv_path)
+os.remove(dir)
