@@ -1055,6 +1055,11 @@ static int integ_options(lua_State *L, int t, const char *fn, mech_integ_options
     return has_h;
 }
 
+static void release_lyapunov(void *res)
+{
+    mech_lyapunov_free(res);
+}
+
 /*
 ** sys:lyapunov{ t, transient, every, d0, method, h, rtol, atol, max_step, max_order } ->
 ** lambda, { t = {...}, estimate = {...} }: the largest Lyapunov exponent [1/s] and how its
@@ -1075,31 +1080,32 @@ static int sys_lyapunov(lua_State *L)
     o.d0 = lu_number(L, t, fn, "d0", o.d0, 0);
     integ_options(L, t, fn, &o.integ);
     o.interrupt = host_interrupt_flag();
-    mech_lyapunov_result res;
+    /* the result's arrays are freed by this guard, whatever Lua call below raises */
+    mech_lyapunov_result *res = lu_newguard(L, sizeof *res, release_lyapunov);
     mech_error err;
     need_evaluation(L, ls, fn); /* as for a run: callbacks find values from the first call */
     mech_system *sys = LIVE(ls);
     ls->L = L;
-    mech_status st = BUSY(ls, "simulated", mech_lyapunov(sys, &o, &res, &err));
+    mech_status st = BUSY(ls, "simulated", mech_lyapunov(sys, &o, res, &err));
     if (st == MECH_ERR_INTERRUPTED) host_interrupt_consume(L);
     if (st) {
-        mech_lyapunov_free(&res);
+        mech_lyapunov_free(res);
         if (ls->cb_error[0]) return lu_error(L, fn, "%s: %s", err.msg, ls->cb_error);
         return lu_mech_error(L, fn, &err);
     }
-    lua_pushnumber(L, res.lambda);
+    lua_pushnumber(L, res->lambda);
     lua_createtable(L, 0, 2);
-    lua_createtable(L, (int)res.n, 0);
-    lua_createtable(L, (int)res.n, 0);
-    for (long i = 0; i < res.n; i++) {
-        lua_pushnumber(L, res.t[i]);
+    lua_createtable(L, (int)res->n, 0);
+    lua_createtable(L, (int)res->n, 0);
+    for (long i = 0; i < res->n; i++) {
+        lua_pushnumber(L, res->t[i]);
         lua_rawseti(L, -3, i + 1);
-        lua_pushnumber(L, res.estimate[i]);
+        lua_pushnumber(L, res->estimate[i]);
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -3, "estimate");
     lua_setfield(L, -2, "t");
-    mech_lyapunov_free(&res);
+    mech_lyapunov_free(res);
     return 2;
 }
 

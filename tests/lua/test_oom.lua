@@ -1,9 +1,9 @@
 -- SPDX-License-Identifier: MIT
 -- Out of memory in the bindings, beyond tests/lua/test_alloc_fail.lua's scenario: meshes
 -- (built, checked, read from the gmsh files of tests/data), flexible bodies with their
--- frequencies, mesh and guide, the analysis module and fft, the text of systems, entities,
--- runs and columns, a run's events, stats and columns, run:csv, and a simulation that
--- fails after its run was made (finding F1).
+-- frequencies, mesh and guide, sys:lyapunov, the analysis module and fft, the text of
+-- systems, entities, runs and columns, a run's events, stats and columns, run:csv, and a
+-- simulation that fails after its run was made (finding F1).
 --
 -- Each scenario runs once per k with the k-th allocation (Lua's or libmech's) failing, in
 -- mode "fail" (it and every later one: Lua's memory error) and "once" (it alone: Lua's own
@@ -191,6 +191,11 @@ local scenarios = {
       friction = mech.friction.coulomb{ mu = 0.1 } }
     return digest{ w, held, fe.mesh, fe.mass, fe.nnodes, fe:node(2).name, fe:node_mass(2),
       #guide.lower, #guide.upper, tostring(fe), sys:describe() }
+  end },
+  { "sys:lyapunov", function()
+    local sys = oscillator()
+    local lambda, h = sys:lyapunov{ t = 1, every = 0.25, method = "rk4", h = 1e-3 }
+    return digest{ lambda, h }
   end },
   { "analysis and fft", function()
     local r = ref_run
