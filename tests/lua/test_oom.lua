@@ -2,8 +2,8 @@
 -- Out of memory in the bindings, beyond tests/lua/test_alloc_fail.lua's scenario: meshes
 -- (built, checked, read from the gmsh files of tests/data), flexible bodies with their
 -- frequencies, mesh and guide, sys:lyapunov, the analysis module and fft, the text of
--- systems, entities, runs and columns, a run's events, stats and columns, run:csv, and a
--- simulation that fails after its run was made (finding F1).
+-- systems, entities, runs and columns, a run's events, stats and columns, run:csv, a
+-- simulation that fails after its run was made (finding F1), and the REPL.
 --
 -- Each scenario runs once per k with the k-th allocation (Lua's or libmech's) failing, in
 -- mode "fail" (it and every later one: Lua's memory error) and "once" (it alone: Lua's own
@@ -12,8 +12,9 @@
 -- "out of memory"; nothing may crash, leak (LeakSanitizer, at the child's exit) or leave
 -- a file behind.  Needs a build with MECH_FAULT_INJECTION (the sanitizer build).
 --
--- The sweeps run in a child mechlua (this script with the argument "child"), whose
--- sanitizer reports, LeakSanitizer's at exit included, this test reads.
+-- The sweeps run in a child mechlua (this script with the argument "child"); the REPL runs
+-- in one mechlua per k, fed by a pipe.  This test reads their sanitizer reports,
+-- LeakSanitizer's at exit included.
 if not package.preload.faultinject then
   print("1..0 # SKIP this build has no allocation fault injection (MECH_FAULT_INJECTION)")
   os.exit(0)
@@ -70,6 +71,42 @@ if arg[1] ~= "child" then
   tap.is(code, 0, "the sweeps' child ended well")
   if code ~= 0 and #reports == 0 then tap.diag(stderr:sub(1, 2000)) end
 
+  -- 2. The REPL, reading from a pipe: allocation k after the line that arms the fault
+  -- fails, and every later one (mode "fail"), while it reads, compiles, runs and shows
+  -- the lines that follow.  Each line must then fail with a report, and the REPL go on
+  -- to the end of its input and end with status 1 (a chunk failed) or 0.
+  local input = os.tmpname()
+  local f = assert(io.open(input, "w"))
+  f:write('fi = require "faultinject"\n', "fi.arm(tonumber(os.getenv('K')))\n",
+    '{ 1, "two", x = { 3 }, [true] = mech.mkdir }\n', "for i = 1, 2 do\n", "end\n",
+    "print('past ' .. tostring(fi.disarm()))\n")
+  f:close()
+  -- the allocations of the lines after fi.arm, counted by a run with k out of reach
+  local counted = io.popen("K=1000000 " .. sh(interp) .. " < " .. sh(input) .. " 2>&1"):read("a")
+  local total = tonumber(counted:match("past (%d+)"))
+  tap.ok(total and total > 10, "the REPL lines allocate " .. tostring(total) .. " times")
+  total = total or 0
+  local outfile = os.tmpname()
+  local loop = "for k in $(seq 1 " .. total .. "); do K=$k " .. sh(interp) .. " < " .. sh(input)
+    .. " >/dev/null 2>>" .. sh(errfile) .. "; echo \"$k $?\"; done > " .. sh(outfile)
+  os.execute(loop)
+  local bad = {}
+  for k, st in slurp(outfile):gmatch("(%d+) (%d+)") do
+    if st ~= "0" and st ~= "1" then bad[#bad + 1] = "k = " .. k .. ": exit status " .. st end
+  end
+  os.remove(outfile)
+  os.remove(input)
+  stderr = slurp(errfile)
+  os.remove(errfile)
+  tap.is(#bad, 0, string.format("the REPL ends well with allocation k = 1 .. %d failing", total))
+  for i = 1, math.min(#bad, 10) do tap.diag(bad[i]) end
+  reports = sanitizer_reports(stderr)
+  tap.is(#reports, 0, "the REPL: no sanitizer report")
+  for i = 1, math.min(#reports, 10) do tap.diag(reports[i]) end
+  local _, nomem = stderr:gsub("not enough memory", "")
+  tap.ok(nomem >= total, "the REPL reports the failing lines as 'not enough memory'")
+  tap.ok(not stderr:find("mechlua: not enough memory", 1, true),
+    "the REPL does not end on a memory error: it reads on to the end of its input")
   tap.done()
   return
 end
