@@ -51,19 +51,19 @@ int lfe_sys_flexible(lua_State *L)
         return lu_error(L, fn,
                         "field 'mesh' is required: a mesh table, e.g. mech.mesh.rectangle{...} "
                         "or mech.mesh.read(\"part.msh\")");
+    int mt = lua_gettop(L);
+    lentity *e = lsys_push_entity(L, 1, MECH_KIND_FE, -1); /* before the body is added */
     mech_mesh mesh = mech_mesh_empty();
-    lmesh_check(L, lua_gettop(L), fn, &mesh);
+    lmesh_check(L, mt, fn, &mesh);
     d.mesh = &mesh;
     mech_error err;
-    int id;
     if (ls->sys == NULL) { /* closed by Lua code run while the mesh was read */
         mech_mesh_free(&mesh);
         return lu_error(L, fn, "the system was closed");
     }
-    mech_status st = mech_fe_add(ls->sys, &d, &id, &err);
+    mech_status st = mech_fe_add(ls->sys, &d, &e->id, &err);
     mech_mesh_free(&mesh);
     if (st != MECH_OK) return lu_mech_error(L, fn, &err);
-    lsys_push_entity(L, 1, MECH_KIND_FE, id);
     return 1;
 }
 

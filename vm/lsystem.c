@@ -91,7 +91,7 @@ static void push_uv(lua_State *L, lsys *ls)
     lua_remove(L, -2);
 }
 
-void lsys_push_entity(lua_State *L, int sysidx, int kind, int id)
+lentity *lsys_push_entity(lua_State *L, int sysidx, int kind, int id)
 {
     sysidx = lua_absindex(L, sysidx);
     lentity *e = lua_newuserdatauv(L, sizeof *e, 1);
@@ -100,6 +100,7 @@ void lsys_push_entity(lua_State *L, int sysidx, int kind, int id)
     lua_pushvalue(L, sysidx);
     lua_setiuservalue(L, -2, 1);
     luaL_setmetatable(L, LMECH_ENTITY);
+    return e;
 }
 
 /* Entity at arg and its system (pushed on the stack). */
@@ -402,18 +403,24 @@ static int sys_body(lua_State *L)
     d.angle = lu_number(L, t, fn, "angle", 0, 0);
     lu_vec2(L, t, fn, "velocity", d.vel);
     d.omega = lu_number(L, t, fn, "omega", 0, 0);
+    double rect[2], seg[2][2];
+    /* outlines are checked before the body is added, so that a call that fails adds nothing */
+    int has_rect = lu_vec2(L, t, fn, "rectangle", rect);
+    if (has_rect && !(rect[0] > 0 && rect[1] > 0))
+        return lu_error(L, fn, "field 'rectangle' must be {width, height}, both > 0 (got {%g, %g})",
+                        rect[0], rect[1]);
+    int has_seg = lu_points(L, t, fn, "segment", seg, 2, 2);
+    if (has_seg && seg[0][0] == seg[1][0] && seg[0][1] == seg[1][1])
+        return lu_error(L, fn, "field 'segment' must be two distinct points");
+    lentity *e = lsys_push_entity(L, 1, MECH_KIND_BODY, -1);
     mech_error err;
     int id;
     if (mech_body_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
-    double rect[2];
-    if (lu_vec2(L, t, fn, "rectangle", rect) &&
-        mech_body_set_rectangle(LIVE(ls), id, rect[0] / 2, rect[1] / 2, &err) != MECH_OK)
+    e->id = id;
+    if (has_rect && mech_body_set_rectangle(ls->sys, id, rect[0] / 2, rect[1] / 2, &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
-    double seg[2][2];
-    if (lu_points(L, t, fn, "segment", seg, 2, 2) &&
-        mech_body_set_segment(LIVE(ls), id, seg[0], seg[1], &err) != MECH_OK)
+    if (has_seg && mech_body_set_segment(ls->sys, id, seg[0], seg[1], &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
-    lsys_push_entity(L, 1, MECH_KIND_BODY, id);
     return 1;
 }
 
@@ -445,11 +452,10 @@ static int point_common(lua_State *L, lsys *ls, int sysidx, int t, int b, const 
     if (name == NULL) return lu_error(L, fn, "field 'name' is required (a string)");
     double s[2];
     one_point(L, ls, t, fn, b, s);
+    lentity *e = lsys_push_entity(L, sysidx, MECH_KIND_POINT, -1);
     mech_error err;
-    int id;
-    if (mech_point_add(LIVE(ls), b, name, s, &id, &err) != MECH_OK)
+    if (mech_point_add(LIVE(ls), b, name, s, &e->id, &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
-    lsys_push_entity(L, sysidx, MECH_KIND_POINT, id);
     return 1;
 }
 
@@ -658,10 +664,9 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
             lu_error(L, fn, "'k' is for penalty joints: add method = \"penalty\"");
         baumgarte_field(L, t, fn, &d.alpha, &d.beta);
     }
+    lentity *e = lsys_push_entity(L, 1, MECH_KIND_JOINT, -1);
     mech_error err;
-    int id;
-    if (mech_joint_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
-    lsys_push_entity(L, 1, MECH_KIND_JOINT, id);
+    if (mech_joint_add(LIVE(ls), &d, &e->id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
     return 1;
 }
 
@@ -717,16 +722,17 @@ static int sys_drive(lua_State *L)
     } else if (!has_speed) {
         return lu_error(L, fn, "give 'speed' (constant) or 'motion' (a function of time)");
     }
+    lentity *driver = lsys_push_entity(L, 1, MECH_KIND_DRIVER, -1);
     mech_error err;
     int id;
     ls->L = L;
     if (mech_driver_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    driver->id = id;
     if (d.fn) { /* name the callback now that the driver has its final name */
         lcb *cb = d.ud;
         snprintf(cb->what, sizeof cb->what, "driver '%s' motion function",
-                 mech_system_name(LIVE(ls), MECH_KIND_DRIVER, id));
+                 mech_system_name(ls->sys, MECH_KIND_DRIVER, id));
     }
-    lsys_push_entity(L, 1, MECH_KIND_DRIVER, id);
     return 1;
 }
 
@@ -757,13 +763,14 @@ static int sys_spring(lua_State *L)
         d.k = lu_number(L, t, fn, "k", 0, 1);
         d.c = lu_number(L, t, fn, "c", 0, 0);
     }
+    lentity *e = lsys_push_entity(L, 1, MECH_KIND_FORCE, -1);
     mech_error err;
     int id;
     if (mech_spring_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    e->id = id;
     if (cb)
         snprintf(cb->what, sizeof cb->what, "spring '%s' law",
-                 mech_system_name(LIVE(ls), MECH_KIND_FORCE, id));
-    lsys_push_entity(L, 1, MECH_KIND_FORCE, id);
+                 mech_system_name(ls->sys, MECH_KIND_FORCE, id));
     return 1;
 }
 
@@ -781,10 +788,10 @@ static int sys_rotational_spring(lua_State *L)
     d.k = lu_number(L, t, fn, "k", 0, 1);
     d.c = lu_number(L, t, fn, "c", 0, 0);
     lu_optnumber(L, t, fn, "angle", &d.angle0);
+    lentity *e = lsys_push_entity(L, 1, MECH_KIND_FORCE, -1);
     mech_error err;
-    int id;
-    if (mech_rot_spring_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
-    lsys_push_entity(L, 1, MECH_KIND_FORCE, id);
+    if (mech_rot_spring_add(LIVE(ls), &d, &e->id, &err) != MECH_OK)
+        return lu_mech_error(L, fn, &err);
     return 1;
 }
 
@@ -826,13 +833,14 @@ static int add_load(lua_State *L, int torque)
             lu_error(L, fn, "a harmonic load needs 'omega', its angular frequency [rad/s]");
         d.profile = has_amp ? MECH_HARMONIC : MECH_CONSTANT;
     }
+    lentity *e = lsys_push_entity(L, 1, MECH_KIND_FORCE, -1);
     mech_error err;
     int id;
     if (mech_load_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    e->id = id;
     if (cb)
         snprintf(cb->what, sizeof cb->what, "%s '%s' function", torque ? "torque" : "force",
-                 mech_system_name(LIVE(ls), MECH_KIND_FORCE, id));
-    lsys_push_entity(L, 1, MECH_KIND_FORCE, id);
+                 mech_system_name(ls->sys, MECH_KIND_FORCE, id));
     return 1;
 }
 
@@ -891,10 +899,9 @@ static int sys_contact(lua_State *L)
     d.surface_speed = lu_number(L, s, sfn, "speed", 0, 0);
     lua_settop(L, t);
     lsys_read_laws(L, ls, t, fn, &d.normal_law, &d.friction);
+    lentity *e = lsys_push_entity(L, 1, MECH_KIND_CONTACT, -1);
     mech_error err;
-    int id;
-    if (mech_contact_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
-    lsys_push_entity(L, 1, MECH_KIND_CONTACT, id);
+    if (mech_contact_add(LIVE(ls), &d, &e->id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
     return 1;
 }
 

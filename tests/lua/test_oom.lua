@@ -3,7 +3,8 @@
 -- (built, checked, read from the gmsh files of tests/data), flexible bodies with their
 -- frequencies, mesh and guide, sys:lyapunov, the analysis module and fft, the text of
 -- systems, entities, runs and columns, a run's events, stats and columns, run:csv, a
--- simulation that fails after its run was made (finding F1), and the REPL.
+-- simulation that fails after its run was made (finding F1), the functions that add
+-- entities to a system (a call that fails must add nothing), and the REPL.
 --
 -- Each scenario runs once per k with the k-th allocation (Lua's or libmech's) failing, in
 -- mode "fail" (it and every later one: Lua's memory error) and "once" (it alone: Lua's own
@@ -287,6 +288,62 @@ for _, s in ipairs(scenarios) do
       name, mode, k, step > 1 and (" in steps of " .. step) or "", failures))
     for i = 1, math.min(#bad, 5) do tap.diag(bad[i]) end
     tap.ok(res == reference, name .. ", mode " .. mode .. ": the run past the last allocation gives the same results")
+  end
+end
+
+-- A call that adds an entity and fails adds nothing: the entity (named below) is not in the
+-- system after a failure, and the same call then succeeds.
+local law = mech.contact.hertz{ K = 1e6 }
+local function body_system()
+  local sys = mech.planar{ gravity = { 0, -9.81 } }
+  return sys, sys:body{ name = "b", mass = 1, inertia = 1, at = { 1, 0 } }
+end
+local adders = {
+  { "sys:body", "b2", function(sys) sys:body{ name = "b2", mass = 1, inertia = 1, rectangle = { 0.1, 0.2 } } end },
+  { "sys:point", "b.p", function(sys, b) sys:point{ b, name = "p", at = { 1, 0 } } end },
+  { "body:point", "b.q", function(_, b) b:point{ name = "q", body_at = { 0, 0 } } end },
+  { "sys:revolute", "j", function(sys, b) sys:revolute{ sys.ground, b, at = { 0, 0 }, name = "j" } end },
+  { "sys:revolute with clearance", "jc", function(sys, b)
+    sys:revolute{ sys.ground, b, at = { 0, 0 }, name = "jc", clearance = { radial = 1e-3, radius = 1e-2, law = law } }
+  end },
+  { "sys:prismatic", "pr", function(sys, b) sys:prismatic{ sys.ground, b, name = "pr" } end },
+  { "sys:fixed", "fx", function(sys, b) sys:fixed{ sys.ground, b, at = { 1, 0 }, name = "fx" } end },
+  { "sys:drive", "d", function(sys, b) sys:drive{ b, speed = 1, name = "d" } end },
+  { "sys:drive with a motion", "dm", function(sys, b) sys:drive{ b, motion = function(t) return t end, name = "dm" } end },
+  { "sys:spring", "s", function(sys, b) sys:spring{ sys.ground, b, at = { { 0, 0 }, { 1, 0 } }, k = 1, name = "s" } end },
+  { "sys:spring with a law", "sl", function(sys, b)
+    sys:spring{ sys.ground, b, at = { { 0, 0 }, { 1, 0 } }, law = function(x) return x end, name = "sl" }
+  end },
+  { "sys:rotational_spring", "rs", function(sys, b) sys:rotational_spring{ sys.ground, b, k = 1, name = "rs" } end },
+  { "sys:force", "f", function(sys, b) sys:force{ b, value = { 1, 0 }, name = "f" } end },
+  { "sys:torque", "tq", function(sys, b) sys:torque{ b, fn = function() return 1 end, name = "tq" } end },
+  { "sys:contact", "c", function(sys, b) sys:contact{ b, surface = { normal = { 0, 1 } }, law = law, name = "c" } end },
+  { "sys:flexible", "fe.n1", function(sys) sys:flexible{ name = "fe", mesh = small_mesh, E = 1e5, density = 10 } end },
+}
+for _, a in ipairs(adders) do
+  local what, name, add, make, args = a[1], a[2], a[3], a[4] or body_system, a[5]
+  for _, mode in ipairs{ "fail", "once" } do
+    local bad, k, counted = {}, 0, 0
+    repeat
+      k = k + 1
+      local sys, b = make()
+      local arg = args and args(b) -- made before the fault is armed
+      collectgarbage()
+      fi.arm(k, mode)
+      local ok, err = pcall(add, sys, b, arg)
+      counted = fi.disarm()
+      if not ok then
+        local added = sys:entity(name) ~= nil
+        local again, err2 = pcall(add, sys, b, arg)
+        if not out_of_memory(err) then
+          bad[#bad + 1] = string.format("k = %d: %s", k, tostring(err))
+        elseif added or not again then
+          bad[#bad + 1] = string.format("k = %d: %s (%s)", k, err, added and "added" or tostring(err2))
+        end
+      end
+    until ok and counted < k
+    tap.ok(#bad == 0, string.format("%s, mode %s: k = 1 .. %d, a call that fails adds nothing", what, mode, k))
+    for i = 1, math.min(#bad, 3) do tap.diag(bad[i]) end
   end
 end
 
