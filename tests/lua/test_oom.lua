@@ -298,6 +298,11 @@ local function body_system()
   local sys = mech.planar{ gravity = { 0, -9.81 } }
   return sys, sys:body{ name = "b", mass = 1, inertia = 1, at = { 1, 0 } }
 end
+local strip = mech.mesh.rectangle{ size = { 2, 0.1 }, nx = 20, ny = 1 } -- 42 guide contacts
+local function fe_system()
+  local sys = mech.planar{ gravity = { 0, -9.81 } }
+  return sys, sys:flexible{ name = "fe", mesh = strip, E = 1e5, density = 10 }
+end
 local adders = {
   { "sys:body", "b2", function(sys) sys:body{ name = "b2", mass = 1, inertia = 1, rectangle = { 0.1, 0.2 } } end },
   { "sys:point", "b.p", function(sys, b) sys:point{ b, name = "p", at = { 1, 0 } } end },
@@ -319,6 +324,8 @@ local adders = {
   { "sys:torque", "tq", function(sys, b) sys:torque{ b, fn = function() return 1 end, name = "tq" } end },
   { "sys:contact", "c", function(sys, b) sys:contact{ b, surface = { normal = { 0, 1 } }, law = law, name = "c" } end },
   { "sys:flexible", "fe.n1", function(sys) sys:flexible{ name = "fe", mesh = small_mesh, E = 1e5, density = 10 } end },
+  { "sys:guide", "g_n1_lower", function(sys, fe, args) sys:guide(args) end, fe_system,
+    function(fe) return { fe, name = "g", clearance = 1e-3, law = law } end },
 }
 for _, a in ipairs(adders) do
   local what, name, add, make, args = a[1], a[2], a[3], a[4] or body_system, a[5]
