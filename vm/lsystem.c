@@ -164,12 +164,30 @@ static lua_State *push_callback(lcb *cb)
     return L;
 }
 
-/* Keeps "<what>: <message on top>" as the callback error; restores the stack.  An error
-** object that is not a string is shown by its __tostring (in a protected call: it may fail
-** too), else by its type. */
+/* Keeps "<what>: <msg>" as the callback error; restores the stack. */
+static int callback_error(lcb *cb, lua_State *L, int top, const char *msg)
+{
+    snprintf(cb->owner->cb_error, sizeof cb->owner->cb_error, "%s: %s", cb->what, msg);
+    lua_settop(L, top);
+    return -1;
+}
+
+/* Keeps "<what>: <error object on top>" as the callback error; restores the stack.  An
+** error object that is not a string is shown by its __tostring (in a protected call: it
+** may fail too), else by its type.  Nothing here may raise (no memory is allocated outside
+** that call): the C code of libmech that called the callback is below. */
 static int callback_failed(lcb *cb, lua_State *L, int top)
 {
-    const char *msg = lua_tostring(L, -1);
+    char text[64];
+    const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    if (msg == NULL && lua_type(L, -1) == LUA_TNUMBER) {
+        if (lua_isinteger(L, -1))
+            snprintf(text, sizeof text, "%lld", (long long)lua_tointeger(L, -1));
+        else if (snprintf(text, sizeof text, "%.14g", lua_tonumber(L, -1)) > 0 &&
+                 text[strspn(text, "-0123456789")] == '\0')
+            strcat(text, ".0"); /* as Lua writes a float that looks like an integer */
+        msg = text;
+    }
     if (msg == NULL && luaL_getmetafield(L, -1, "__tostring") != LUA_TNIL) {
         lua_pushvalue(L, -2);
         if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING)
@@ -177,10 +195,11 @@ static int callback_failed(lcb *cb, lua_State *L, int top)
         else
             lua_pop(L, 1);
     }
-    if (msg == NULL) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, -1));
-    snprintf(cb->owner->cb_error, sizeof cb->owner->cb_error, "%s: %s", cb->what, msg);
-    lua_settop(L, top);
-    return -1;
+    if (msg == NULL) {
+        snprintf(text, sizeof text, "(error object is a %s value)", luaL_typename(L, -1));
+        msg = text;
+    }
+    return callback_error(cb, L, top, msg);
 }
 
 /* Calls the pushed function with nargs arguments; the results replace it. */
@@ -202,9 +221,10 @@ static int numbers_result(lcb *cb, lua_State *L, int top, int nres, int need, do
             continue;
         }
         if (!lua_isnumber(L, idx)) {
-            lua_pushfstring(L, "result #%d must be a number (got %s)", i + 1,
-                            luaL_typename(L, idx));
-            return callback_failed(cb, L, top);
+            char msg[64];
+            snprintf(msg, sizeof msg, "result #%d must be a number (got %s)", i + 1,
+                     luaL_typename(L, idx));
+            return callback_error(cb, L, top, msg);
         }
         out[i] = lua_tonumber(L, idx);
     }
@@ -317,7 +337,8 @@ static int event_action_trampoline(void *ud, const mech_system *sys, double t, i
     int top;
     lua_State *L = call_with_system(ud, t, &top);
     if (L == NULL) return -1;
-    const char *s = lua_tostring(L, -1);
+    /* a string only: turning a number into one would allocate, which may raise here */
+    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
     *stop =
         (lua_type(L, -1) == LUA_TBOOLEAN && lua_toboolean(L, -1)) || (s && strcmp(s, "stop") == 0);
     lua_settop(L, top);

@@ -3,8 +3,9 @@
 -- (built, checked, read from the gmsh files of tests/data), flexible bodies with their
 -- frequencies, mesh and guide, sys:lyapunov, the analysis module and fft, the text of
 -- systems, entities, runs and columns, a run's events, stats and columns, run:csv, a
--- simulation that fails after its run was made (finding F1), the functions that add
--- entities to a system (a call that fails must add nothing), and the REPL.
+-- simulation that fails after its run was made (finding F1), callbacks whose failure is
+-- reported with memory short, the functions that add entities to a system (a call that
+-- fails must add nothing), and the REPL.
 --
 -- Each scenario runs once per k with the k-th allocation (Lua's or libmech's) failing, in
 -- mode "fail" (it and every later one: Lua's memory error) and "once" (it alone: Lua's own
@@ -352,6 +353,36 @@ for _, a in ipairs(adders) do
     tap.ok(#bad == 0, string.format("%s, mode %s: k = 1 .. %d, a call that fails adds nothing", what, mode, k))
     for i = 1, math.min(#bad, 3) do tap.diag(bad[i]) end
   end
+end
+
+-- Callbacks that fail in ways whose report takes memory (a result that is not a number, an
+-- error object that is not a string, an event action returning a number): with memory
+-- short the run fails, cleanly, and leaves its system free to change (it stayed "being
+-- simulated" when the report raised a memory error through libmech, which leaked the run).
+local callback_cases = {
+  { "a channel function returning a table", { t = 1e-3, quiet = true, on_error = "return",
+    record = { x = function() return {} end } } },
+  { "a channel function raising a table", { t = 1e-3, quiet = true, on_error = "return",
+    record = { x = function() error({}) end } } },
+  { "an event action returning a number", { t = 0.1, quiet = true, record = { "b.y" },
+    events = { { channel = "b.y", value = -1e-3, action = function() return 271828.5 end } } } },
+}
+for _, c in ipairs(callback_cases) do
+  local bad, k, counted = {}, 0, 0
+  repeat
+    k = k + 1
+    local sys = mech.planar{ gravity = { 0, -9.81 } }
+    sys:body{ name = "b", mass = 1, inertia = 1 }
+    collectgarbage()
+    fi.arm(k)
+    local ok, err = pcall(sys.simulate, sys, c[2])
+    counted = fi.disarm()
+    if not ok and not out_of_memory(err) then bad[#bad + 1] = string.format("k = %d: %s", k, tostring(err)) end
+    local changed, err2 = pcall(sys.body, sys, { name = "z", mass = 1, inertia = 1 })
+    if not changed then bad[#bad + 1] = string.format("k = %d: then %s", k, tostring(err2)) end
+  until ok and counted < k
+  tap.ok(#bad == 0, string.format("sys:simulate with %s: k = 1 .. %d, failures are clean", c[1], k))
+  for i = 1, math.min(#bad, 3) do tap.diag(bad[i]) end
 end
 
 -- No temporary file may be left: the folder holds run.csv only.
