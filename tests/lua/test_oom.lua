@@ -38,7 +38,6 @@ local function sanitizer_reports(text)
   for para in (text .. "\n\n"):gmatch("(.-)\n%s*\n") do
     local kind = para:match("^%s*Direct leak") and "leak"
       or para:match("ERROR: AddressSanitizer: ([%w-]+)") or para:match("runtime error") and "ubsan"
-      or para:match("ERROR: LeakSanitizer") and nil
     if kind then
       local names = {}
       for fn in para:gmatch("#%d+ 0x%x+ in ([%w_]+)") do
@@ -146,7 +145,7 @@ local function digest(v, depth)
   return "{" .. table.concat(parts, ",") .. "}"
 end
 
--- A mass on a spring along x, with a Lua channel and an event; runs for 0.2 s.
+-- A mass on a spring along x.
 local function oscillator()
   local sys = mech.planar{ gravity = { 0, -9.81 } }
   local b = sys:body{ name = "b", mass = 1, inertia = 1, velocity = { 1, 0 } }
@@ -155,6 +154,7 @@ local function oscillator()
   return sys, b
 end
 
+-- 0.2 s of it, with a Lua channel, a channel event and a strobe (a Lua event function).
 local function simulate(sys)
   return sys:simulate{ t = 0.2, report = 0.01, quiet = true,
     record = { "b.x", "b.y", "b.phi", "b.vx", "system.energy", "system.balance", "system.kinetic",
