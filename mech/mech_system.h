@@ -306,6 +306,12 @@ mech_kind mech_system_find(const mech_system *sys, const char *name, int *id);
 /// Counts of entities of a kind (bodies include the ground).
 int mech_system_count(const mech_system *sys, mech_kind kind);
 
+/*
+** Makes room for n more contacts, so that adding them allocates nothing: a caller that adds
+** several as one (a guide) either fails on the first or adds them all.
+*/
+mech_status mech_system_reserve_contacts(mech_system *sys, int n, mech_error *err);
+
 /// Name of an entity.
 const char *mech_system_name(const mech_system *sys, mech_kind kind, int id);
 

@@ -2,6 +2,7 @@
 /*
 ** Systems and their entities: creation, validation, names, finalize.
 */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -345,6 +346,20 @@ int mech_system_count(const mech_system *sys, mech_kind kind)
     case MECH_KIND_SYSTEM: return 1;
     default: return 0;
     }
+}
+
+mech_status mech_system_reserve_contacts(mech_system *sys, int n, mech_error *err)
+{
+    if (n < 0 || n > INT_MAX - sys->ncontacts)
+        return mech_error_set(err, MECH_ERR_ARG, "contacts: cannot make room for %d more", n);
+    int need = sys->ncontacts + n;
+    if (need <= sys->cap_contacts) return MECH_OK;
+    contact *p = mech_realloc(sys->contacts, (size_t)need * sizeof *p);
+    if (p == NULL)
+        return mech_error_set(err, MECH_ERR_NOMEM, "contacts: out of memory for %d more", n);
+    sys->contacts = p;
+    sys->cap_contacts = need;
+    return MECH_OK;
 }
 
 const char *mech_system_name(const mech_system *sys, mech_kind kind, int id)

@@ -51,19 +51,19 @@ int lfe_sys_flexible(lua_State *L)
         return lu_error(L, fn,
                         "field 'mesh' is required: a mesh table, e.g. mech.mesh.rectangle{...} "
                         "or mech.mesh.read(\"part.msh\")");
+    int mt = lua_gettop(L);
+    lentity *e = lsys_push_entity(L, 1, MECH_KIND_FE, -1); /* before the body is added */
     mech_mesh mesh = mech_mesh_empty();
-    lmesh_check(L, lua_gettop(L), fn, &mesh);
+    lmesh_check(L, mt, fn, &mesh);
     d.mesh = &mesh;
     mech_error err;
-    int id;
     if (ls->sys == NULL) { /* closed by Lua code run while the mesh was read */
         mech_mesh_free(&mesh);
         return lu_error(L, fn, "the system was closed");
     }
-    mech_status st = mech_fe_add(ls->sys, &d, &id, &err);
+    mech_status st = mech_fe_add(ls->sys, &d, &e->id, &err);
     mech_mesh_free(&mesh);
     if (st != MECH_OK) return lu_mech_error(L, fn, &err);
-    lsys_push_entity(L, 1, MECH_KIND_FE, id);
     return 1;
 }
 
@@ -291,7 +291,7 @@ int lfe_sys_guide(lua_State *L)
     int has_u = lu_getfield(L, t, fn, "upper_nodes") != LUA_TNIL;
     if (has_u) nupper = node_list(L, -1, ls, fe, fn, "upper_nodes", &upper);
     /* from here on, only the laws and the result table run Lua code (allocations): the
-    ** system is checked again after each */
+    ** system is checked again after them */
     mech_system *sys = lsys_live(L, ls, fn);
     const mech_mesh *m = mech_fe_mesh(sys, fe);
     if (!has_l && !has_u) {
@@ -320,14 +320,54 @@ int lfe_sys_guide(lua_State *L)
 
     mech_contact_def d = mech_contact_default();
     lsys_read_laws(L, ls, t, fn, &d.normal_law, &d.friction);
+    /* the result, its entities made before any contact is added: a call that fails (a
+    ** memory error) adds nothing */
+    lua_newtable(L);
+    int res = lua_gettop(L); /* then the lists of the lower and upper contacts */
+    for (int side = 0; side < 2; side++) {
+        int n = side ? nupper : nlower;
+        lua_createtable(L, n, 0);
+        for (int i = 0; i < n; i++) {
+            lsys_push_entity(L, 1, MECH_KIND_CONTACT, -1);
+            lua_rawseti(L, -2, i + 1);
+        }
+        lua_pushvalue(L, -1);
+        lua_setfield(L, res, side ? "upper" : "lower");
+    }
+    /* nor does one whose contact names cannot all be taken: checked first (the lists are
+    ** read after the last allocation, which may have run a finalizer closing the system) */
     sys = lsys_live(L, ls, fn);
+    int nn = mech_fe_mesh(sys, fe)->nnodes;
+    unsigned char *seen = lua_newuserdatauv(L, 2 * (size_t)nn, 0);
+    memset(seen, 0, 2 * (size_t)nn);
+    sys = lsys_live(L, ls, fn);
+    for (int side = 0; side < 2; side++) {
+        int n = side ? nupper : nlower;
+        const int *list = side ? upper : lower;
+        for (int i = 0; i < n; i++) {
+            char cname[MECH_NAME_MAX];
+            int w = snprintf(cname, sizeof cname, "%s_n%d_%s", name, list[i] + 1,
+                             side ? "upper" : "lower");
+            if (w < 0 || (size_t)w >= sizeof cname)
+                return lu_error(L, fn,
+                                "name '%s' is too long for the names of its contacts (at most %d "
+                                "characters in all, as '%s_n1_lower')",
+                                name, MECH_NAME_MAX - 1, name);
+            if (seen[2 * list[i] + side]++)
+                return lu_error(L, fn, "node %d is listed twice in '%s'", list[i] + 1,
+                                side ? "upper_nodes" : "lower_nodes");
+            if (mech_system_find(sys, cname, NULL) != MECH_KIND_NONE)
+                return lu_error(L, fn, "contact '%s': the name is already used", cname);
+        }
+    }
+    /* and the room for them all first: then the first contact fails, or none does */
+    mech_error err;
+    if (mech_system_reserve_contacts(sys, nlower + nupper, &err) != MECH_OK)
+        return lu_mech_error(L, fn, &err);
     double pose[3];
     mech_body_initial_pose(sys, on, pose);
     double co = cos(pose[2]), so = sin(pose[2]);
-    lua_newtable(L); /* the result */
-    int res = lua_gettop(L);
     for (int side = 0; side < 2; side++) {
-        sys = lsys_live(L, ls, fn);
         int n = side ? nupper : nlower;
         const int *list = side ? upper : lower;
         double s = side ? s_up : s_low, sign = side ? -1 : 1;
@@ -337,21 +377,19 @@ int lfe_sys_guide(lua_State *L)
         d.normal[0] = co * nw[0] + so * nw[1];
         d.normal[1] = -so * nw[0] + co * nw[1];
         d.flip_tangent = side; /* both surfaces count friction along the axis */
-        lua_createtable(L, n, 0);
         for (int i = 0; i < n; i++) {
-            sys = lsys_live(L, ls, fn); /* before reading list (the mesh's) */
             char cname[MECH_NAME_MAX];
             snprintf(cname, sizeof cname, "%s_n%d_%s", name, list[i] + 1, side ? "upper" : "lower");
             d.name = cname;
             d.body_a = mech_fe_node_body(sys, fe, list[i]);
             d.point[0] = d.point[1] = 0;
-            mech_error err;
-            int id;
-            if (mech_contact_add(sys, &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
-            lsys_push_entity(L, 1, MECH_KIND_CONTACT, id);
-            lua_rawseti(L, -2, i + 1);
+            lua_rawgeti(L, res + 1 + side, i + 1);
+            lentity *e = lua_touserdata(L, -1);
+            lua_pop(L, 1);
+            if (mech_contact_add(sys, &d, &e->id, &err) != MECH_OK)
+                return lu_mech_error(L, fn, &err);
         }
-        lua_setfield(L, res, side ? "upper" : "lower");
     }
+    lua_settop(L, res);
     return 1;
 }

@@ -22,10 +22,13 @@ void lmech_open_system(lua_State *L);
 void lmech_open_run(lua_State *L);
 
 /*
-** Pushes a run userdata that owns `run` (freed with it).  `header` is the comment text
-** its CSV files start with (program version, script, parameters).
+** Pushes a run userdata that owns no run yet, and returns where its run goes: the caller
+** stores the run there as soon as libmech returns it, with no Lua call in between, so that
+** the run is freed with the userdata even when a later Lua call raises (a memory error).
+** The string at index `header` is the comment text its CSV files start with (program
+** version, script, parameters).
 */
-void lmech_push_run(lua_State *L, mech_run *run, const char *header);
+mech_run **lmech_new_run(lua_State *L, int header);
 
 /// Checks that argument arg is a run and returns it.
 mech_run *lmech_check_run(lua_State *L, int arg);

@@ -32,13 +32,15 @@ mech_run *lmech_check_run(lua_State *L, int arg)
     return r->run;
 }
 
-void lmech_push_run(lua_State *L, mech_run *run, const char *header)
+mech_run **lmech_new_run(lua_State *L, int header)
 {
+    header = lua_absindex(L, header);
     lrun *r = lua_newuserdatauv(L, sizeof *r, 1);
-    r->run = run;
+    r->run = NULL;
     luaL_setmetatable(L, LMECH_RUN);
-    lua_pushstring(L, header ? header : "");
+    lua_pushvalue(L, header);
     lua_setiuservalue(L, -2, 1);
+    return &r->run;
 }
 
 static int run_gc(lua_State *L)

@@ -91,7 +91,7 @@ static void push_uv(lua_State *L, lsys *ls)
     lua_remove(L, -2);
 }
 
-void lsys_push_entity(lua_State *L, int sysidx, int kind, int id)
+lentity *lsys_push_entity(lua_State *L, int sysidx, int kind, int id)
 {
     sysidx = lua_absindex(L, sysidx);
     lentity *e = lua_newuserdatauv(L, sizeof *e, 1);
@@ -100,6 +100,7 @@ void lsys_push_entity(lua_State *L, int sysidx, int kind, int id)
     lua_pushvalue(L, sysidx);
     lua_setiuservalue(L, -2, 1);
     luaL_setmetatable(L, LMECH_ENTITY);
+    return e;
 }
 
 /* Entity at arg and its system (pushed on the stack). */
@@ -163,12 +164,30 @@ static lua_State *push_callback(lcb *cb)
     return L;
 }
 
-/* Keeps "<what>: <message on top>" as the callback error; restores the stack.  An error
-** object that is not a string is shown by its __tostring (in a protected call: it may fail
-** too), else by its type. */
+/* Keeps "<what>: <msg>" as the callback error; restores the stack. */
+static int callback_error(lcb *cb, lua_State *L, int top, const char *msg)
+{
+    snprintf(cb->owner->cb_error, sizeof cb->owner->cb_error, "%s: %s", cb->what, msg);
+    lua_settop(L, top);
+    return -1;
+}
+
+/* Keeps "<what>: <error object on top>" as the callback error; restores the stack.  An
+** error object that is not a string is shown by its __tostring (in a protected call: it
+** may fail too), else by its type.  Nothing here may raise (no memory is allocated outside
+** that call): the C code of libmech that called the callback is below. */
 static int callback_failed(lcb *cb, lua_State *L, int top)
 {
-    const char *msg = lua_tostring(L, -1);
+    char text[64];
+    const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    if (msg == NULL && lua_type(L, -1) == LUA_TNUMBER) {
+        if (lua_isinteger(L, -1))
+            snprintf(text, sizeof text, "%lld", (long long)lua_tointeger(L, -1));
+        else if (snprintf(text, sizeof text, "%.14g", lua_tonumber(L, -1)) > 0 &&
+                 text[strspn(text, "-0123456789")] == '\0')
+            strcat(text, ".0"); /* as Lua writes a float that looks like an integer */
+        msg = text;
+    }
     if (msg == NULL && luaL_getmetafield(L, -1, "__tostring") != LUA_TNIL) {
         lua_pushvalue(L, -2);
         if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING)
@@ -176,10 +195,11 @@ static int callback_failed(lcb *cb, lua_State *L, int top)
         else
             lua_pop(L, 1);
     }
-    if (msg == NULL) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, -1));
-    snprintf(cb->owner->cb_error, sizeof cb->owner->cb_error, "%s: %s", cb->what, msg);
-    lua_settop(L, top);
-    return -1;
+    if (msg == NULL) {
+        snprintf(text, sizeof text, "(error object is a %s value)", luaL_typename(L, -1));
+        msg = text;
+    }
+    return callback_error(cb, L, top, msg);
 }
 
 /* Calls the pushed function with nargs arguments; the results replace it. */
@@ -201,9 +221,10 @@ static int numbers_result(lcb *cb, lua_State *L, int top, int nres, int need, do
             continue;
         }
         if (!lua_isnumber(L, idx)) {
-            lua_pushfstring(L, "result #%d must be a number (got %s)", i + 1,
-                            luaL_typename(L, idx));
-            return callback_failed(cb, L, top);
+            char msg[64];
+            snprintf(msg, sizeof msg, "result #%d must be a number (got %s)", i + 1,
+                     luaL_typename(L, idx));
+            return callback_error(cb, L, top, msg);
         }
         out[i] = lua_tonumber(L, idx);
     }
@@ -316,7 +337,8 @@ static int event_action_trampoline(void *ud, const mech_system *sys, double t, i
     int top;
     lua_State *L = call_with_system(ud, t, &top);
     if (L == NULL) return -1;
-    const char *s = lua_tostring(L, -1);
+    /* a string only: turning a number into one would allocate, which may raise here */
+    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
     *stop =
         (lua_type(L, -1) == LUA_TBOOLEAN && lua_toboolean(L, -1)) || (s && strcmp(s, "stop") == 0);
     lua_settop(L, top);
@@ -402,18 +424,24 @@ static int sys_body(lua_State *L)
     d.angle = lu_number(L, t, fn, "angle", 0, 0);
     lu_vec2(L, t, fn, "velocity", d.vel);
     d.omega = lu_number(L, t, fn, "omega", 0, 0);
+    double rect[2], seg[2][2];
+    /* outlines are checked before the body is added, so that a call that fails adds nothing */
+    int has_rect = lu_vec2(L, t, fn, "rectangle", rect);
+    if (has_rect && !(rect[0] > 0 && rect[1] > 0))
+        return lu_error(L, fn, "field 'rectangle' must be {width, height}, both > 0 (got {%g, %g})",
+                        rect[0], rect[1]);
+    int has_seg = lu_points(L, t, fn, "segment", seg, 2, 2);
+    if (has_seg && seg[0][0] == seg[1][0] && seg[0][1] == seg[1][1])
+        return lu_error(L, fn, "field 'segment' must be two distinct points");
+    lentity *e = lsys_push_entity(L, 1, MECH_KIND_BODY, -1);
     mech_error err;
     int id;
     if (mech_body_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
-    double rect[2];
-    if (lu_vec2(L, t, fn, "rectangle", rect) &&
-        mech_body_set_rectangle(LIVE(ls), id, rect[0] / 2, rect[1] / 2, &err) != MECH_OK)
+    e->id = id;
+    if (has_rect && mech_body_set_rectangle(ls->sys, id, rect[0] / 2, rect[1] / 2, &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
-    double seg[2][2];
-    if (lu_points(L, t, fn, "segment", seg, 2, 2) &&
-        mech_body_set_segment(LIVE(ls), id, seg[0], seg[1], &err) != MECH_OK)
+    if (has_seg && mech_body_set_segment(ls->sys, id, seg[0], seg[1], &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
-    lsys_push_entity(L, 1, MECH_KIND_BODY, id);
     return 1;
 }
 
@@ -445,11 +473,10 @@ static int point_common(lua_State *L, lsys *ls, int sysidx, int t, int b, const 
     if (name == NULL) return lu_error(L, fn, "field 'name' is required (a string)");
     double s[2];
     one_point(L, ls, t, fn, b, s);
+    lentity *e = lsys_push_entity(L, sysidx, MECH_KIND_POINT, -1);
     mech_error err;
-    int id;
-    if (mech_point_add(LIVE(ls), b, name, s, &id, &err) != MECH_OK)
+    if (mech_point_add(LIVE(ls), b, name, s, &e->id, &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
-    lsys_push_entity(L, sysidx, MECH_KIND_POINT, id);
     return 1;
 }
 
@@ -658,10 +685,9 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
             lu_error(L, fn, "'k' is for penalty joints: add method = \"penalty\"");
         baumgarte_field(L, t, fn, &d.alpha, &d.beta);
     }
+    lentity *e = lsys_push_entity(L, 1, MECH_KIND_JOINT, -1);
     mech_error err;
-    int id;
-    if (mech_joint_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
-    lsys_push_entity(L, 1, MECH_KIND_JOINT, id);
+    if (mech_joint_add(LIVE(ls), &d, &e->id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
     return 1;
 }
 
@@ -717,16 +743,17 @@ static int sys_drive(lua_State *L)
     } else if (!has_speed) {
         return lu_error(L, fn, "give 'speed' (constant) or 'motion' (a function of time)");
     }
+    lentity *driver = lsys_push_entity(L, 1, MECH_KIND_DRIVER, -1);
     mech_error err;
     int id;
     ls->L = L;
     if (mech_driver_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    driver->id = id;
     if (d.fn) { /* name the callback now that the driver has its final name */
         lcb *cb = d.ud;
         snprintf(cb->what, sizeof cb->what, "driver '%s' motion function",
-                 mech_system_name(LIVE(ls), MECH_KIND_DRIVER, id));
+                 mech_system_name(ls->sys, MECH_KIND_DRIVER, id));
     }
-    lsys_push_entity(L, 1, MECH_KIND_DRIVER, id);
     return 1;
 }
 
@@ -757,13 +784,14 @@ static int sys_spring(lua_State *L)
         d.k = lu_number(L, t, fn, "k", 0, 1);
         d.c = lu_number(L, t, fn, "c", 0, 0);
     }
+    lentity *e = lsys_push_entity(L, 1, MECH_KIND_FORCE, -1);
     mech_error err;
     int id;
     if (mech_spring_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    e->id = id;
     if (cb)
         snprintf(cb->what, sizeof cb->what, "spring '%s' law",
-                 mech_system_name(LIVE(ls), MECH_KIND_FORCE, id));
-    lsys_push_entity(L, 1, MECH_KIND_FORCE, id);
+                 mech_system_name(ls->sys, MECH_KIND_FORCE, id));
     return 1;
 }
 
@@ -781,10 +809,10 @@ static int sys_rotational_spring(lua_State *L)
     d.k = lu_number(L, t, fn, "k", 0, 1);
     d.c = lu_number(L, t, fn, "c", 0, 0);
     lu_optnumber(L, t, fn, "angle", &d.angle0);
+    lentity *e = lsys_push_entity(L, 1, MECH_KIND_FORCE, -1);
     mech_error err;
-    int id;
-    if (mech_rot_spring_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
-    lsys_push_entity(L, 1, MECH_KIND_FORCE, id);
+    if (mech_rot_spring_add(LIVE(ls), &d, &e->id, &err) != MECH_OK)
+        return lu_mech_error(L, fn, &err);
     return 1;
 }
 
@@ -826,13 +854,14 @@ static int add_load(lua_State *L, int torque)
             lu_error(L, fn, "a harmonic load needs 'omega', its angular frequency [rad/s]");
         d.profile = has_amp ? MECH_HARMONIC : MECH_CONSTANT;
     }
+    lentity *e = lsys_push_entity(L, 1, MECH_KIND_FORCE, -1);
     mech_error err;
     int id;
     if (mech_load_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    e->id = id;
     if (cb)
         snprintf(cb->what, sizeof cb->what, "%s '%s' function", torque ? "torque" : "force",
-                 mech_system_name(LIVE(ls), MECH_KIND_FORCE, id));
-    lsys_push_entity(L, 1, MECH_KIND_FORCE, id);
+                 mech_system_name(ls->sys, MECH_KIND_FORCE, id));
     return 1;
 }
 
@@ -891,10 +920,9 @@ static int sys_contact(lua_State *L)
     d.surface_speed = lu_number(L, s, sfn, "speed", 0, 0);
     lua_settop(L, t);
     lsys_read_laws(L, ls, t, fn, &d.normal_law, &d.friction);
+    lentity *e = lsys_push_entity(L, 1, MECH_KIND_CONTACT, -1);
     mech_error err;
-    int id;
-    if (mech_contact_add(LIVE(ls), &d, &id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
-    lsys_push_entity(L, 1, MECH_KIND_CONTACT, id);
+    if (mech_contact_add(LIVE(ls), &d, &e->id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
     return 1;
 }
 
@@ -1058,13 +1086,18 @@ static int integ_options(lua_State *L, int t, const char *fn, mech_integ_options
 /* Reads max_distance [m]: > 0, math.huge for no limit; 0 when not given (the default). */
 static double max_distance_option(lua_State *L, int t, const char *fn)
 {
-    int type = lua_getfield(L, t, "max_distance");
+    int type = lu_getfield(L, t, fn, "max_distance");
     double v = lua_tonumber(L, -1);
     lua_pop(L, 1);
     if (type == LUA_TNIL) return 0;
     if (type != LUA_TNUMBER || !(v > 0))
         lu_error(L, fn, "field 'max_distance' must be a number > 0 [m] (math.huge: no limit)");
     return v;
+}
+
+static void release_lyapunov(void *res)
+{
+    mech_lyapunov_free(res);
 }
 
 /*
@@ -1090,31 +1123,32 @@ static int sys_lyapunov(lua_State *L)
     o.max_distance = max_distance_option(L, t, fn);
     integ_options(L, t, fn, &o.integ);
     o.interrupt = host_interrupt_flag();
-    mech_lyapunov_result res;
+    /* the result's arrays are freed by this guard, whatever Lua call below raises */
+    mech_lyapunov_result *res = lu_newguard(L, sizeof *res, release_lyapunov);
     mech_error err;
     need_evaluation(L, ls, fn); /* as for a run: callbacks find values from the first call */
     mech_system *sys = LIVE(ls);
     ls->L = L;
-    mech_status st = BUSY(ls, "simulated", mech_lyapunov(sys, &o, &res, &err));
+    mech_status st = BUSY(ls, "simulated", mech_lyapunov(sys, &o, res, &err));
     if (st == MECH_ERR_INTERRUPTED) host_interrupt_consume(L);
     if (st) {
-        mech_lyapunov_free(&res);
+        mech_lyapunov_free(res);
         if (ls->cb_error[0]) return lu_error(L, fn, "%s: %s", err.msg, ls->cb_error);
         return lu_mech_error(L, fn, &err);
     }
-    lua_pushnumber(L, res.lambda);
+    lua_pushnumber(L, res->lambda);
     lua_createtable(L, 0, 2);
-    lua_createtable(L, (int)res.n, 0);
-    lua_createtable(L, (int)res.n, 0);
-    for (long i = 0; i < res.n; i++) {
-        lua_pushnumber(L, res.t[i]);
+    lua_createtable(L, (int)res->n, 0);
+    lua_createtable(L, (int)res->n, 0);
+    for (long i = 0; i < res->n; i++) {
+        lua_pushnumber(L, res->t[i]);
         lua_rawseti(L, -3, i + 1);
-        lua_pushnumber(L, res.estimate[i]);
+        lua_pushnumber(L, res->estimate[i]);
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -3, "estimate");
     lua_setfield(L, -2, "t");
-    mech_lyapunov_free(&res);
+    mech_lyapunov_free(res);
     return 2;
 }
 
@@ -1337,22 +1371,22 @@ static int sys_simulate(lua_State *L)
     o.interrupt = host_interrupt_flag();
 
     push_header(L, t);
-    int header = lua_gettop(L);
+    /* the run's owner comes first: once libmech returns the run, an error raised by any
+    ** Lua call (running out of memory) leaves it to the userdata's __gc, not leaked */
+    mech_run **run = lmech_new_run(L, -1);
 
     /* the parameters' tostring may have run Lua code; the run starts from an evaluated
     ** initial state, so that callbacks find values to read from the first call on */
     need_evaluation(L, ls, fn);
     mech_system *sys = LIVE(ls);
     mech_error err;
-    mech_run *run = NULL;
     ls->L = L;
-    mech_status st = BUSY(ls, "simulated", mech_simulate(sys, &o, &run, &err));
+    mech_status st = BUSY(ls, "simulated", mech_simulate(sys, &o, run, &err));
     if (st == MECH_ERR_INTERRUPTED) host_interrupt_consume(L); /* reported below, once */
-    if (run == NULL) {
+    if (*run == NULL) {
         if (ls->cb_error[0]) return lu_error(L, fn, "%s: %s", err.msg, ls->cb_error);
         return lu_mech_error(L, fn, &err);
     }
-    lmech_push_run(L, run, lua_tostring(L, header));
     push_uv(L, ls);
     lua_pushvalue(L, -2);
     lua_setfield(L, -2, "last_run");

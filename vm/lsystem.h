@@ -30,8 +30,13 @@ extern const char *const lsys_kind_names[];
 /// The system at arg, which must not be simulating (fname names the caller in errors).
 lsys *lsys_check_mutable(lua_State *L, int arg, const char *fname);
 
-/// Pushes the entity (kind, id) of the system at sysidx.
-void lsys_push_entity(lua_State *L, int sysidx, int kind, int id);
+/*
+** Pushes the entity (kind, id) of the system at sysidx and returns it.  The functions that
+** add an entity push it first (with id -1) and set its id once libmech added it: nothing
+** that can raise (a memory error) comes after the addition, so that a call that fails adds
+** nothing.
+*/
+lentity *lsys_push_entity(lua_State *L, int sysidx, int kind, int id);
 
 /// The entity at arg; *ls gets its system.
 lentity *lsys_check_entity(lua_State *L, int arg, lsys **ls);

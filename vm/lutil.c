@@ -9,6 +9,42 @@
 
 #include "lutil.h"
 
+#define GUARD_MT "mech.guard"
+
+typedef struct guard {
+    void (*release)(void *);
+    union {
+        double d;
+        void *p;
+        long long ll;
+    } data[]; /* the guarded state */
+} guard;
+
+static int guard_gc(lua_State *L)
+{
+    guard *g = luaL_checkudata(L, 1, GUARD_MT);
+    void (*release)(void *) = g->release;
+    g->release = NULL;
+    if (release) release(g->data);
+    return 0;
+}
+
+void *lu_newguard(lua_State *L, size_t size, void (*release)(void *p))
+{
+    if (luaL_newmetatable(L, GUARD_MT)) {
+        lua_pushcfunction(L, guard_gc);
+        lua_setfield(L, -2, "__gc");
+        lua_pushcfunction(L, guard_gc);
+        lua_setfield(L, -2, "__close");
+    }
+    guard *g = lua_newuserdatauv(L, sizeof *g + size, 0);
+    memset(g, 0, sizeof *g + size);
+    g->release = release;
+    lua_insert(L, -2);
+    lua_setmetatable(L, -2); /* the finalizer is known from here on */
+    return g->data;
+}
+
 int lu_error(lua_State *L, const char *fname, const char *fmt, ...)
 {
     char msg[1024];

@@ -66,19 +66,32 @@ static void on_prompt_sigint(int sig)
     prompt_interrupted = 1;
 }
 
-/* Sets the prompt from the global _PROMPT or _PROMPT2 when it is a string.  Read raw:
-** this runs outside any protected call, where an __index function of _G could raise. */
+/* Protected: copies the global _PROMPT (argument 2 true) or _PROMPT2 into the prompt of
+** the struct repl (argument 1) when it is a string.  Read raw: no __index function of _G
+** runs there. */
+static int read_prompt(lua_State *L)
+{
+    struct repl *r = lua_touserdata(L, 1);
+    int first = lua_toboolean(L, 2);
+    lua_pushglobaltable(L);
+    lua_pushstring(L, first ? "_PROMPT" : "_PROMPT2"); /* may allocate */
+    if (lua_rawget(L, -2) == LUA_TSTRING)
+        snprintf(r->prompt_buf, sizeof r->prompt_buf, "%s", lua_tostring(L, -1));
+    return 0;
+}
+
+/* Sets the prompt: _PROMPT or _PROMPT2, else the default one (also when memory is short:
+** the line must still be read, so that the REPL goes on to the end of its input). */
 static void set_prompt(struct repl *r, int first)
 {
     lua_State *L = r->L;
-    const char *fallback = first ? "> " : ">> ";
-    lua_pushglobaltable(L);
-    lua_pushstring(L, first ? "_PROMPT" : "_PROMPT2");
-    if (lua_rawget(L, -2) == LUA_TSTRING)
-        snprintf(r->prompt_buf, sizeof r->prompt_buf, "%s", lua_tostring(L, -1));
-    else
-        snprintf(r->prompt_buf, sizeof r->prompt_buf, "%s", fallback);
-    lua_pop(L, 2);
+    snprintf(r->prompt_buf, sizeof r->prompt_buf, "%s", first ? "> " : ">> ");
+    if (lua_checkstack(L, 4)) {
+        lua_pushcfunction(L, read_prompt);
+        lua_pushlightuserdata(L, r);
+        lua_pushboolean(L, first);
+        if (lua_pcall(L, 2, 0, 0) != LUA_OK) lua_pop(L, 1);
+    }
     r->prompt = r->prompt_buf;
 }
 
@@ -271,14 +284,15 @@ static int compare_strings(const void *a, const void *b)
 }
 
 /*
-** Protected part of completion.  Argument: the word before the cursor, made of
-** names, dots and colons.  Returns a sorted array of candidate names for its last
-** component, and the length of that component.
+** Protected part of completion (everything that allocates).  Arguments: the word before
+** the cursor (a pointer to its text, and its length), made of names, dots and colons.
+** Returns a sorted array of candidate names for its last component, and what their
+** longest common prefix adds to it (or nil).
 */
 static int completion_candidates(lua_State *L)
 {
-    size_t wlen;
-    const char *word = luaL_checklstring(L, 1, &wlen);
+    const char *word = lua_touserdata(L, 1);
+    size_t wlen = (size_t)lua_tointeger(L, 2);
     const char *last = word + wlen;
     while (last > word && last[-1] != '.' && last[-1] != ':') last--;
     const char *prefix = last;
@@ -334,7 +348,17 @@ static int completion_candidates(lua_State *L)
         lua_pushstring(L, names[i]);
         lua_rawseti(L, -2, i + 1);
     }
-    lua_pushinteger(L, (lua_Integer)plen);
+    /* what all the candidates add to the word: their longest common prefix past it */
+    size_t common = n ? strlen(names[0]) : 0;
+    for (i = 1; i < n; i++) {
+        size_t k = 0;
+        while (k < common && names[i][k] == names[0][k]) k++;
+        common = k;
+    }
+    if (common > plen)
+        lua_pushlstring(L, names[0] + plen, common - plen);
+    else
+        lua_pushnil(L);
     return 2;
 }
 
@@ -389,31 +413,20 @@ static unsigned char complete(EditLine *el, int ch)
     int top = lua_gettop(L);
     if (!lua_checkstack(L, 8)) return CC_ERROR;
     lua_pushcfunction(L, completion_candidates);
-    lua_pushlstring(L, start, (size_t)(li->cursor - start));
-    if (lua_pcall(L, 1, 2, 0) != LUA_OK) {
+    lua_pushlightuserdata(L, (void *)start); /* the word is made a string in there */
+    lua_pushinteger(L, (lua_Integer)(li->cursor - start));
+    if (lua_pcall(L, 2, 2, 0) != LUA_OK) {
         lua_settop(L, top);
         return CC_ERROR;
     }
+    /* nothing below allocates: a Lua error here would unwind through libedit */
     int list = top + 1;
-    size_t plen = (size_t)lua_tointeger(L, top + 2);
+    const char *add = lua_tostring(L, top + 2);
     lua_Integer n = (lua_Integer)lua_rawlen(L, list);
     unsigned char result = CC_ERROR;
     if (n > 0) {
-        /* longest common prefix of all candidates */
-        lua_rawgeti(L, list, 1);
-        const char *first = lua_tostring(L, -1);
-        size_t common = strlen(first);
-        for (lua_Integer i = 2; i <= n; i++) {
-            lua_rawgeti(L, list, i);
-            const char *s = lua_tostring(L, -1);
-            size_t k = 0;
-            while (k < common && s[k] == first[k]) k++;
-            common = k;
-            lua_pop(L, 1);
-        }
-        if (common > plen) {
-            lua_pushlstring(L, first + plen, common - plen);
-            el_insertstr(el, lua_tostring(L, -1));
+        if (add) {
+            el_insertstr(el, add);
             result = CC_REFRESH;
         } else if (n > 1) {
             list_candidates(el, L, list, n);
@@ -484,6 +497,18 @@ static int read_chunk(struct repl *r)
     return lua_isfunction(L, -1) ? LUA_OK : LUA_ERRSYNTAX;
 }
 
+/* Protected: reads and compiles a chunk for the struct repl (argument 1).  Returns what
+** read_chunk left (the function, the syntax error message, or nil) and its status. */
+static int pread_chunk(lua_State *L)
+{
+    struct repl *r = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    int status = read_chunk(r);
+    if (lua_gettop(L) == 0) lua_pushnil(L);
+    lua_pushinteger(L, status);
+    return 2;
+}
+
 /* Protected: shows the values above index 1 (the first argument is a FILE*). */
 static int show_results(lua_State *L)
 {
@@ -531,9 +556,19 @@ int repl_run(lua_State *L)
 
     for (;;) {
         int base = lua_gettop(L);
-        int status = read_chunk(&r);
-        if (status == -1) break;
-        if (status == -2) continue;
+        /* reading runs protected: a memory error there is reported like any failed chunk,
+        ** and the REPL reads on (its line is consumed) instead of ending with its editor,
+        ** history and line buffer left behind */
+        lua_pushcfunction(L, pread_chunk);
+        lua_pushlightuserdata(L, &r);
+        int status = lua_pcall(L, 1, 2, 0);
+        if (status == LUA_OK) {
+            status = (int)lua_tointeger(L, -1);
+            lua_pop(L, 1); /* leaves the function, the error message or nil */
+            if (status < 0) lua_settop(L, base);
+            if (status == -1) break;
+            if (status == -2) continue;
+        }
         if (status == LUA_OK) status = host_docall(L, 0, LUA_MULTRET);
         if (status == LUA_OK && lua_gettop(L) > base) {
             lua_pushcfunction(L, show_results);

@@ -165,6 +165,19 @@ do -- errors
   tap.raises(function() sys:guide{ b, clearance = 1e-3, lower_nodes = { 9 }, law = mech.contact.hertz{ K = 1 } } end,
     "node 9 does not exist", "an unknown node in a guide")
   tap.raises(function() sys:guide{ b, clearance = 1e-3 } end, "field 'law' is required", "a guide needs a law")
+  -- a guide whose contacts cannot all be named adds none of them (it added those before)
+  local law = mech.contact.hertz{ K = 1 }
+  sys:contact{ b:node(5), surface = { normal = { 0, 1 } }, law = law, name = "g_n5_lower" }
+  tap.raises(function() sys:guide{ b, name = "g", lower = 0, lower_nodes = { 4, 5, 6 }, law = law } end,
+    "sys:guide: contact 'g_n5_lower': the name is already used", "a contact name already used")
+  tap.is(sys:entity("g_n4_lower"), nil, "and the guide added no contact")
+  tap.raises(function() sys:guide{ b, name = "h", lower = 0, lower_nodes = { 4, 6, 4 }, law = law } end,
+    "sys:guide: node 4 is listed twice in 'lower_nodes'", "a node listed twice")
+  tap.is(sys:entity("h_n4_lower"), nil, "and the guide added no contact")
+  local long = string.rep("x", 47)
+  tap.raises(function() sys:guide{ b, name = long, lower = 0, lower_nodes = { 4, 5 }, law = law } end,
+    "sys:guide: name '" .. long .. "' is too long for the names of its contacts", "a name too long")
+  tap.is(sys:entity(long), nil, "and the guide added no contact (it added one with the name cut short)")
   tap.raises(function() b:frequencies{ n = 100 } end, "ask for 1 to", "too many frequencies")
 end
 

@@ -235,6 +235,8 @@ fails_with(function(s) return function() s:body{ mass = 1 } return 0 end end,
   "sys:body: the system cannot change while it is simulated", "a new body from a callback")
 fails_with(function() return function() error({}) end end, "(error object is a table value)",
   "an error object that is a table")
+fails_with(function() return function() error(2.0, 0) end end, "force 'force1' function: 2.0",
+  "an error object that is a number")
 fails_with(function()
   return function() error(setmetatable({}, { __tostring = function() return "mine" end })) end
 end, "force 'force1' function: mine", "an error object with __tostring")

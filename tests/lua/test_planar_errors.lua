@@ -39,7 +39,12 @@ raises(function() s:body{ name = "a", mass = 1 } end, "body 'a': the name is alr
 raises(function() s:body{ name = "ground", mass = 1 } end, "body 'ground': the name is already used",
   "the ground's name is taken")
 raises(function() s:body{ name = "r", mass = 1, rectangle = { 0, 1 } } end,
-  "rectangle half sizes must be > 0", "rectangle sizes")
+  "sys:body: field 'rectangle' must be {width, height}, both > 0 (got {0, 1})", "rectangle sizes")
+raises(function() s:body{ name = "r", mass = 1, segment = { { 1, 0 }, { 1, 0 } } } end,
+  "sys:body: field 'segment' must be two distinct points", "segment ends")
+raises(function() s:body{ name = "r", mass = 1, rectangle = { 1, 1 }, segment = 3 } end,
+  "field 'segment' must be a list of 2 points", "segment type")
+tap.is(s:entity("r"), nil, "a body whose outline is refused is not added (it was)")
 
 -- joints
 local b = s:body{ name = "b2", mass = 1, inertia = 1, at = { 1, 0 } }
