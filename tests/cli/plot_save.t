@@ -31,7 +31,7 @@ POSIX::sigprocmask(POSIX::SIG_BLOCK(), $block, $old) or die "sigprocmask: $!\n";
 my $pid = open(my $fh, '-|') // die "fork: $!\n";
 if ($pid == 0) {
     open STDERR, '>&', \*STDOUT or POSIX::_exit(126);
-    exec { mechlua_path() } mechlua_path(), "$dir/save.lua", $dir;
+    { no warnings 'exec'; exec { mechlua_path() } mechlua_path(), "$dir/save.lua", $dir; }
     POSIX::_exit(127);
 }
 my $out = do { local $/; <$fh> } // '';

@@ -16,10 +16,7 @@ if not package.preload.faultinject then
 end
 
 -- Known findings: the top of the stack of a sanitizer report ("leak: f < g < h").
-local KNOWN = {
-  ["leak: run_create < mech_simulate < sys_simulate"] =
-    "F1: sys:simulate leaks the run when an allocation fails after mech_simulate (vm/lsystem.c)",
-}
+local KNOWN = {}
 
 if arg[1] ~= "child" then
   local tap = require "tap"
