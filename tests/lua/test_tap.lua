@@ -37,4 +37,8 @@ out, status = child('tap.ok(true) tap.is(2, 2) tap.like("abc", "b") tap.skip("la
 tap.is(status, 0, "passing checks exit 0")
 tap.like(out, "ok 4 # SKIP later", "skip is reported as such")
 
+tap.raises(function() tap.skip("why", 2 ^ 63) end, "tap.skip: count must be an integer from 0 to 1000000",
+  "skip refuses a count it would print for ever (2^63 lines)")
+tap.raises(function() tap.skip("why", 1.5) end, "count must be an integer", "and a fraction")
+
 tap.done()
