@@ -101,8 +101,28 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
                               "lyapunov: max_distance must be > 0 (got %g; 0: the default)",
                               o->max_distance);
     double span = (o->t_end - o->transient) / o->every;
-    if (span > 1e8)
-        return mech_error_set(err, MECH_ERR_ARG, "lyapunov: %g renormalisations is too many", span);
+    if (o->t_end - o->transient > MECH_MAX_RENORMALISATIONS * o->every)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "lyapunov: every = %g s makes %.3Lg renormalisations from transient "
+                              "= %g s to t = %g s, more than the limit of %g: take a longer every",
+                              o->every, (long double)(o->t_end - o->transient) / o->every,
+                              o->transient, o->t_end, MECH_MAX_RENORMALISATIONS);
+    mech_error why;
+    mech_status st = mech_integ_check_span(&o->integ, 0.0, o->t_end, &why);
+    if (st) return mech_error_set(err, st, "lyapunov: %s", why.msg);
+    /* the result: a time and an estimate per renormalisation */
+    double bytes = 16 * (floor(span * (1 + 1e-12)) + 1);
+    double memory = o->max_memory ? (double)o->max_memory : (double)mech_physical_memory();
+    if (bytes > memory)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              o->max_memory
+                                  ? "lyapunov: every = %g s makes %.0f renormalisations whose "
+                                    "results take %.3g bytes, more than max_memory = %.3g bytes: "
+                                    "take a longer every"
+                                  : "lyapunov: every = %g s makes %.0f renormalisations whose "
+                                    "results take %.3g bytes, more than this machine's memory "
+                                    "(%.3g bytes): take a longer every",
+                              o->every, bytes / 16 - 1, bytes, memory);
     if (sys->ncontacts > 0) {
         /* the two trajectories would share one contact history, and nothing here locates
         ** the onsets: refuse rather than let the bodies pass through each other */
@@ -112,8 +132,7 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
                               c->owner >= 0 ? "joint with clearance" : "contact",
                               c->owner >= 0 ? sys->joints[c->owner].name : c->name);
     }
-    mech_status st = mech_system_finalize(sys, err);
-    if (st) return st;
+    if ((st = mech_system_finalize(sys, err))) return st;
 
     const int ns = sys->nstate, n2 = 2 * sys->ncoord;
     long kmax = (long)floor(span * (1 + 1e-12));

@@ -190,6 +190,23 @@ double mech_integ_stiffness(const mech_integ *integ, int *steps);
 #define MECH_STIFF_LIMIT_DOPRI5 3.25
 #define MECH_STIFF_LIMIT_RK4    2.75
 
+/*
+** The most steps a run may take: a fixed step h or a largest step hmax that needs more to
+** cover the run is refused before it starts (mech_integ_check_span).  At a microsecond a
+** step that is three hours of work.
+*/
+#define MECH_MAX_STEPS 1e10
+
+/*
+** Checks that integrating from t0 to t_end with these options can end: RK4 and fixed DOPRI5
+** take (t_end - t0) / h steps (and h must not be longer than t_end - t0), DOPRI5 and BDF at
+** least (t_end - t0) / hmax; more than MECH_MAX_STEPS is MECH_ERR_ARG with err naming the
+** option (as mechlua names it: h, max_step), the count and what to do.  The caller checks
+** that t0 < t_end are finite.
+*/
+mech_status mech_integ_check_span(const mech_integ_options *opt, double t0, double t_end,
+                                  mech_error *err);
+
 /// Statistics since mech_integ_init (accumulated across reinit).
 mech_integ_stats mech_integ_get_stats(const mech_integ *integ);
 

@@ -8,9 +8,11 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "run_impl.h"
 #include "system_impl.h"
@@ -42,6 +44,7 @@ typedef struct sim {
     int npend, cap_pend;
     int failed;        /* a user callback failed while evaluating */
     mech_error cb_err; /* its message */
+    double memory;     /* the most bytes the rows and events may take */
 } sim;
 
 mech_sim_options mech_sim_default_options(void)
@@ -50,6 +53,22 @@ mech_sim_options mech_sim_default_options(void)
     memset(&o, 0, sizeof o);
     o.integ = mech_integ_default_options();
     return o;
+}
+
+size_t mech_physical_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0 || (unsigned long)pages > SIZE_MAX / (unsigned long)size)
+        return SIZE_MAX;
+    return (size_t)pages * (size_t)size;
+}
+
+/* "this machine's memory (N bytes)" or "max_memory = N bytes" into buf. */
+static const char *memory_text(size_t max_memory, double limit, char *buf, size_t size)
+{
+    snprintf(buf, size,
+             max_memory ? "max_memory = %.3g bytes" : "this machine's memory (%.3g bytes)", limit);
+    return buf;
 }
 
 static double now(void)
@@ -103,14 +122,43 @@ static int record_row(sim *s, double t, const double *y)
     return 0;
 }
 
+/*
+** Room for one more event in the run: the capacity doubles, within MECH_MAX_ROWS events and
+** within the memory left by the rows.  -1 with s->failed when there is none.
+*/
+static int event_room(sim *s, int def)
+{
+    mech_run *run = s->run;
+    if (run->nev < run->evcap) return 0;
+    double width = run->nch > 0 ? run->nch : 1;
+    double rows = (double)run->cap * 8 * (1 + width), each = 12 + 8 * width;
+    double fit = floor((s->memory - rows) / each);
+    double cap = fmin(fmin(2 * (double)run->evcap, fit), MECH_MAX_ROWS);
+    if (cap > (double)run->nev && run_reserve_events(run, (long)cap) == 0) return 0;
+    char mem[80];
+    if (run->nev >= MECH_MAX_ROWS)
+        mech_error_set(&s->cb_err, MECH_ERR_NOMEM,
+                       "event '%s': %ld events listed, the limit: list fewer events (a longer "
+                       "period)",
+                       run->evnames[def], run->nev);
+    else if (cap <= (double)run->nev)
+        mech_error_set(&s->cb_err, MECH_ERR_NOMEM,
+                       "event '%s': %ld events listed (%.3g bytes each, besides %.3g bytes of "
+                       "rows), more would not fit in %s: record fewer channels or list fewer "
+                       "events (a longer period)",
+                       run->evnames[def], run->nev, each, rows,
+                       memory_text(s->opt->max_memory, s->memory, mem, sizeof mem));
+    else
+        mech_error_set(&s->cb_err, MECH_ERR_NOMEM, "event '%s': out of memory for %ld events",
+                       run->evnames[def], run->nev + 1);
+    s->failed = 1;
+    return -1;
+}
+
 static int record_event(sim *s, int def, double t, const double *y)
 {
     mech_run *run = s->run;
-    if (run->nev >= run->evcap && run_reserve_events(run, 2 * run->evcap) != 0) {
-        mech_error_set(&s->cb_err, MECH_ERR_NOMEM, "out of memory recording events");
-        s->failed = 1;
-        return -1;
-    }
+    if (event_room(s, def) != 0) return -1;
     double *out = run->evval + (size_t)run->nev * (size_t)(run->nch ? run->nch : 1);
     if (channel_values(s, t, y, out) != 0) return -1;
     run->evdef[run->nev] = def;
@@ -361,19 +409,36 @@ static mech_status check_options(mech_system *sys, const mech_sim_options *o, si
     if (!(isfinite(o->report) && o->report > 0))
         return mech_error_set(err, MECH_ERR_ARG, "simulate: report step must be > 0 (got %g)",
                               o->report);
-    if (o->t_end / o->report > 1e9)
+    if (o->t_end > (MECH_MAX_ROWS - 1) * o->report)
         return mech_error_set(err, MECH_ERR_ARG,
-                              "simulate: %g reports (end time / report step) is too many",
-                              o->t_end / o->report);
+                              "simulate: report = %g s makes %.3Lg rows to t = %g s, more than "
+                              "the limit of %g: take a longer report step",
+                              o->report, (long double)o->t_end / o->report + 1, o->t_end,
+                              MECH_MAX_ROWS);
     if (!(o->max_distance >= 0))
         return mech_error_set(err, MECH_ERR_ARG,
                               "simulate: max_distance must be > 0 (got %g; 0: the default)",
                               o->max_distance);
     if (o->nchannels < 0 || o->nuser_channels < 0 || o->nevents < 0)
         return mech_error_set(err, MECH_ERR_ARG, "simulate: negative count");
+    mech_error why;
+    mech_status st = mech_integ_check_span(&o->integ, 0.0, o->t_end, &why);
+    if (st) return mech_error_set(err, st, "simulate: %s", why.msg);
+    /* the rows are allocated at the start: t and one column per channel (at least one) */
+    double rows = floor(o->t_end / o->report * (1 + 1e-12)) + 1;
+    int nch = o->nchannels + o->nuser_channels;
+    double bytes = rows * 8 * (1 + (nch > 0 ? nch : 1));
+    s->memory = o->max_memory ? (double)o->max_memory : (double)mech_physical_memory();
+    if (bytes > s->memory) {
+        char mem[80];
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "simulate: %.0f rows of t and %d channel%s take %.3g bytes, more "
+                              "than %s: record fewer channels or take a longer report step",
+                              rows, nch, nch == 1 ? "" : "s", bytes,
+                              memory_text(o->max_memory, s->memory, mem, sizeof mem));
+    }
     for (int i = 0; i < o->nchannels; i++) {
-        mech_status st = mech_channel_lookup(sys, o->channels[i], &s->ch[i], err);
-        if (st) return st;
+        if ((st = mech_channel_lookup(sys, o->channels[i], &s->ch[i], err))) return st;
         for (int j = 0; j < i; j++)
             if (strcmp(s->ch[j].name, s->ch[i].name) == 0)
                 return mech_error_set(err, MECH_ERR_ARG, "simulate: channel '%s' is listed twice",
@@ -400,8 +465,7 @@ static mech_status check_options(mech_system *sys, const mech_sim_options *o, si
                                   "event '%s': give either a channel and a level, or a function",
                                   name);
         if (e->channel) {
-            mech_status st = mech_channel_lookup(sys, e->channel, &s->evch[i], err);
-            if (st) return st;
+            if ((st = mech_channel_lookup(sys, e->channel, &s->evch[i], err))) return st;
             if (!isfinite(e->level))
                 return mech_error_set(err, MECH_ERR_ARG, "event '%s': level must be finite", name);
             if (!(isfinite(e->period) && e->period >= 0))

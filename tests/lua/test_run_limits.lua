@@ -1,0 +1,91 @@
+-- SPDX-License-Identifier: MIT
+-- Runs that cannot end must not start (issue 14): every option that sets a count of steps,
+-- rows or renormalisations has a limit, and the error names the option, the count it
+-- implies and what to do.  Each call here used to run for hours or for ever: a watchdog (a
+-- callback that raises after a number of calls) stands in for the hang.
+local tap = require "tap"
+
+-- An oscillator; `watch` Lua calls (an event function, called at least once a step, or with
+-- force = true a force, called at every evaluation) raise "watchdog" instead of a hang.
+local function model(watch, force)
+  local sys = mech.planar{}
+  local b = sys:body{ name = "b", mass = 1, inertia = 1, velocity = { 1, 0 } }
+  sys:spring{ sys.ground, b, k = 1, name = "s" }
+  local calls = 0
+  local function watchdog()
+    calls = calls + 1
+    if calls > watch then error("watchdog: still running after " .. watch .. " calls") end
+  end
+  if force then
+    sys:force{ b, name = "watchdog", fn = function() watchdog() return 0, 0, 0 end }
+  end
+  local events = { { name = "watchdog", fn = function() watchdog() return 1 end } }
+  return sys, not force and events or nil
+end
+
+local function simulate(o, watch)
+  local sys, events = model(watch or 1000)
+  o.events, o.quiet = events, true
+  return function() return sys:simulate(o) end
+end
+
+do -- a fixed step: t / h steps
+  tap.raises(simulate{ t = 1, method = "rk4", h = 1e-12, report = 0.5 },
+    "sys:simulate: simulate: h = 1e-12 s makes 1e+12 steps to t = 1 s, more than the limit of 1e+10: "
+    .. "take a longer h or a shorter t", "rk4: h = 1e-12 over 1 s")
+  tap.raises(simulate{ t = 1, method = "rk4", h = 1e-320, report = 0.5 },
+    "sys:simulate: simulate: h = 9.99989e-321 s makes 1e+320 steps to t = 1 s", "rk4: a subnormal h")
+  tap.raises(simulate{ t = 1e300, method = "rk4", h = 1, report = 1e299 },
+    "sys:simulate: simulate: h = 1 s makes 1e+300 steps to t = 1e+300 s", "rk4: a huge t")
+  tap.raises(simulate{ t = 1, method = "rk4", h = 2 },
+    "sys:simulate: simulate: h = 2 s is longer than the run (t = 1 s): take h <= t",
+    "rk4: a step longer than the run (it took one step of 1 s, not 2)")
+  local sys = model(1e6)
+  local run = sys:simulate{ t = 1, method = "rk4", h = 1, quiet = true }
+  tap.is(run.stats.steps, 1, "rk4: h = t is one step")
+end
+
+do -- the largest step of an adaptive method: at least t / max_step steps
+  for _, method in ipairs{ "dopri5", "bdf" } do
+    tap.raises(simulate{ t = 1, method = method, max_step = 1e-12, report = 0.5 },
+      "sys:simulate: simulate: max_step = 1e-12 s makes at least 1e+12 steps to t = 1 s, more than "
+      .. "the limit of 1e+10: take a longer max_step or leave it out", method .. ": max_step = 1e-12 over 1 s")
+  end
+  -- bdf took 1e-320 as "no step at all": "step size underflow at t = 0 (h = 0)"
+  tap.raises(simulate{ t = 1, method = "bdf", max_step = 1e-320 },
+    "sys:simulate: simulate: max_step = 9.99989e-321 s makes at least 1e+320 steps", "bdf: a subnormal max_step")
+end
+
+do -- report rows: t / report + 1, and their memory (allocated at the start)
+  tap.raises(simulate{ t = 1, report = 1e-10 },
+    "sys:simulate: simulate: report = 1e-10 s makes 1e+10 rows to t = 1 s, more than the limit of 1e+09: "
+    .. "take a longer report step", "report = 1e-10 over 1 s")
+  tap.raises(simulate{ t = 1, h = 1e-320 },
+    "sys:simulate: simulate: report = 9.99989e-321 s makes 1e+320 rows", "the report step defaults to h")
+  -- 5e8 rows of 10001 values: 40 TB, refused before any is allocated (the sanitizer build
+  -- stopped at the allocation, the normal one said "out of memory")
+  local record = {}
+  for i = 1, 10000 do record["c" .. i] = function() return 0 end end
+  local msg = tap.raises(simulate{ t = 1, report = 2e-9, record = record },
+    "more than this machine's memory (", "rows that do not fit in memory")
+  tap.like(msg, "sys:simulate: simulate: 500000001 rows of t and 10000 channels take 4e%+13 bytes, "
+    .. "more than this machine's memory %([%d.]+e%+%d+ bytes%): record fewer channels or take a longer "
+    .. "report step$", "naming the rows, the channels and the bytes")
+end
+
+do -- sys:lyapunov: renormalisations and steps
+  local function lyapunov(o, watch)
+    local sys = model(watch or 1000, true)
+    return function() return sys:lyapunov(o) end
+  end
+  tap.raises(lyapunov{ t = 1, every = 1e-300 },
+    "sys:lyapunov: lyapunov: every = 1e-300 s makes 1e+300 renormalisations from transient = 0 s to t = 1 s, "
+    .. "more than the limit of 1e+08: take a longer every", "every = 1e-300")
+  tap.raises(lyapunov{ t = 1, every = 0.1, method = "rk4", h = 1e-12 },
+    "sys:lyapunov: lyapunov: h = 1e-12 s makes 1e+12 steps to t = 1 s, more than the limit of 1e+10",
+    "rk4: h = 1e-12")
+  tap.raises(lyapunov{ t = 1, every = 0.1, max_step = 1e-12 },
+    "sys:lyapunov: lyapunov: max_step = 1e-12 s makes at least 1e+12 steps to t = 1 s", "max_step = 1e-12")
+end
+
+tap.done()
