@@ -645,6 +645,18 @@ mech_status mech_integ_check_span(const mech_integ_options *o, double t0, double
     return MECH_OK;
 }
 
+mech_status mech_integ_check_pace(long steps, double t0, double t, double t_end, mech_error *err)
+{
+    if (steps < MECH_PACE_STEPS || !(t > t0)) return MECH_OK;
+    if (!((t_end - t0) > MECH_MAX_STEPS / (double)steps * (t - t0))) return MECH_OK;
+    return mech_error_set(err, MECH_ERR_STEPSIZE,
+                          "at the pace of its %ld steps to t = %.9g s the run would take about "
+                          "%.2Lg steps to reach t = %g s, more than the limit of %g: shorten t or "
+                          "loosen rtol and atol",
+                          steps, t, (long double)steps * ((long double)(t_end - t0) / (t - t0)),
+                          t_end, MECH_MAX_STEPS);
+}
+
 static void free_events(mech_integ *s)
 {
     mech_free(s->gmem);

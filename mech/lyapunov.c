@@ -34,12 +34,16 @@ static int rhs(void *ctx, double t, const double *y, double *ydot)
     return mech_system_rhs(ctx, t, y, ydot);
 }
 
-/* Steps integ up to t_stop exactly; a position beyond bound fails. */
-static mech_status advance(mech_system *sys, mech_integ *integ, double t_stop,
+/*
+** Steps integ up to t_stop exactly; a position beyond bound fails, and so does an adaptive
+** trajectory started at t0 whose pace would take too many steps to o->t_end.
+*/
+static mech_status advance(mech_system *sys, mech_integ *integ, double t0, double t_stop,
                            const mech_lyapunov_options *o, double bound, double scale,
                            const char *which, mech_error *err)
 {
     mech_error ierr;
+    const int adaptive = o->integ.method != MECH_RK4 && !o->integ.fixed;
     while (mech_integ_time(integ) < t_stop) {
         double t = mech_integ_time(integ);
         long step = mech_integ_get_stats(integ).steps + 1;
@@ -59,6 +63,11 @@ static mech_status advance(mech_system *sys, mech_integ *integ, double t_stop,
                                   "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s",
                                   which, t, step, why);
         }
+        if (adaptive &&
+            (st = mech_integ_check_pace(step, t0, mech_integ_time(integ), o->t_end, &ierr)))
+            return mech_error_set(err, st,
+                                  "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s",
+                                  which, mech_integ_time(integ), step, ierr.msg);
         const double *y = mech_integ_state(integ);
         int far = system_runaway(sys, y, bound);
         if (far >= 0) {
@@ -166,7 +175,7 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
         scale = system_scale(sys, o->t_end);
         bound = scale > 0 ? SYSTEM_RUNAWAY_FACTOR * scale : INFINITY;
     }
-    if ((st = advance(sys, ia, o->transient, o, bound, scale, "reference", err))) goto done;
+    if ((st = advance(sys, ia, 0.0, o->transient, o, bound, scale, "reference", err))) goto done;
 
     /* The neighbour: a fixed direction over positions and velocities, pushed back onto
     ** the constraints (a large step, projected, then scaled down to d0). */
@@ -189,8 +198,8 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
     double sum = 0;
     for (long k = 1; k <= kmax; k++) {
         double tk = o->transient + (double)k * o->every;
-        if ((st = advance(sys, ia, tk, o, bound, scale, "reference", err)) ||
-            (st = advance(sys, ib, tk, o, bound, scale, "neighbouring", err)))
+        if ((st = advance(sys, ia, 0.0, tk, o, bound, scale, "reference", err)) ||
+            (st = advance(sys, ib, o->transient, tk, o, bound, scale, "neighbouring", err)))
             goto done;
         const double *a = mech_integ_state(ia);
         memcpy(yb, mech_integ_state(ib), sizeof(double) * (size_t)ns);

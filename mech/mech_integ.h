@@ -192,10 +192,12 @@ double mech_integ_stiffness(const mech_integ *integ, int *steps);
 
 /*
 ** The most steps a run may take: a fixed step h or a largest step hmax that needs more to
-** cover the run is refused before it starts (mech_integ_check_span).  At a microsecond a
-** step that is three hours of work.
+** cover the run is refused before it starts (mech_integ_check_span), and an adaptive run
+** that would need more at the pace of its steps so far fails (mech_integ_check_pace, from
+** MECH_PACE_STEPS steps on).  At a microsecond a step that is three hours of work.
 */
-#define MECH_MAX_STEPS 1e10
+#define MECH_MAX_STEPS  1e10
+#define MECH_PACE_STEPS 100000
 
 /*
 ** Checks that integrating from t0 to t_end with these options can end: RK4 and fixed DOPRI5
@@ -206,6 +208,14 @@ double mech_integ_stiffness(const mech_integ *integ, int *steps);
 */
 mech_status mech_integ_check_span(const mech_integ_options *opt, double t0, double t_end,
                                   mech_error *err);
+
+/*
+** After `steps` accepted steps of a run from t0 have reached t (t0 < t < t_end): from
+** MECH_PACE_STEPS steps on, fails (MECH_ERR_STEPSIZE, err saying so) when going on to t_end at
+** the average pace so far, (t - t0) / steps per step, would take more than MECH_MAX_STEPS
+** steps in all.  For adaptive methods, whose number of steps no option sets (a huge t_end).
+*/
+mech_status mech_integ_check_pace(long steps, double t0, double t, double t_end, mech_error *err);
 
 /// Statistics since mech_integ_init (accumulated across reinit).
 mech_integ_stats mech_integ_get_stats(const mech_integ *integ);

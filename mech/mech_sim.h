@@ -145,9 +145,10 @@ typedef struct mech_run mech_run;
 **
 ** A run that cannot end does not start: more than MECH_MAX_STEPS steps of a fixed step h, or
 ** at the largest step hmax (mech_integ_check_span), more than MECH_MAX_ROWS rows, or rows that
-** take more than max_memory bytes, are MECH_ERR_ARG naming the option and the count.  A run
-** fails (MECH_ERR_NOMEM) when it would list more than MECH_MAX_ROWS events or more than fit
-** in max_memory with its rows.
+** take more than max_memory bytes, are MECH_ERR_ARG naming the option and the count.  An
+** adaptive run fails (MECH_ERR_STEPSIZE) when at the pace of its steps so far it would take
+** more than MECH_MAX_STEPS steps (mech_integ_check_pace), and any run (MECH_ERR_NOMEM) when
+** it would list more than MECH_MAX_ROWS events or more than fit in max_memory with its rows.
 **
 ** Besides the integrator's own failures, a run fails (MECH_ERR_NUMERIC) when after a step
 ** a body or node is farther than max_distance from the origin along x or y.  By default
@@ -249,7 +250,8 @@ mech_lyapunov_options mech_lyapunov_default_options(void);
 ** with no degree of freedom has none (MECH_ERR_ARG).  On failure res->n holds the
 ** renormalisations done so far.  As for mech_simulate, it does not start when it would take
 ** more than MECH_MAX_STEPS fixed steps or MECH_MAX_RENORMALISATIONS renormalisations, or a
-** result larger than max_memory.
+** result larger than max_memory, and an adaptive trajectory fails at a pace that would take
+** more than MECH_MAX_STEPS steps.
 */
 mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *opt,
                           mech_lyapunov_result *res, mech_error *err);

@@ -633,6 +633,8 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
 
     long step = 0;
     long k = 1; /* next report row */
+    /* a fixed step's count was checked before the start; an adaptive one's shows as it goes */
+    const int adaptive = o->integ.method != MECH_RK4 && !o->integ.fixed;
     for (;;) {
         double t = mech_integ_time(integ);
         if (t >= o->t_end) break;
@@ -664,6 +666,12 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         }
         step++;
         double t1 = mech_integ_time(integ), t0 = mech_integ_prev_time(integ);
+        if (adaptive && (st = mech_integ_check_pace(step, 0.0, t1, o->t_end, &ierr))) {
+            mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", t1, step,
+                           ierr.msg);
+            run->status = MECH_RUN_FAILED;
+            break;
+        }
         int far = system_runaway(sys, mech_integ_state(integ), bound);
         if (far >= 0) {
             char why[MECH_ERROR_MSG_SIZE];

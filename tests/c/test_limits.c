@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** Runs that cannot end do not start: the step counts of mech_integ_check_span at their
-** limits, and the memory of a run's rows and events and of
+** Runs that cannot end do not start: the step counts of mech_integ_check_span and the pace
+** of mech_integ_check_pace at their limits, and the memory of a run's rows and events and of
 ** mech_lyapunov's results within max_memory (by default the machine's memory, which the Lua
 ** tests exceed; here a small max_memory shows the events' limit, reached as they come).
 */
@@ -65,6 +65,18 @@ static void spans(void)
     o.method = MECH_RK4, o.h = -1;
     ok(mech_integ_check_span(&o, 0, 1, &err) == MECH_OK,
        "a step that is not positive is left to mech_integ_create");
+
+    ok(mech_integ_check_pace(MECH_PACE_STEPS - 1, 0, 1e-300, 1, &err) == MECH_OK,
+       "pace: not judged before MECH_PACE_STEPS steps");
+    ok(mech_integ_check_pace(MECH_PACE_STEPS, 0, 1e-5, 1, &err) == MECH_OK,
+       "1e5 steps to 1e-5 of the run: 1e10 in all, allowed");
+    ok(mech_integ_check_pace(MECH_PACE_STEPS, 2, 2 + 0.999e-5, 3, &err) == MECH_ERR_STEPSIZE,
+       "1e5 steps to 0.999e-5 of the run (from t0 = 2 s): refused");
+    is_str(err.msg,
+           "at the pace of its 100000 steps to t = 2.00000999 s the run would take about 1e+10 "
+           "steps to reach t = 3 s, more than the limit of 1e+10: shorten t or loosen rtol and "
+           "atol",
+           "naming the steps, the time and the projection");
 }
 
 static void rows(void)

@@ -1,8 +1,9 @@
 -- SPDX-License-Identifier: MIT
 -- Runs that cannot end must not start (issue 14): every option that sets a count of steps,
 -- rows or renormalisations has a limit, and the error names the option, the count it
--- implies and what to do.  Each call here used to run for hours or for ever: a watchdog (a
--- callback that raises after a number of calls) stands in for the hang.
+-- implies and what to do.  An adaptive run, whose steps no option counts, fails when at its
+-- pace it would take more steps than that.  Each call here used to run for hours or for
+-- ever: a watchdog (a callback that raises after a number of calls) stands in for the hang.
 local tap = require "tap"
 
 -- An oscillator; `watch` Lua calls (an event function, called at least once a step, or with
@@ -73,7 +74,23 @@ do -- report rows: t / report + 1, and their memory (allocated at the start)
     .. "report step$", "naming the rows, the channels and the bytes")
 end
 
-do -- sys:lyapunov: renormalisations and steps
+do -- an adaptive run that would need more than 1e10 steps fails once 1e5 steps show its pace
+  -- (bdf fails the first step of t = 1e300 s: CVODE's first step is 5e132 s)
+  for _, case in ipairs{ { "dopri5", 1e300 }, { "bdf", 1e20 } } do
+    local method, t = case[1], case[2]
+    local sys, events = model(3e5)
+    local run, msg = sys:simulate{ t = t, method = method, report = t / 10, quiet = true,
+      on_error = "return", events = events, record = { "b.x" } }
+    tap.is(run.status, "failed", string.format("%s: a run of t = %g s fails", method, t))
+    tap.like(msg, "^simulation failed at t = [%d.e%+]+ s %(step 100000%): at the pace of its 100000 steps to t "
+      .. "= [%d.e%+]+ s the run would take about [%d.]+e%+%d+ steps to reach t = " .. string.format("%g", t):gsub("%+", "%%+")
+      .. " s, more than the limit of 1e%+10: shorten t or loosen rtol and atol$", method .. ": at step 1e5, naming the pace")
+    tap.is(#run, 1, method .. ": its row at t = 0 is kept")
+    tap.ok(sys.last_run == run, method .. ": in sys.last_run")
+  end
+end
+
+do -- sys:lyapunov: renormalisations, steps and pace
   local function lyapunov(o, watch)
     local sys = model(watch or 1000, true)
     return function() return sys:lyapunov(o) end
@@ -86,6 +103,10 @@ do -- sys:lyapunov: renormalisations and steps
     "rk4: h = 1e-12")
   tap.raises(lyapunov{ t = 1, every = 0.1, max_step = 1e-12 },
     "sys:lyapunov: lyapunov: max_step = 1e-12 s makes at least 1e+12 steps to t = 1 s", "max_step = 1e-12")
+  local msg = select(2, pcall(lyapunov({ t = 1e300, every = 1e299 }, 2e6)))
+  tap.like(msg, "sys:lyapunov: lyapunov: the reference trajectory failed at t = [%d.e%+]+ s %(step 100000%): "
+    .. "at the pace of its 100000 steps to t = [%d.e%+]+ s the run would take about [%d.]+e%+30%d steps to "
+    .. "reach t = 1e%+300 s", "t = 1e300: the pace fails the reference trajectory at step 1e5")
 end
 
 tap.done()
