@@ -116,6 +116,11 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
                               "= %g s to t = %g s, more than the limit of %g: take a longer every",
                               o->every, (long double)(o->t_end - o->transient) / o->every,
                               o->transient, o->t_end, MECH_MAX_RENORMALISATIONS);
+    if (floor(span * (1 + 1e-12)) < 1)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "lyapunov: every = %g s is longer than the measured time (t - "
+                              "transient = %g s): there would be no estimate",
+                              o->every, o->t_end - o->transient);
     mech_error why;
     mech_status st = mech_integ_check_span(&o->integ, 0.0, o->t_end, &why);
     if (st) return mech_error_set(err, st, "lyapunov: %s", why.msg);

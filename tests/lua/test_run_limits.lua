@@ -98,6 +98,12 @@ do -- sys:lyapunov: renormalisations, steps and pace
   tap.raises(lyapunov{ t = 1, every = 1e-300 },
     "sys:lyapunov: lyapunov: every = 1e-300 s makes 1e+300 renormalisations from transient = 0 s to t = 1 s, "
     .. "more than the limit of 1e+08: take a longer every", "every = 1e-300")
+  -- it returned NaN and no history
+  tap.raises(lyapunov{ t = 1, every = 2 },
+    "sys:lyapunov: lyapunov: every = 2 s is longer than the measured time (t - transient = 1 s): there would "
+    .. "be no estimate", "every longer than t - transient")
+  tap.raises(lyapunov{ t = 1, every = 0.5, transient = 0.8 }, "every = 0.5 s is longer than the measured time "
+    .. "(t - transient = 0.2 s)", "every longer than t - transient, after a transient")
   tap.raises(lyapunov{ t = 1, every = 0.1, method = "rk4", h = 1e-12 },
     "sys:lyapunov: lyapunov: h = 1e-12 s makes 1e+12 steps to t = 1 s, more than the limit of 1e+10",
     "rk4: h = 1e-12")
