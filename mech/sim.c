@@ -24,6 +24,9 @@ typedef struct pending {
 } pending;
 
 #define MAX_PERIODIC_PER_STEP 256
+/* A periodic event's channel is at most this many periods from its level (2^52: counting
+** levels k, k + 1, ... in doubles is exact below it). */
+#define PERIODS_MAX 4503599627370496.0
 
 typedef struct sim {
     mech_system *sys;
@@ -281,6 +284,14 @@ static int periodic_events(sim *s, mech_integ *integ)
         s->ustart[d] = u0;
         s->uprev[d] = u1;
         s->ndone[d] = 0;
+        if (!(fabs(u1) < PERIODS_MAX)) { /* k + 1 == k: the levels cannot be told apart */
+            mech_error_set(&s->cb_err, MECH_ERR_ARG,
+                           "event '%s': the channel is %.3g periods from its level at t = "
+                           "%.9g: the period is too small to count its crossings",
+                           s->run->evnames[d], u1, t1);
+            s->failed = 1;
+            return -1;
+        }
         double first = e->direction > 0 ? floor(u0) + 1 : ceil(u0) - 1;
         double last = e->direction > 0 ? floor(u1) : ceil(u1);
         for (double k = first; e->direction > 0 ? k <= last : k >= last; k += e->direction) {
@@ -352,6 +363,14 @@ static int periodic_after_cut(sim *s, mech_integ *integ)
         double u0 = s->ustart[d], u1 = winding(s, d);
         s->uprev[d] = u1;
         double passed = e->direction > 0 ? floor(u1) - floor(u0) : ceil(u0) - ceil(u1);
+        if (passed - s->ndone[d] > MAX_PERIODIC_PER_STEP) { /* as add_pending */
+            mech_error_set(&s->cb_err, MECH_ERR_ARG,
+                           "event '%s' fired more than %d times in one step at t = %.9g: limit "
+                           "the step size (max_step)",
+                           s->run->evnames[d], MAX_PERIODIC_PER_STEP, t1);
+            s->failed = 1;
+            return -1;
+        }
         while (s->ndone[d] < passed) {
             int a = deliver(s, integ, d, t1);
             if (a < 0) return -1;

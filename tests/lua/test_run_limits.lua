@@ -115,4 +115,33 @@ do -- sys:lyapunov: renormalisations, steps and pace
     .. "reach t = 1e%+300 s", "t = 1e300: the pace fails the reference trajectory at step 1e5")
 end
 
+do -- a periodic event whose channel is more periods from its level than doubles can count
+  -- (k + 1 == k): it was called an event that fired more than 256 times in one step
+  local sys, events = model(1000)
+  sys:entity("b"):point{ name = "p", at = { 1, 0 } }
+  events[2] = { name = "tick", channel = "b.p.x", value = 0, period = 1e-17, direction = 1 }
+  local run, msg = sys:simulate{ t = 1, quiet = true, on_error = "return", events = events }
+  tap.is(msg, "simulation failed at t = 0.000999000999 s (step 1): event 'tick': the channel is 1e+17 periods "
+    .. "from its level at t = 0.000999000999: the period is too small to count its crossings",
+    "the period is too small to count the crossings")
+  tap.is(run.status, "failed", "the run fails")
+
+  -- a channel that spikes inside a step, at its cut: the levels passed between the step start
+  -- and the cut were delivered one by one, here 1e15 (the watchdog is the force, which every
+  -- evaluation calls)
+  sys = mech.planar{}
+  local b = sys:body{ name = "b", mass = 1, inertia = 1 }
+  local calls = 0
+  sys:force{ b, name = "spike", fn = function(t)
+    calls = calls + 1
+    if calls > 1e5 then error("watchdog: still running after 1e5 calls") end
+    return (t > 0.0101 and t < 0.0102) and 1e15 or 0, 0, 0
+  end }
+  run, msg = sys:simulate{ t = 0.02, method = "rk4", h = 1e-3, quiet = true, on_error = "return", events = {
+    { name = "tick", channel = "b.ax", value = 0.5, period = 1, direction = 1 },
+    { name = "cut", fn = function(t) return t - 0.01015 end, action = "stop" } } }
+  tap.is(msg, "simulation failed at t = 0.01015 s (step 11): event 'tick' fired more than 256 times in one step at "
+    .. "t = 0.01015: limit the step size (max_step)", "a periodic event at the cut of a step: at most 256 too")
+end
+
 tap.done()
