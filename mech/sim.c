@@ -550,6 +550,7 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
     s.ybuf = mech_calloc((size_t)(sys->nstate + nch + 1), sizeof(double));
     mech_integ *integ = NULL;
     mech_run *run = NULL;
+    int started = 0; /* a run that did not start is not returned */
     if (!s.ch || !s.evch || !s.ybuf) {
         st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
         goto done;
@@ -623,6 +624,7 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
     mech_error_clear(&sys->last_err);
     mech_error ierr;
     mech_error_clear(&ierr);
+    started = 1;
     contact_start(sys, 0.0, sys->y0);
     if ((st = mech_integ_init(integ, 0.0, sys->y0, &ierr)) != MECH_OK ||
         record_row(&s, 0.0, sys->y0) != 0) {
@@ -829,7 +831,7 @@ done:
     mech_free(s.uprev);
     mech_free(s.ndone);
     mech_free(s.pend);
-    if (run && run->params == NULL) { /* could not start */
+    if (run && !started) { /* could not start: bad options (the integrator's), no memory */
         mech_run_free(run);
         run = NULL;
     }

@@ -144,4 +144,13 @@ do -- a periodic event whose channel is more periods from its level than doubles
     .. "t = 0.01015: limit the step size (max_step)", "a periodic event at the cut of a step: at most 256 too")
 end
 
+do -- a run that could not start is not returned (nor kept in sys.last_run): it was a
+  -- "complete" run of no rows
+  local sys = model(1000)
+  local ok, msg = pcall(sys.simulate, sys, { t = 1, method = "rk4", h = -1, report = 0.1 })
+  tap.is(msg, "sys:simulate: integrator option h = -1: rk4 needs a positive finite step",
+    "an option the integrator refuses: the error, without 'results so far'")
+  tap.ok(not ok and sys.last_run == nil, "no run in sys.last_run")
+end
+
 tap.done()
