@@ -619,6 +619,44 @@ mech_status mech_integ_create(mech_integ **out, int n, const mech_integ_options 
     return MECH_OK;
 }
 
+mech_status mech_integ_check_span(const mech_integ_options *o, double t0, double t_end,
+                                  mech_error *err)
+{
+    const double span = t_end - t0;
+    /* a step that is not positive and finite is mech_integ_create's to refuse; the counts are
+    ** printed in long double: 1 / 1e-320 overflows a double */
+    if (o->method == MECH_RK4 || (o->method == MECH_DOPRI5 && o->fixed)) {
+        if (!(o->h > 0 && isfinite(o->h))) return MECH_OK;
+        if (o->h > span)
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "h = %g s is longer than the run (t = %g s): take h <= t", o->h,
+                                  t_end);
+        if (span > MECH_MAX_STEPS * o->h)
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "h = %g s makes %.3Lg steps to t = %g s, more than the limit of "
+                                  "%g: take a longer h or a shorter t",
+                                  o->h, (long double)span / o->h, t_end, MECH_MAX_STEPS);
+    } else if (o->hmax > 0 && isfinite(o->hmax) && span > MECH_MAX_STEPS * o->hmax) {
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "max_step = %g s makes at least %.3Lg steps to t = %g s, more than "
+                              "the limit of %g: take a longer max_step or leave it out",
+                              o->hmax, (long double)span / o->hmax, t_end, MECH_MAX_STEPS);
+    }
+    return MECH_OK;
+}
+
+mech_status mech_integ_check_pace(long steps, double t0, double t, double t_end, mech_error *err)
+{
+    if (steps < MECH_PACE_STEPS || !(t > t0)) return MECH_OK;
+    if (!((t_end - t0) > MECH_MAX_STEPS / (double)steps * (t - t0))) return MECH_OK;
+    return mech_error_set(err, MECH_ERR_STEPSIZE,
+                          "at the pace of its %ld steps to t = %.9g s the run would take about "
+                          "%.2Lg steps to reach t = %g s, more than the limit of %g: shorten t or "
+                          "loosen rtol and atol",
+                          steps, t, (long double)steps * ((long double)(t_end - t0) / (t - t0)),
+                          t_end, MECH_MAX_STEPS);
+}
+
 static void free_events(mech_integ *s)
 {
     mech_free(s->gmem);

@@ -34,12 +34,16 @@ static int rhs(void *ctx, double t, const double *y, double *ydot)
     return mech_system_rhs(ctx, t, y, ydot);
 }
 
-/* Steps integ up to t_stop exactly; a position beyond bound fails. */
-static mech_status advance(mech_system *sys, mech_integ *integ, double t_stop,
+/*
+** Steps integ up to t_stop exactly; a position beyond bound fails, and so does an adaptive
+** trajectory started at t0 whose pace would take too many steps to o->t_end.
+*/
+static mech_status advance(mech_system *sys, mech_integ *integ, double t0, double t_stop,
                            const mech_lyapunov_options *o, double bound, double scale,
                            const char *which, mech_error *err)
 {
     mech_error ierr;
+    const int adaptive = o->integ.method != MECH_RK4 && !o->integ.fixed;
     while (mech_integ_time(integ) < t_stop) {
         double t = mech_integ_time(integ);
         long step = mech_integ_get_stats(integ).steps + 1;
@@ -59,6 +63,11 @@ static mech_status advance(mech_system *sys, mech_integ *integ, double t_stop,
                                   "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s",
                                   which, t, step, why);
         }
+        if (adaptive &&
+            (st = mech_integ_check_pace(step, t0, mech_integ_time(integ), o->t_end, &ierr)))
+            return mech_error_set(err, st,
+                                  "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s",
+                                  which, mech_integ_time(integ), step, ierr.msg);
         const double *y = mech_integ_state(integ);
         int far = system_runaway(sys, y, bound);
         if (far >= 0) {
@@ -101,8 +110,33 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
                               "lyapunov: max_distance must be > 0 (got %g; 0: the default)",
                               o->max_distance);
     double span = (o->t_end - o->transient) / o->every;
-    if (span > 1e8)
-        return mech_error_set(err, MECH_ERR_ARG, "lyapunov: %g renormalisations is too many", span);
+    if (o->t_end - o->transient > MECH_MAX_RENORMALISATIONS * o->every)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "lyapunov: every = %g s makes %.3Lg renormalisations from transient "
+                              "= %g s to t = %g s, more than the limit of %g: take a longer every",
+                              o->every, (long double)(o->t_end - o->transient) / o->every,
+                              o->transient, o->t_end, MECH_MAX_RENORMALISATIONS);
+    if (floor(span * (1 + 1e-12)) < 1)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "lyapunov: every = %g s is longer than the measured time (t - "
+                              "transient = %g s): there would be no estimate",
+                              o->every, o->t_end - o->transient);
+    mech_error why;
+    mech_status st = mech_integ_check_span(&o->integ, 0.0, o->t_end, &why);
+    if (st) return mech_error_set(err, st, "lyapunov: %s", why.msg);
+    /* the result: a time and an estimate per renormalisation */
+    double bytes = 16 * (floor(span * (1 + 1e-12)) + 1);
+    double memory = o->max_memory ? (double)o->max_memory : (double)mech_physical_memory();
+    if (bytes > memory)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              o->max_memory
+                                  ? "lyapunov: every = %g s makes %.0f renormalisations whose "
+                                    "results take %.3g bytes, more than max_memory = %.3g bytes: "
+                                    "take a longer every"
+                                  : "lyapunov: every = %g s makes %.0f renormalisations whose "
+                                    "results take %.3g bytes, more than this machine's memory "
+                                    "(%.3g bytes): take a longer every",
+                              o->every, bytes / 16 - 1, bytes, memory);
     if (sys->ncontacts > 0) {
         /* the two trajectories would share one contact history, and nothing here locates
         ** the onsets: refuse rather than let the bodies pass through each other */
@@ -112,8 +146,7 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
                               c->owner >= 0 ? "joint with clearance" : "contact",
                               c->owner >= 0 ? sys->joints[c->owner].name : c->name);
     }
-    mech_status st = mech_system_finalize(sys, err);
-    if (st) return st;
+    if ((st = mech_system_finalize(sys, err))) return st;
 
     const int ns = sys->nstate, n2 = 2 * sys->ncoord;
     long kmax = (long)floor(span * (1 + 1e-12));
@@ -147,7 +180,7 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
         scale = system_scale(sys, o->t_end);
         bound = scale > 0 ? SYSTEM_RUNAWAY_FACTOR * scale : INFINITY;
     }
-    if ((st = advance(sys, ia, o->transient, o, bound, scale, "reference", err))) goto done;
+    if ((st = advance(sys, ia, 0.0, o->transient, o, bound, scale, "reference", err))) goto done;
 
     /* The neighbour: a fixed direction over positions and velocities, pushed back onto
     ** the constraints (a large step, projected, then scaled down to d0). */
@@ -170,8 +203,8 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
     double sum = 0;
     for (long k = 1; k <= kmax; k++) {
         double tk = o->transient + (double)k * o->every;
-        if ((st = advance(sys, ia, tk, o, bound, scale, "reference", err)) ||
-            (st = advance(sys, ib, tk, o, bound, scale, "neighbouring", err)))
+        if ((st = advance(sys, ia, 0.0, tk, o, bound, scale, "reference", err)) ||
+            (st = advance(sys, ib, o->transient, tk, o, bound, scale, "neighbouring", err)))
             goto done;
         const double *a = mech_integ_state(ia);
         memcpy(yb, mech_integ_state(ib), sizeof(double) * (size_t)ns);

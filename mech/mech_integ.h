@@ -190,6 +190,33 @@ double mech_integ_stiffness(const mech_integ *integ, int *steps);
 #define MECH_STIFF_LIMIT_DOPRI5 3.25
 #define MECH_STIFF_LIMIT_RK4    2.75
 
+/*
+** The most steps a run may take: a fixed step h or a largest step hmax that needs more to
+** cover the run is refused before it starts (mech_integ_check_span), and an adaptive run
+** that would need more at the pace of its steps so far fails (mech_integ_check_pace, from
+** MECH_PACE_STEPS steps on).  At a microsecond a step that is three hours of work.
+*/
+#define MECH_MAX_STEPS  1e10
+#define MECH_PACE_STEPS 100000
+
+/*
+** Checks that integrating from t0 to t_end with these options can end: RK4 and fixed DOPRI5
+** take (t_end - t0) / h steps (and h must not be longer than t_end - t0), DOPRI5 and BDF at
+** least (t_end - t0) / hmax; more than MECH_MAX_STEPS is MECH_ERR_ARG with err naming the
+** option (as mechlua names it: h, max_step), the count and what to do.  The caller checks
+** that t0 < t_end are finite.
+*/
+mech_status mech_integ_check_span(const mech_integ_options *opt, double t0, double t_end,
+                                  mech_error *err);
+
+/*
+** After `steps` accepted steps of a run from t0 have reached t (t0 < t < t_end): from
+** MECH_PACE_STEPS steps on, fails (MECH_ERR_STEPSIZE, err saying so) when going on to t_end at
+** the average pace so far, (t - t0) / steps per step, would take more than MECH_MAX_STEPS
+** steps in all.  For adaptive methods, whose number of steps no option sets (a huge t_end).
+*/
+mech_status mech_integ_check_pace(long steps, double t0, double t, double t_end, mech_error *err);
+
 /// Statistics since mech_integ_init (accumulated across reinit).
 mech_integ_stats mech_integ_get_stats(const mech_integ *integ);
 

@@ -111,7 +111,19 @@ typedef struct mech_sim_options {
     double max_distance; ///< the run fails when a body or node is farther than this from the
                          ///< origin along x or y [m] (a motion that has run away); 0: 1e6
                          ///< times the model's scale (see mech_simulate), inf: no limit
+    size_t max_memory;   ///< most bytes the rows and events may take (0: mech_physical_memory)
 } mech_sim_options;
+
+/*
+** The most rows a run may record (t_end / report + 1) and the most events it may list; the
+** most renormalisations of mech_lyapunov ((t_end - transient) / every).  Their memory must
+** also fit in max_memory.
+*/
+#define MECH_MAX_ROWS             1e9
+#define MECH_MAX_RENORMALISATIONS 1e8
+
+/// The machine's physical memory [bytes] (SIZE_MAX when the system does not say).
+size_t mech_physical_memory(void);
 
 mech_sim_options mech_sim_default_options(void);
 
@@ -130,6 +142,13 @@ typedef struct mech_run mech_run;
 ** When the integration fails or is interrupted it returns the failure with err naming the
 ** time, the step and the entity at fault, and *run still holds everything recorded up to
 ** then.  *run is NULL only when the run could not start (bad options, unknown channel).
+**
+** A run that cannot end does not start: more than MECH_MAX_STEPS steps of a fixed step h, or
+** at the largest step hmax (mech_integ_check_span), more than MECH_MAX_ROWS rows, or rows that
+** take more than max_memory bytes, are MECH_ERR_ARG naming the option and the count.  An
+** adaptive run fails (MECH_ERR_STEPSIZE) when at the pace of its steps so far it would take
+** more than MECH_MAX_STEPS steps (mech_integ_check_pace), and any run (MECH_ERR_NOMEM) when
+** it would list more than MECH_MAX_ROWS events or more than fit in max_memory with its rows.
 **
 ** Besides the integrator's own failures, a run fails (MECH_ERR_NUMERIC) when after a step
 ** a body or node is farther than max_distance from the origin along x or y.  By default
@@ -213,6 +232,7 @@ typedef struct mech_lyapunov_options {
     double d0;        ///< separation after each renormalisation (default 1e-8)
     const volatile sig_atomic_t *interrupt;
     double max_distance; ///< as for mech_simulate (0: 1e6 times the model's scale)
+    size_t max_memory;   ///< most bytes the result may take (0: mech_physical_memory)
 } mech_lyapunov_options;
 
 typedef struct mech_lyapunov_result {
@@ -228,7 +248,10 @@ mech_lyapunov_options mech_lyapunov_default_options(void);
 ** Computes the largest Lyapunov exponent of a finalized (or finalizable) system.  The first
 ** separation is along a fixed direction projected onto the joints' constraints; a system
 ** with no degree of freedom has none (MECH_ERR_ARG).  On failure res->n holds the
-** renormalisations done so far.
+** renormalisations done so far.  As for mech_simulate, it does not start when it would take
+** more than MECH_MAX_STEPS fixed steps or MECH_MAX_RENORMALISATIONS renormalisations, or a
+** result larger than max_memory, and an adaptive trajectory fails at a pace that would take
+** more than MECH_MAX_STEPS steps.
 */
 mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *opt,
                           mech_lyapunov_result *res, mech_error *err);

@@ -8,9 +8,11 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "run_impl.h"
 #include "system_impl.h"
@@ -22,6 +24,9 @@ typedef struct pending {
 } pending;
 
 #define MAX_PERIODIC_PER_STEP 256
+/* A periodic event's channel is at most this many periods from its level (2^52: counting
+** levels k, k + 1, ... in doubles is exact below it). */
+#define PERIODS_MAX 4503599627370496.0
 
 typedef struct sim {
     mech_system *sys;
@@ -42,6 +47,7 @@ typedef struct sim {
     int npend, cap_pend;
     int failed;        /* a user callback failed while evaluating */
     mech_error cb_err; /* its message */
+    double memory;     /* the most bytes the rows and events may take */
 } sim;
 
 mech_sim_options mech_sim_default_options(void)
@@ -50,6 +56,22 @@ mech_sim_options mech_sim_default_options(void)
     memset(&o, 0, sizeof o);
     o.integ = mech_integ_default_options();
     return o;
+}
+
+size_t mech_physical_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0 || (unsigned long)pages > SIZE_MAX / (unsigned long)size)
+        return SIZE_MAX;
+    return (size_t)pages * (size_t)size;
+}
+
+/* "this machine's memory (N bytes)" or "max_memory = N bytes" into buf. */
+static const char *memory_text(size_t max_memory, double limit, char *buf, size_t size)
+{
+    snprintf(buf, size,
+             max_memory ? "max_memory = %.3g bytes" : "this machine's memory (%.3g bytes)", limit);
+    return buf;
 }
 
 static double now(void)
@@ -103,14 +125,43 @@ static int record_row(sim *s, double t, const double *y)
     return 0;
 }
 
+/*
+** Room for one more event in the run: the capacity doubles, within MECH_MAX_ROWS events and
+** within the memory left by the rows.  -1 with s->failed when there is none.
+*/
+static int event_room(sim *s, int def)
+{
+    mech_run *run = s->run;
+    if (run->nev < run->evcap) return 0;
+    double width = run->nch > 0 ? run->nch : 1;
+    double rows = (double)run->cap * 8 * (1 + width), each = 12 + 8 * width;
+    double fit = floor((s->memory - rows) / each);
+    double cap = fmin(fmin(2 * (double)run->evcap, fit), MECH_MAX_ROWS);
+    if (cap > (double)run->nev && run_reserve_events(run, (long)cap) == 0) return 0;
+    char mem[80];
+    if (run->nev >= MECH_MAX_ROWS)
+        mech_error_set(&s->cb_err, MECH_ERR_NOMEM,
+                       "event '%s': %ld events listed, the limit: list fewer events (a longer "
+                       "period)",
+                       run->evnames[def], run->nev);
+    else if (cap <= (double)run->nev)
+        mech_error_set(&s->cb_err, MECH_ERR_NOMEM,
+                       "event '%s': %ld events listed (%.3g bytes each, besides %.3g bytes of "
+                       "rows), more would not fit in %s: record fewer channels or list fewer "
+                       "events (a longer period)",
+                       run->evnames[def], run->nev, each, rows,
+                       memory_text(s->opt->max_memory, s->memory, mem, sizeof mem));
+    else
+        mech_error_set(&s->cb_err, MECH_ERR_NOMEM, "event '%s': out of memory for %ld events",
+                       run->evnames[def], run->nev + 1);
+    s->failed = 1;
+    return -1;
+}
+
 static int record_event(sim *s, int def, double t, const double *y)
 {
     mech_run *run = s->run;
-    if (run->nev >= run->evcap && run_reserve_events(run, 2 * run->evcap) != 0) {
-        mech_error_set(&s->cb_err, MECH_ERR_NOMEM, "out of memory recording events");
-        s->failed = 1;
-        return -1;
-    }
+    if (event_room(s, def) != 0) return -1;
     double *out = run->evval + (size_t)run->nev * (size_t)(run->nch ? run->nch : 1);
     if (channel_values(s, t, y, out) != 0) return -1;
     run->evdef[run->nev] = def;
@@ -233,6 +284,14 @@ static int periodic_events(sim *s, mech_integ *integ)
         s->ustart[d] = u0;
         s->uprev[d] = u1;
         s->ndone[d] = 0;
+        if (!(fabs(u1) < PERIODS_MAX)) { /* k + 1 == k: the levels cannot be told apart */
+            mech_error_set(&s->cb_err, MECH_ERR_ARG,
+                           "event '%s': the channel is %.3g periods from its level at t = "
+                           "%.9g: the period is too small to count its crossings",
+                           s->run->evnames[d], u1, t1);
+            s->failed = 1;
+            return -1;
+        }
         double first = e->direction > 0 ? floor(u0) + 1 : ceil(u0) - 1;
         double last = e->direction > 0 ? floor(u1) : ceil(u1);
         for (double k = first; e->direction > 0 ? k <= last : k >= last; k += e->direction) {
@@ -304,6 +363,14 @@ static int periodic_after_cut(sim *s, mech_integ *integ)
         double u0 = s->ustart[d], u1 = winding(s, d);
         s->uprev[d] = u1;
         double passed = e->direction > 0 ? floor(u1) - floor(u0) : ceil(u0) - ceil(u1);
+        if (passed - s->ndone[d] > MAX_PERIODIC_PER_STEP) { /* as add_pending */
+            mech_error_set(&s->cb_err, MECH_ERR_ARG,
+                           "event '%s' fired more than %d times in one step at t = %.9g: limit "
+                           "the step size (max_step)",
+                           s->run->evnames[d], MAX_PERIODIC_PER_STEP, t1);
+            s->failed = 1;
+            return -1;
+        }
         while (s->ndone[d] < passed) {
             int a = deliver(s, integ, d, t1);
             if (a < 0) return -1;
@@ -361,19 +428,36 @@ static mech_status check_options(mech_system *sys, const mech_sim_options *o, si
     if (!(isfinite(o->report) && o->report > 0))
         return mech_error_set(err, MECH_ERR_ARG, "simulate: report step must be > 0 (got %g)",
                               o->report);
-    if (o->t_end / o->report > 1e9)
+    if (o->t_end > (MECH_MAX_ROWS - 1) * o->report)
         return mech_error_set(err, MECH_ERR_ARG,
-                              "simulate: %g reports (end time / report step) is too many",
-                              o->t_end / o->report);
+                              "simulate: report = %g s makes %.3Lg rows to t = %g s, more than "
+                              "the limit of %g: take a longer report step",
+                              o->report, (long double)o->t_end / o->report + 1, o->t_end,
+                              MECH_MAX_ROWS);
     if (!(o->max_distance >= 0))
         return mech_error_set(err, MECH_ERR_ARG,
                               "simulate: max_distance must be > 0 (got %g; 0: the default)",
                               o->max_distance);
     if (o->nchannels < 0 || o->nuser_channels < 0 || o->nevents < 0)
         return mech_error_set(err, MECH_ERR_ARG, "simulate: negative count");
+    mech_error why;
+    mech_status st = mech_integ_check_span(&o->integ, 0.0, o->t_end, &why);
+    if (st) return mech_error_set(err, st, "simulate: %s", why.msg);
+    /* the rows are allocated at the start: t and one column per channel (at least one) */
+    double rows = floor(o->t_end / o->report * (1 + 1e-12)) + 1;
+    int nch = o->nchannels + o->nuser_channels;
+    double bytes = rows * 8 * (1 + (nch > 0 ? nch : 1));
+    s->memory = o->max_memory ? (double)o->max_memory : (double)mech_physical_memory();
+    if (bytes > s->memory) {
+        char mem[80];
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "simulate: %.0f rows of t and %d channel%s take %.3g bytes, more "
+                              "than %s: record fewer channels or take a longer report step",
+                              rows, nch, nch == 1 ? "" : "s", bytes,
+                              memory_text(o->max_memory, s->memory, mem, sizeof mem));
+    }
     for (int i = 0; i < o->nchannels; i++) {
-        mech_status st = mech_channel_lookup(sys, o->channels[i], &s->ch[i], err);
-        if (st) return st;
+        if ((st = mech_channel_lookup(sys, o->channels[i], &s->ch[i], err))) return st;
         for (int j = 0; j < i; j++)
             if (strcmp(s->ch[j].name, s->ch[i].name) == 0)
                 return mech_error_set(err, MECH_ERR_ARG, "simulate: channel '%s' is listed twice",
@@ -400,8 +484,7 @@ static mech_status check_options(mech_system *sys, const mech_sim_options *o, si
                                   "event '%s': give either a channel and a level, or a function",
                                   name);
         if (e->channel) {
-            mech_status st = mech_channel_lookup(sys, e->channel, &s->evch[i], err);
-            if (st) return st;
+            if ((st = mech_channel_lookup(sys, e->channel, &s->evch[i], err))) return st;
             if (!isfinite(e->level))
                 return mech_error_set(err, MECH_ERR_ARG, "event '%s': level must be finite", name);
             if (!(isfinite(e->period) && e->period >= 0))
@@ -467,6 +550,7 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
     s.ybuf = mech_calloc((size_t)(sys->nstate + nch + 1), sizeof(double));
     mech_integ *integ = NULL;
     mech_run *run = NULL;
+    int started = 0; /* a run that did not start is not returned */
     if (!s.ch || !s.evch || !s.ybuf) {
         st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
         goto done;
@@ -540,6 +624,7 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
     mech_error_clear(&sys->last_err);
     mech_error ierr;
     mech_error_clear(&ierr);
+    started = 1;
     contact_start(sys, 0.0, sys->y0);
     if ((st = mech_integ_init(integ, 0.0, sys->y0, &ierr)) != MECH_OK ||
         record_row(&s, 0.0, sys->y0) != 0) {
@@ -569,6 +654,8 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
 
     long step = 0;
     long k = 1; /* next report row */
+    /* a fixed step's count was checked before the start; an adaptive one's shows as it goes */
+    const int adaptive = o->integ.method != MECH_RK4 && !o->integ.fixed;
     for (;;) {
         double t = mech_integ_time(integ);
         if (t >= o->t_end) break;
@@ -600,6 +687,12 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         }
         step++;
         double t1 = mech_integ_time(integ), t0 = mech_integ_prev_time(integ);
+        if (adaptive && (st = mech_integ_check_pace(step, 0.0, t1, o->t_end, &ierr))) {
+            mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", t1, step,
+                           ierr.msg);
+            run->status = MECH_RUN_FAILED;
+            break;
+        }
         int far = system_runaway(sys, mech_integ_state(integ), bound);
         if (far >= 0) {
             char why[MECH_ERROR_MSG_SIZE];
@@ -738,7 +831,7 @@ done:
     mech_free(s.uprev);
     mech_free(s.ndone);
     mech_free(s.pend);
-    if (run && run->params == NULL) { /* could not start */
+    if (run && !started) { /* could not start: bad options (the integrator's), no memory */
         mech_run_free(run);
         run = NULL;
     }

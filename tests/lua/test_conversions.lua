@@ -52,12 +52,6 @@ local function sweep(name, call, values)
     name, raised, returned))
 end
 
--- Steps: only the large ones (a step of 1e-320 s is valid, and takes forever).
-local large = {}
-for _, v in ipairs(extremes) do
-  if math.abs(v) >= 1 then large[#large + 1] = v end
-end
-
 local x, y = { 1, 2, 3 }, { 1, 3, 2 }
 local tmp = os.tmpname()
 for _, f in ipairs{ "rows", "cols", "width", "height", "dpi", "font" } do
@@ -94,12 +88,12 @@ for _, f in ipairs{ "t", "report", "rtol", "atol", "max_step" } do
   sweep("sys:simulate " .. f, function(v)
     local sys = model()
     sys:simulate{ t = f == "t" and v or 0.01, [f] = f ~= "t" and v or nil, quiet = true }
-  end, f == "max_step" and large or nil)
+  end)
 end
 sweep("sys:simulate rk4 h", function(v)
   local sys = model()
   sys:simulate{ t = 0.01, method = "rk4", h = v, report = 0.01 }
-end, large)
+end)
 sweep("sys:simulate bdf max_order", function(v)
   local sys = model()
   sys:simulate{ t = 0.01, method = "bdf", max_order = v }

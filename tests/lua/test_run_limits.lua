@@ -1,0 +1,156 @@
+-- SPDX-License-Identifier: MIT
+-- Runs that cannot end must not start (issue 14): every option that sets a count of steps,
+-- rows or renormalisations has a limit, and the error names the option, the count it
+-- implies and what to do.  An adaptive run, whose steps no option counts, fails when at its
+-- pace it would take more steps than that.  Each call here used to run for hours or for
+-- ever: a watchdog (a callback that raises after a number of calls) stands in for the hang.
+local tap = require "tap"
+
+-- An oscillator; `watch` Lua calls (an event function, called at least once a step, or with
+-- force = true a force, called at every evaluation) raise "watchdog" instead of a hang.
+local function model(watch, force)
+  local sys = mech.planar{}
+  local b = sys:body{ name = "b", mass = 1, inertia = 1, velocity = { 1, 0 } }
+  sys:spring{ sys.ground, b, k = 1, name = "s" }
+  local calls = 0
+  local function watchdog()
+    calls = calls + 1
+    if calls > watch then error("watchdog: still running after " .. watch .. " calls") end
+  end
+  if force then
+    sys:force{ b, name = "watchdog", fn = function() watchdog() return 0, 0, 0 end }
+  end
+  local events = { { name = "watchdog", fn = function() watchdog() return 1 end } }
+  return sys, not force and events or nil
+end
+
+local function simulate(o, watch)
+  local sys, events = model(watch or 1000)
+  o.events, o.quiet = events, true
+  return function() return sys:simulate(o) end
+end
+
+do -- a fixed step: t / h steps
+  tap.raises(simulate{ t = 1, method = "rk4", h = 1e-12, report = 0.5 },
+    "sys:simulate: simulate: h = 1e-12 s makes 1e+12 steps to t = 1 s, more than the limit of 1e+10: "
+    .. "take a longer h or a shorter t", "rk4: h = 1e-12 over 1 s")
+  tap.raises(simulate{ t = 1, method = "rk4", h = 1e-320, report = 0.5 },
+    "sys:simulate: simulate: h = 9.99989e-321 s makes 1e+320 steps to t = 1 s", "rk4: a subnormal h")
+  tap.raises(simulate{ t = 1e300, method = "rk4", h = 1, report = 1e299 },
+    "sys:simulate: simulate: h = 1 s makes 1e+300 steps to t = 1e+300 s", "rk4: a huge t")
+  tap.raises(simulate{ t = 1, method = "rk4", h = 2 },
+    "sys:simulate: simulate: h = 2 s is longer than the run (t = 1 s): take h <= t",
+    "rk4: a step longer than the run (it took one step of 1 s, not 2)")
+  local sys = model(1e6)
+  local run = sys:simulate{ t = 1, method = "rk4", h = 1, quiet = true }
+  tap.is(run.stats.steps, 1, "rk4: h = t is one step")
+end
+
+do -- the largest step of an adaptive method: at least t / max_step steps
+  for _, method in ipairs{ "dopri5", "bdf" } do
+    tap.raises(simulate{ t = 1, method = method, max_step = 1e-12, report = 0.5 },
+      "sys:simulate: simulate: max_step = 1e-12 s makes at least 1e+12 steps to t = 1 s, more than "
+      .. "the limit of 1e+10: take a longer max_step or leave it out", method .. ": max_step = 1e-12 over 1 s")
+  end
+  -- bdf took 1e-320 as "no step at all": "step size underflow at t = 0 (h = 0)"
+  tap.raises(simulate{ t = 1, method = "bdf", max_step = 1e-320 },
+    "sys:simulate: simulate: max_step = 9.99989e-321 s makes at least 1e+320 steps", "bdf: a subnormal max_step")
+end
+
+do -- report rows: t / report + 1, and their memory (allocated at the start)
+  tap.raises(simulate{ t = 1, report = 1e-10 },
+    "sys:simulate: simulate: report = 1e-10 s makes 1e+10 rows to t = 1 s, more than the limit of 1e+09: "
+    .. "take a longer report step", "report = 1e-10 over 1 s")
+  tap.raises(simulate{ t = 1, h = 1e-320 },
+    "sys:simulate: simulate: report = 9.99989e-321 s makes 1e+320 rows", "the report step defaults to h")
+  -- 5e8 rows of 10001 values: 40 TB, refused before any is allocated (the sanitizer build
+  -- stopped at the allocation, the normal one said "out of memory")
+  local record = {}
+  for i = 1, 10000 do record["c" .. i] = function() return 0 end end
+  local msg = tap.raises(simulate{ t = 1, report = 2e-9, record = record },
+    "more than this machine's memory (", "rows that do not fit in memory")
+  tap.like(msg, "sys:simulate: simulate: 500000001 rows of t and 10000 channels take 4e%+13 bytes, "
+    .. "more than this machine's memory %([%d.]+e%+%d+ bytes%): record fewer channels or take a longer "
+    .. "report step$", "naming the rows, the channels and the bytes")
+end
+
+do -- an adaptive run that would need more than 1e10 steps fails once 1e5 steps show its pace
+  -- (bdf fails the first step of t = 1e300 s: CVODE's first step is 5e132 s)
+  for _, case in ipairs{ { "dopri5", 1e300 }, { "bdf", 1e20 } } do
+    local method, t = case[1], case[2]
+    local sys, events = model(3e5)
+    local run, msg = sys:simulate{ t = t, method = method, report = t / 10, quiet = true,
+      on_error = "return", events = events, record = { "b.x" } }
+    tap.is(run.status, "failed", string.format("%s: a run of t = %g s fails", method, t))
+    tap.like(msg, "^simulation failed at t = [%d.e%+]+ s %(step 100000%): at the pace of its 100000 steps to t "
+      .. "= [%d.e%+]+ s the run would take about [%d.]+e%+%d+ steps to reach t = " .. string.format("%g", t):gsub("%+", "%%+")
+      .. " s, more than the limit of 1e%+10: shorten t or loosen rtol and atol$", method .. ": at step 1e5, naming the pace")
+    tap.is(#run, 1, method .. ": its row at t = 0 is kept")
+    tap.ok(sys.last_run == run, method .. ": in sys.last_run")
+  end
+end
+
+do -- sys:lyapunov: renormalisations, steps and pace
+  local function lyapunov(o, watch)
+    local sys = model(watch or 1000, true)
+    return function() return sys:lyapunov(o) end
+  end
+  tap.raises(lyapunov{ t = 1, every = 1e-300 },
+    "sys:lyapunov: lyapunov: every = 1e-300 s makes 1e+300 renormalisations from transient = 0 s to t = 1 s, "
+    .. "more than the limit of 1e+08: take a longer every", "every = 1e-300")
+  -- it returned NaN and no history
+  tap.raises(lyapunov{ t = 1, every = 2 },
+    "sys:lyapunov: lyapunov: every = 2 s is longer than the measured time (t - transient = 1 s): there would "
+    .. "be no estimate", "every longer than t - transient")
+  tap.raises(lyapunov{ t = 1, every = 0.5, transient = 0.8 }, "every = 0.5 s is longer than the measured time "
+    .. "(t - transient = 0.2 s)", "every longer than t - transient, after a transient")
+  tap.raises(lyapunov{ t = 1, every = 0.1, method = "rk4", h = 1e-12 },
+    "sys:lyapunov: lyapunov: h = 1e-12 s makes 1e+12 steps to t = 1 s, more than the limit of 1e+10",
+    "rk4: h = 1e-12")
+  tap.raises(lyapunov{ t = 1, every = 0.1, max_step = 1e-12 },
+    "sys:lyapunov: lyapunov: max_step = 1e-12 s makes at least 1e+12 steps to t = 1 s", "max_step = 1e-12")
+  local msg = select(2, pcall(lyapunov({ t = 1e300, every = 1e299 }, 2e6)))
+  tap.like(msg, "sys:lyapunov: lyapunov: the reference trajectory failed at t = [%d.e%+]+ s %(step 100000%): "
+    .. "at the pace of its 100000 steps to t = [%d.e%+]+ s the run would take about [%d.]+e%+30%d steps to "
+    .. "reach t = 1e%+300 s", "t = 1e300: the pace fails the reference trajectory at step 1e5")
+end
+
+do -- a periodic event whose channel is more periods from its level than doubles can count
+  -- (k + 1 == k): it was called an event that fired more than 256 times in one step
+  local sys, events = model(1000)
+  sys:entity("b"):point{ name = "p", at = { 1, 0 } }
+  events[2] = { name = "tick", channel = "b.p.x", value = 0, period = 1e-17, direction = 1 }
+  local run, msg = sys:simulate{ t = 1, quiet = true, on_error = "return", events = events }
+  tap.is(msg, "simulation failed at t = 0.000999000999 s (step 1): event 'tick': the channel is 1e+17 periods "
+    .. "from its level at t = 0.000999000999: the period is too small to count its crossings",
+    "the period is too small to count the crossings")
+  tap.is(run.status, "failed", "the run fails")
+
+  -- a channel that spikes inside a step, at its cut: the levels passed between the step start
+  -- and the cut were delivered one by one, here 1e15 (the watchdog is the force, which every
+  -- evaluation calls)
+  sys = mech.planar{}
+  local b = sys:body{ name = "b", mass = 1, inertia = 1 }
+  local calls = 0
+  sys:force{ b, name = "spike", fn = function(t)
+    calls = calls + 1
+    if calls > 1e5 then error("watchdog: still running after 1e5 calls") end
+    return (t > 0.0101 and t < 0.0102) and 1e15 or 0, 0, 0
+  end }
+  run, msg = sys:simulate{ t = 0.02, method = "rk4", h = 1e-3, quiet = true, on_error = "return", events = {
+    { name = "tick", channel = "b.ax", value = 0.5, period = 1, direction = 1 },
+    { name = "cut", fn = function(t) return t - 0.01015 end, action = "stop" } } }
+  tap.is(msg, "simulation failed at t = 0.01015 s (step 11): event 'tick' fired more than 256 times in one step at "
+    .. "t = 0.01015: limit the step size (max_step)", "a periodic event at the cut of a step: at most 256 too")
+end
+
+do -- a run that could not start is not returned (nor kept in sys.last_run): it was a
+  -- "complete" run of no rows
+  local sys = model(1000)
+  local ok, msg = pcall(sys.simulate, sys, { t = 1, method = "rk4", h = -1, report = 0.1 })
+  tap.is(msg, "sys:simulate: integrator option h = -1: rk4 needs a positive finite step",
+    "an option the integrator refuses: the error, without 'results so far'")
+  tap.ok(not ok and sys.last_run == nil, "no run in sys.last_run")
+end
+
+tap.done()
