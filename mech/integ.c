@@ -40,15 +40,15 @@
 /*
 ** DOPRI5's step has collapsed when STIFF_STEPS accepted steps in a row were shorter than
 ** COLLAPSE_ULPS rounding units of t (2.2e-12 |t|), or so short that going on at that size to
-** t_stop would take more than COLLAPSE_STEPS steps.  A stiff problem can hold the steps
+** t_stop would take more than the run's max_steps (MECH_MAX_STEPS) steps.  A stiff problem can hold
+*the steps
 ** there, at the stability limit and just above an underflow, for ever (the bristles of a
 ** force-form LuGre contact that begins hold DOPRI5 at 1e-18 s at t = 3e-4 s): when the
 ** stiffness test agrees, the run stops.  Stiff runs that make progress go on: the stiff
 ** spring of test_planar (DOPRI5 at 3.7e-6 s, 5e5 steps in all), a slider-crank with the
 ** normalised LuGre law at 5e-8 s.
 */
-#define COLLAPSE_ULPS  1e4
-#define COLLAPSE_STEPS 1e10
+#define COLLAPSE_ULPS 1e4
 
 /* Rounding tolerance on times near a and b. */
 static double tround(double a, double b)
@@ -192,7 +192,8 @@ static const char *stiff_note(const mech_integ *s, char *buf, size_t size)
 */
 static mech_status collapse_check(mech_integ *s, double t, double h, double t_stop, mech_error *err)
 {
-    int tiny = h < COLLAPSE_ULPS * DBL_EPSILON * fabs(t) || (t_stop - t) > COLLAPSE_STEPS * h;
+    int tiny = h < COLLAPSE_ULPS * DBL_EPSILON * fabs(t) ||
+               (t_stop - t) > mech_integ_max_steps(&s->opt) * h;
     if (t + h >= t_stop || !tiny) {
         s->collapsed = 0;
         return MECH_OK;
@@ -619,10 +620,15 @@ mech_status mech_integ_create(mech_integ **out, int n, const mech_integ_options 
     return MECH_OK;
 }
 
+double mech_integ_max_steps(const mech_integ_options *o)
+{
+    return o->max_steps > 0 ? o->max_steps : MECH_MAX_STEPS;
+}
+
 mech_status mech_integ_check_span(const mech_integ_options *o, double t0, double t_end,
                                   mech_error *err)
 {
-    const double span = t_end - t0;
+    const double span = t_end - t0, limit = mech_integ_max_steps(o);
     /* a step that is not positive and finite is mech_integ_create's to refuse; the counts are
     ** printed in long double: 1 / 1e-320 overflows a double */
     if (o->method == MECH_RK4 || (o->method == MECH_DOPRI5 && o->fixed)) {
@@ -631,30 +637,36 @@ mech_status mech_integ_check_span(const mech_integ_options *o, double t0, double
             return mech_error_set(err, MECH_ERR_ARG,
                                   "h = %g s is longer than the run (t = %g s): take h <= t", o->h,
                                   t_end);
-        if (span > MECH_MAX_STEPS * o->h)
+        if (span > limit * o->h)
             return mech_error_set(err, MECH_ERR_ARG,
-                                  "h = %g s makes %.3Lg steps to t = %g s, more than the limit of "
-                                  "%g: take a longer h or a shorter t",
-                                  o->h, (long double)span / o->h, t_end, MECH_MAX_STEPS);
-    } else if (o->hmax > 0 && isfinite(o->hmax) && span > MECH_MAX_STEPS * o->hmax) {
+                                  "h = %g s makes %.3Lg steps to t = %g s, more than max_steps = "
+                                  "%g: take a longer h or a shorter t (or raise max_steps)",
+                                  o->h, (long double)span / o->h, t_end, limit);
+    } else if (o->hmax > 0 && isfinite(o->hmax) && span > limit * o->hmax) {
         return mech_error_set(err, MECH_ERR_ARG,
                               "max_step = %g s makes at least %.3Lg steps to t = %g s, more than "
-                              "the limit of %g: take a longer max_step or leave it out",
-                              o->hmax, (long double)span / o->hmax, t_end, MECH_MAX_STEPS);
+                              "max_steps = %g: take a longer max_step or leave it out",
+                              o->hmax, (long double)span / o->hmax, t_end, limit);
     }
     return MECH_OK;
 }
 
-mech_status mech_integ_check_pace(long steps, double t0, double t, double t_end, mech_error *err)
+mech_status mech_integ_check_pace(const mech_integ_options *o, long steps, double t0, double t,
+                                  double t_end, mech_error *err)
 {
+    const double limit = mech_integ_max_steps(o);
+    if (steps > limit)
+        return mech_error_set(err, MECH_ERR_STEPSIZE,
+                              "%ld steps to t = %.9g s, more than max_steps = %g", steps, t, limit);
     if (steps < MECH_PACE_STEPS || !(t > t0)) return MECH_OK;
-    if (!((t_end - t0) > MECH_MAX_STEPS / (double)steps * (t - t0))) return MECH_OK;
+    if (!((t_end - t0) > limit / (double)steps * (t - t0))) return MECH_OK;
     return mech_error_set(err, MECH_ERR_STEPSIZE,
-                          "at the pace of its %ld steps to t = %.9g s the run would take about "
-                          "%.2Lg steps to reach t = %g s, more than the limit of %g: shorten t or "
-                          "loosen rtol and atol",
-                          steps, t, (long double)steps * ((long double)(t_end - t0) / (t - t0)),
-                          t_end, MECH_MAX_STEPS);
+                          "at the pace of its %ld steps to t = %.9g s (%.3g s a step) the run "
+                          "would take about %.2Lg steps to reach t = %g s, more than max_steps = "
+                          "%g",
+                          steps, t, (t - t0) / (double)steps,
+                          (long double)steps * ((long double)(t_end - t0) / (t - t0)), t_end,
+                          limit);
 }
 
 static void free_events(mech_integ *s)
@@ -982,6 +994,12 @@ mech_status mech_integ_truncate(mech_integ *s, double t, mech_error *err)
     }
     s->nevents = kept;
     return MECH_OK;
+}
+
+void mech_integ_locate_limiting(mech_integ *s)
+{
+    /* DOPRI5 keeps the largest error of every attempt in fault; BDF asks CVODE */
+    if (s && s->ops && s->ops->locate) s->ops->locate(s);
 }
 
 int mech_integ_fault(const mech_integ *integ)

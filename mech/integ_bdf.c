@@ -534,9 +534,10 @@ static void bdf_resync(mech_integ *s)
     mark_restart(s->bdf);
 }
 
-/* After a failed step: s->fault = the component with the largest weighted local error
-** estimate (for a corrector failure, the last Newton correction), or -1.  Runs once, at the
-** end of a run: the two work vectors are made here (outside mech_malloc's count). */
+/* After a failed step, or a run stopped for its pace: s->fault = the component with the
+** largest weighted local error estimate (for a corrector failure, the last Newton
+** correction), or -1.  Runs once, at the end of a run: the two work vectors are made here
+** (outside mech_malloc's count). */
 static void worst_component(mech_integ *s)
 {
     bdf *b = s->bdf;
@@ -666,4 +667,5 @@ const integ_ops integ_bdf_ops = {
     .truncate = bdf_truncate,
     .resync = bdf_resync,
     .stats = bdf_stats,
+    .locate = worst_component,
 };

@@ -34,6 +34,7 @@ typedef struct integ_ops {
     mech_status (*truncate)(mech_integ *s, double t, mech_error *err);
     void (*resync)(mech_integ *s);
     void (*stats)(const mech_integ *s, mech_integ_stats *st);
+    void (*locate)(mech_integ *s); /* sets fault to the largest error of the last step */
 } integ_ops;
 
 struct mech_integ {

@@ -63,11 +63,16 @@ static mech_status advance(mech_system *sys, mech_integ *integ, double t0, doubl
                                   "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s",
                                   which, t, step, why);
         }
-        if (adaptive &&
-            (st = mech_integ_check_pace(step, t0, mech_integ_time(integ), o->t_end, &ierr)))
+        if (adaptive && (st = mech_integ_check_pace(&o->integ, step, t0, mech_integ_time(integ),
+                                                    o->t_end, &ierr))) {
+            snprintf(why, sizeof why, "%s", ierr.msg);
+            mech_integ_locate_limiting(integ);
+            sim_failure_notes(sys, integ, &o->integ, st, 1, why, sizeof why);
+            sim_pace_notes(integ, &o->integ, why, sizeof why);
             return mech_error_set(err, st,
                                   "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s",
-                                  which, mech_integ_time(integ), step, ierr.msg);
+                                  which, mech_integ_time(integ), step, why);
+        }
         const double *y = mech_integ_state(integ);
         int far = system_runaway(sys, y, bound);
         if (far >= 0) {

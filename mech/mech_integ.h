@@ -66,6 +66,7 @@ typedef struct mech_integ_options {
     const double *atol_vec; ///< adaptive: per-component absolute tolerances (NULL = atol)
     int fixed;              ///< DOPRI5 only: take fixed steps of size h, no error control
     double event_tol; ///< events are located to within this time [s] (0 = 1e-12*max(1 s, |t|))
+    double max_steps; ///< most steps a run may take (0 = MECH_MAX_STEPS; INFINITY: no limit)
     int second_order; ///< number n of leading position states whose derivative is exactly
                       ///< the next n states (q' = v: f_i(t, y) = y[n + i] for i < n); 0: none.
                       ///< Lets BDF solve its Newton systems on the velocities only (size
@@ -191,18 +192,20 @@ double mech_integ_stiffness(const mech_integ *integ, int *steps);
 #define MECH_STIFF_LIMIT_RK4    2.75
 
 /*
-** The most steps a run may take: a fixed step h or a largest step hmax that needs more to
-** cover the run is refused before it starts (mech_integ_check_span), and an adaptive run
-** that would need more at the pace of its steps so far fails (mech_integ_check_pace, from
-** MECH_PACE_STEPS steps on).  At a microsecond a step that is three hours of work.
+** The most steps a run may take unless its options' max_steps says otherwise: a fixed step h
+** or a largest step hmax that needs more to cover the run is refused before it starts
+** (mech_integ_check_span), and an adaptive run fails when it takes more or, from
+** MECH_PACE_STEPS steps on, would need more at the pace of its steps so far
+** (mech_integ_check_pace).  At a microsecond a step that is twenty minutes of work, and
+** seven right-hand sides a step make it hours.
 */
-#define MECH_MAX_STEPS  1e10
+#define MECH_MAX_STEPS  1e9
 #define MECH_PACE_STEPS 100000
 
 /*
 ** Checks that integrating from t0 to t_end with these options can end: RK4 and fixed DOPRI5
 ** take (t_end - t0) / h steps (and h must not be longer than t_end - t0), DOPRI5 and BDF at
-** least (t_end - t0) / hmax; more than MECH_MAX_STEPS is MECH_ERR_ARG with err naming the
+** least (t_end - t0) / hmax; more than opt->max_steps is MECH_ERR_ARG with err naming the
 ** option (as mechlua names it: h, max_step), the count and what to do.  The caller checks
 ** that t0 < t_end are finite.
 */
@@ -210,12 +213,24 @@ mech_status mech_integ_check_span(const mech_integ_options *opt, double t0, doub
                                   mech_error *err);
 
 /*
-** After `steps` accepted steps of a run from t0 have reached t (t0 < t < t_end): from
-** MECH_PACE_STEPS steps on, fails (MECH_ERR_STEPSIZE, err saying so) when going on to t_end at
-** the average pace so far, (t - t0) / steps per step, would take more than MECH_MAX_STEPS
-** steps in all.  For adaptive methods, whose number of steps no option sets (a huge t_end).
+** After `steps` accepted steps of a run from t0 have reached t (t0 < t < t_end): fails
+** (MECH_ERR_STEPSIZE, err saying so) when steps exceed opt->max_steps or, from
+** MECH_PACE_STEPS steps on, when going on to t_end at the average pace so far,
+** (t - t0) / steps per step, would take more than opt->max_steps steps in all.  For adaptive
+** methods, whose number of steps no option sets (a huge t_end, a step held tiny by a stiff
+** law or a discontinuity).
 */
-mech_status mech_integ_check_pace(long steps, double t0, double t, double t_end, mech_error *err);
+mech_status mech_integ_check_pace(const mech_integ_options *opt, long steps, double t0, double t,
+                                  double t_end, mech_error *err);
+
+/// The step limit of these options: max_steps, or MECH_MAX_STEPS when it is 0.
+double mech_integ_max_steps(const mech_integ_options *opt);
+
+/*
+** After a run is stopped for its pace: points mech_integ_fault at the component with the
+** largest weighted error of the last step (the one that holds the step down), or -1.
+*/
+void mech_integ_locate_limiting(mech_integ *integ);
 
 /// Statistics since mech_integ_init (accumulated across reinit).
 mech_integ_stats mech_integ_get_stats(const mech_integ *integ);

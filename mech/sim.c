@@ -419,6 +419,32 @@ void sim_failure_notes(const mech_system *sys, const mech_integ *integ,
     }
 }
 
+void sim_pace_notes(const mech_integ *integ, const mech_integ_options *io, char *buf, size_t size)
+{
+    size_t len = strlen(buf);
+    if (len >= size) return;
+    /* a step held short by stiffness or a jump is rejected again and again; a long run of
+    ** smooth steps is not (a huge t) */
+    mech_integ_stats is = mech_integ_get_stats(integ);
+    int stiff = 0;
+    double hlamb = mech_integ_stiffness(integ, &stiff);
+    if (io->method == MECH_DOPRI5 && stiff > 0)
+        snprintf(buf + len, size - len,
+                 "; the model is stiff for an explicit method here (h |lambda| up to %.3g > %.3g "
+                 "in the last %d steps): use method = \"bdf\"",
+                 hlamb, MECH_STIFF_LIMIT_DOPRI5, stiff);
+    else if (is.rejected > 0.3 * (double)is.steps)
+        snprintf(buf + len, size - len, "; %ld of %ld steps were rejected: %s", is.rejected,
+                 is.steps + is.rejected,
+                 io->method == MECH_DOPRI5
+                     ? "a law too stiff for an explicit method (try method = \"bdf\") or a force "
+                       "that jumps holds the step short"
+                     : "a force that jumps (a law or a Lua function that is not smooth) or "
+                       "tolerances too tight hold the step short");
+    else
+        snprintf(buf + len, size - len, "; shorten t or loosen rtol and atol");
+}
+
 static mech_status check_options(mech_system *sys, const mech_sim_options *o, sim *s,
                                  mech_error *err)
 {
@@ -687,9 +713,14 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         }
         step++;
         double t1 = mech_integ_time(integ), t0 = mech_integ_prev_time(integ);
-        if (adaptive && (st = mech_integ_check_pace(step, 0.0, t1, o->t_end, &ierr))) {
+        if (adaptive && (st = mech_integ_check_pace(&o->integ, step, 0.0, t1, o->t_end, &ierr))) {
+            char why[MECH_ERROR_MSG_SIZE];
+            snprintf(why, sizeof why, "%s", ierr.msg);
+            mech_integ_locate_limiting(integ);
+            sim_failure_notes(sys, integ, &o->integ, st, 1, why, sizeof why);
+            sim_pace_notes(integ, &o->integ, why, sizeof why);
             mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", t1, step,
-                           ierr.msg);
+                           why);
             run->status = MECH_RUN_FAILED;
             break;
         }

@@ -36,8 +36,8 @@ system methods (all take one table of named fields):
   sys:rotational_spring{ a, b, k, c, angle }
   sys:force{ body, at | body_at, value = {fx, fy}, amplitude = {ax, ay}, omega, phase, frame, fn }
   sys:torque{ body, value, amplitude, omega, phase, fn }
-  sys:simulate{ t, report, method, h, rtol, atol, max_step, max_order, record, events,
-                max_distance, quiet, on_error, params }
+  sys:simulate{ t, report, method, h, rtol, atol, max_step, max_order, max_steps, record,
+                events, max_distance, quiet, on_error, params }
   sys:lyapunov{ t, every, transient, d0, method, rtol, ... }   largest Lyapunov exponent
   sys:flexible{ name, mesh, E, nu, density, ... }  a finite-element body  help("sys:flexible")
   sys:guide{ fe, clearance | lower, upper, law, friction, ... }  nodes between two surfaces
@@ -126,6 +126,7 @@ topics["sys:simulate"] = [[
 run = sys:simulate{ t = end time [s], report = s between rows,
     method = "dopri5" (default) | "rk4" (needs h) | "bdf" (stiff),
     h = step [s], rtol = 1e-6, atol = 1e-9, max_step = s, max_order = 1..5 (bdf),
+    max_steps = n (default 1e9; math.huge: no limit),
     record = { "slider.x", "j1.fx", ..., name = function(t, sys) return value end },
     events = { { channel = "crank.phi", value = 0, period = 2 * math.pi, direction = 1,
                  action = "record" | "stop" | function(t, sys) return "stop" end },
@@ -133,7 +134,8 @@ run = sys:simulate{ t = end time [s], report = s between rows,
     max_distance = m (default 1e6 times the model's scale; math.huge: no limit),
     quiet = true, on_error = "error" | "return", params = { clearance = 0.5e-3 } }
   Runs from t = 0 (the assembled initial state).  On a failure (non-finite values, a body
-  farther than max_distance from the origin, step size underflow, a callback error,
+  farther than max_distance from the origin, step size underflow, a stiff model under
+  "dopri5", more than max_steps steps or a pace that would need more, a callback error,
   Ctrl-C) it raises an error naming the time, the step and the entity; the rows so far are
   in sys.last_run (on_error = "return" returns the run and the message instead).
   help(run) for the results.]]

@@ -1080,6 +1080,14 @@ static int integ_options(lua_State *L, int t, const char *fn, mech_integ_options
             lu_error(L, fn, "'max_order' must be an integer from 1 to 5 (got %g)", order);
         io->max_order = (int)order;
     }
+    int type = lu_getfield(L, t, fn, "max_steps");
+    double steps = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    if (type != LUA_TNIL) {
+        if (type != LUA_TNUMBER || !(steps >= 1))
+            lu_error(L, fn, "field 'max_steps' must be a number >= 1 (math.huge: no limit)");
+        io->max_steps = steps;
+    }
     return has_h;
 }
 
@@ -1109,9 +1117,9 @@ static void release_lyapunov(void *res)
 static int sys_lyapunov(lua_State *L)
 {
     const char *fn = "sys:lyapunov";
-    static const char *const known[] = {"t",        "transient", "every",        "d0",
-                                        "method",   "h",         "rtol",         "atol",
-                                        "max_step", "max_order", "max_distance", NULL};
+    static const char *const known[] = {
+        "t",    "transient", "every",     "d0",           "method",    "h", "rtol",
+        "atol", "max_step",  "max_order", "max_distance", "max_steps", NULL};
     lsys *ls = lsys_check_mutable(L, 1, fn);
     int t = lu_checktable(L, 2, fn, "{ t = end time, every = renormalisation interval, ... }");
     lu_checkfields(L, t, fn, known, 0);
@@ -1223,9 +1231,10 @@ static void push_header(lua_State *L, int t)
 static int sys_simulate(lua_State *L)
 {
     const char *fn = "sys:simulate";
-    static const char *const known[] = {
-        "t",      "report", "method", "h",        "rtol",   "atol",         "max_step", "max_order",
-        "record", "events", "quiet",  "on_error", "params", "max_distance", NULL};
+    static const char *const known[] = {"t",      "report",       "method",    "h",
+                                        "rtol",   "atol",         "max_step",  "max_order",
+                                        "record", "events",       "quiet",     "on_error",
+                                        "params", "max_distance", "max_steps", NULL};
     static const char *const on_error[] = {"error", "return", NULL};
     static const char *const actions[] = {"record", "stop", NULL};
     static const char *const ev_known[] = {"name", "channel",   "value",  "period",

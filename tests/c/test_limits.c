@@ -40,25 +40,30 @@ static void spans(void)
 {
     mech_error err;
     mech_integ_options o = mech_integ_default_options();
-    o.method = MECH_DOPRI5, o.fixed = 1, o.h = 1e-10;
-    ok(mech_integ_check_span(&o, 0, 1, &err) == MECH_OK, "fixed dopri5: 1e10 steps are allowed");
-    o.h = 0.999e-10;
-    ok(mech_integ_check_span(&o, 0, 1, &err) == MECH_ERR_ARG, "1.001e10 steps are not");
+    o.method = MECH_DOPRI5, o.fixed = 1, o.h = 1e-9;
+    ok(mech_integ_check_span(&o, 0, 1, &err) == MECH_OK, "fixed dopri5: 1e9 steps are allowed");
+    o.h = 0.999e-9;
+    ok(mech_integ_check_span(&o, 0, 1, &err) == MECH_ERR_ARG, "1.001e9 steps are not");
     is_str(err.msg,
-           "h = 9.99e-11 s makes 1e+10 steps to t = 1 s, more than the limit of 1e+10: take a "
-           "longer h or a shorter t",
+           "h = 9.99e-10 s makes 1e+09 steps to t = 1 s, more than max_steps = 1e+09: take a "
+           "longer h or a shorter t (or raise max_steps)",
            "the message names h, the count and the limit");
+    o.max_steps = 1e10;
+    ok(mech_integ_check_span(&o, 0, 1, &err) == MECH_OK, "max_steps = 1e10 allows them");
+    o.max_steps = INFINITY, o.h = 1e-300;
+    ok(mech_integ_check_span(&o, 0, 1, &err) == MECH_OK, "max_steps = inf: no limit");
+    o.max_steps = 0;
     o.h = 2;
     ok(mech_integ_check_span(&o, 5, 6, &err) == MECH_ERR_ARG &&
            strcmp(err.msg, "h = 2 s is longer than the run (t = 6 s): take h <= t") == 0,
        "a step longer than the run from t0 = 5 s");
-    o.fixed = 0, o.hmax = 1e-10;
+    o.fixed = 0, o.hmax = 1e-9;
     ok(mech_integ_check_span(&o, 0, 1, &err) == MECH_OK,
-       "adaptive: hmax = 1e-10 over 1 s is allowed");
-    o.hmax = 0.999e-10;
+       "adaptive: hmax = 1e-9 over 1 s is allowed");
+    o.hmax = 0.999e-9;
     ok(mech_integ_check_span(&o, 0, 1, &err) == MECH_ERR_ARG &&
-           strstr(err.msg, "max_step = 9.99e-11 s makes at least 1e+10 steps") != NULL,
-       "hmax = 0.999e-10 is not");
+           strstr(err.msg, "max_step = 9.99e-10 s makes at least 1e+09 steps") != NULL,
+       "hmax = 0.999e-9 is not");
     o.h = 1e-300, o.hmax = 0;
     ok(mech_integ_check_span(&o, 0, 1, &err) == MECH_OK,
        "an adaptive first step counts nothing (it grows)");
@@ -66,17 +71,22 @@ static void spans(void)
     ok(mech_integ_check_span(&o, 0, 1, &err) == MECH_OK,
        "a step that is not positive is left to mech_integ_create");
 
-    ok(mech_integ_check_pace(MECH_PACE_STEPS - 1, 0, 1e-300, 1, &err) == MECH_OK,
+    o = mech_integ_default_options();
+    ok(mech_integ_check_pace(&o, MECH_PACE_STEPS - 1, 0, 1e-300, 1, &err) == MECH_OK,
        "pace: not judged before MECH_PACE_STEPS steps");
-    ok(mech_integ_check_pace(MECH_PACE_STEPS, 0, 1e-5, 1, &err) == MECH_OK,
-       "1e5 steps to 1e-5 of the run: 1e10 in all, allowed");
-    ok(mech_integ_check_pace(MECH_PACE_STEPS, 2, 2 + 0.999e-5, 3, &err) == MECH_ERR_STEPSIZE,
-       "1e5 steps to 0.999e-5 of the run (from t0 = 2 s): refused");
+    ok(mech_integ_check_pace(&o, MECH_PACE_STEPS, 0, 1e-4, 1, &err) == MECH_OK,
+       "1e5 steps to 1e-4 of the run: 1e9 in all, allowed");
+    ok(mech_integ_check_pace(&o, MECH_PACE_STEPS, 2, 2 + 0.999e-4, 3, &err) == MECH_ERR_STEPSIZE,
+       "1e5 steps to 0.999e-4 of the run (from t0 = 2 s): refused");
     is_str(err.msg,
-           "at the pace of its 100000 steps to t = 2.00000999 s the run would take about 1e+10 "
-           "steps to reach t = 3 s, more than the limit of 1e+10: shorten t or loosen rtol and "
-           "atol",
+           "at the pace of its 100000 steps to t = 2.0000999 s (9.99e-10 s a step) the run would "
+           "take about 1e+09 steps to reach t = 3 s, more than max_steps = 1e+09",
            "naming the steps, the time and the projection");
+    o.max_steps = 500;
+    ok(mech_integ_check_pace(&o, 500, 0, 0.1, 1, &err) == MECH_OK, "500 steps of max_steps = 500");
+    ok(mech_integ_check_pace(&o, 501, 0, 0.1, 1, &err) == MECH_ERR_STEPSIZE &&
+           strcmp(err.msg, "501 steps to t = 0.1 s, more than max_steps = 500") == 0,
+       "the 501st is one too many");
 }
 
 static void rows(void)

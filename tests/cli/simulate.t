@@ -13,7 +13,7 @@ spew("$dir/long.lua", <<'LUA');
 local sys = mech.planar{ gravity = { 0, -9.81 } }
 local bob = sys:body{ name = "bob", mass = 1, inertia = 0.01, at = { 1, 0 } }
 sys:revolute{ sys.ground, bob, at = { 0, 0 } }
-local ok, err = pcall(sys.simulate, sys, { t = 1e4, method = "rk4", h = 1e-6, report = 0.1,
+local ok, err = pcall(sys.simulate, sys, { t = 1e3, method = "rk4", h = 1e-6, report = 0.1,
   record = { "bob.phi" } })
 io.stderr:write(tostring(err), "\n")
 local run = sys.last_run

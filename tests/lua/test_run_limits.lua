@@ -32,8 +32,8 @@ end
 
 do -- a fixed step: t / h steps
   tap.raises(simulate{ t = 1, method = "rk4", h = 1e-12, report = 0.5 },
-    "sys:simulate: simulate: h = 1e-12 s makes 1e+12 steps to t = 1 s, more than the limit of 1e+10: "
-    .. "take a longer h or a shorter t", "rk4: h = 1e-12 over 1 s")
+    "sys:simulate: simulate: h = 1e-12 s makes 1e+12 steps to t = 1 s, more than max_steps = 1e+09: "
+    .. "take a longer h or a shorter t (or raise max_steps)", "rk4: h = 1e-12 over 1 s")
   tap.raises(simulate{ t = 1, method = "rk4", h = 1e-320, report = 0.5 },
     "sys:simulate: simulate: h = 9.99989e-321 s makes 1e+320 steps to t = 1 s", "rk4: a subnormal h")
   tap.raises(simulate{ t = 1e300, method = "rk4", h = 1, report = 1e299 },
@@ -50,7 +50,7 @@ do -- the largest step of an adaptive method: at least t / max_step steps
   for _, method in ipairs{ "dopri5", "bdf" } do
     tap.raises(simulate{ t = 1, method = method, max_step = 1e-12, report = 0.5 },
       "sys:simulate: simulate: max_step = 1e-12 s makes at least 1e+12 steps to t = 1 s, more than "
-      .. "the limit of 1e+10: take a longer max_step or leave it out", method .. ": max_step = 1e-12 over 1 s")
+      .. "max_steps = 1e+09: take a longer max_step or leave it out", method .. ": max_step = 1e-12 over 1 s")
   end
   -- bdf took 1e-320 as "no step at all": "step size underflow at t = 0 (h = 0)"
   tap.raises(simulate{ t = 1, method = "bdf", max_step = 1e-320 },
@@ -74,7 +74,7 @@ do -- report rows: t / report + 1, and their memory (allocated at the start)
     .. "report step$", "naming the rows, the channels and the bytes")
 end
 
-do -- an adaptive run that would need more than 1e10 steps fails once 1e5 steps show its pace
+do -- an adaptive run that would need more than 1e9 steps fails once 1e5 steps show its pace
   -- (bdf fails the first step of t = 1e300 s: CVODE's first step is 5e132 s)
   for _, case in ipairs{ { "dopri5", 1e300 }, { "bdf", 1e20 } } do
     local method, t = case[1], case[2]
@@ -83,8 +83,8 @@ do -- an adaptive run that would need more than 1e10 steps fails once 1e5 steps 
       on_error = "return", events = events, record = { "b.x" } }
     tap.is(run.status, "failed", string.format("%s: a run of t = %g s fails", method, t))
     tap.like(msg, "^simulation failed at t = [%d.e%+]+ s %(step 100000%): at the pace of its 100000 steps to t "
-      .. "= [%d.e%+]+ s the run would take about [%d.]+e%+%d+ steps to reach t = " .. string.format("%g", t):gsub("%+", "%%+")
-      .. " s, more than the limit of 1e%+10: shorten t or loosen rtol and atol$", method .. ": at step 1e5, naming the pace")
+      .. "= [%d.e%+]+ s %([%d.e%+%-]+ s a step%) the run would take about [%d.]+e%+%d+ steps to reach t = "
+      .. string.format("%g", t):gsub("%+", "%%+") .. " s, more than max_steps = 1e%+09 %(largest error in [^)]+%); shorten t or loosen rtol and atol$", method .. ": at step 1e5, naming the pace")
     tap.is(#run, 1, method .. ": its row at t = 0 is kept")
     tap.ok(sys.last_run == run, method .. ": in sys.last_run")
   end
@@ -105,13 +105,13 @@ do -- sys:lyapunov: renormalisations, steps and pace
   tap.raises(lyapunov{ t = 1, every = 0.5, transient = 0.8 }, "every = 0.5 s is longer than the measured time "
     .. "(t - transient = 0.2 s)", "every longer than t - transient, after a transient")
   tap.raises(lyapunov{ t = 1, every = 0.1, method = "rk4", h = 1e-12 },
-    "sys:lyapunov: lyapunov: h = 1e-12 s makes 1e+12 steps to t = 1 s, more than the limit of 1e+10",
+    "sys:lyapunov: lyapunov: h = 1e-12 s makes 1e+12 steps to t = 1 s, more than max_steps = 1e+09",
     "rk4: h = 1e-12")
   tap.raises(lyapunov{ t = 1, every = 0.1, max_step = 1e-12 },
     "sys:lyapunov: lyapunov: max_step = 1e-12 s makes at least 1e+12 steps to t = 1 s", "max_step = 1e-12")
   local msg = select(2, pcall(lyapunov({ t = 1e300, every = 1e299 }, 2e6)))
   tap.like(msg, "sys:lyapunov: lyapunov: the reference trajectory failed at t = [%d.e%+]+ s %(step 100000%): "
-    .. "at the pace of its 100000 steps to t = [%d.e%+]+ s the run would take about [%d.]+e%+30%d steps to "
+    .. "at the pace of its 100000 steps to t = [%d.e%+]+ s %([%d.e%+%-]+ s a step%) the run would take about [%d.]+e%+30%d steps to "
     .. "reach t = 1e%+300 s", "t = 1e300: the pace fails the reference trajectory at step 1e5")
 end
 
@@ -151,6 +151,50 @@ do -- a run that could not start is not returned (nor kept in sys.last_run): it 
   tap.is(msg, "sys:simulate: integrator option h = -1: rk4 needs a positive finite step",
     "an option the integrator refuses: the error, without 'results so far'")
   tap.ok(not ok and sys.last_run == nil, "no run in sys.last_run")
+end
+
+do -- max_steps: the limit is the user's to set
+  local sys, events = model(1e6)
+  local run, msg = sys:simulate{ t = 10, report = 1, quiet = true, max_steps = 5, on_error = "return",
+    events = events, record = { "b.x" } }
+  tap.is(run.status, "failed", "an adaptive run stops after max_steps steps")
+  tap.like(msg, "^simulation failed at t = [%d.e%+%-]+ s %(step 6%): 6 steps to t = [%d.e%+%-]+ s, more than "
+    .. "max_steps = 5", "naming the steps and the limit")
+  tap.ok(#run >= 1 and sys.last_run == run, "keeping its rows")
+  tap.raises(simulate{ t = 1, method = "rk4", h = 1e-3, max_steps = 999 },
+    "h = 0.001 s makes 1e+03 steps to t = 1 s, more than max_steps = 999", "and a fixed step too")
+  run = sys:simulate{ t = 1, method = "rk4", h = 1e-3, max_steps = 1000, quiet = true }
+  tap.is(run.stats.steps, 1000, "1000 steps of max_steps = 1000 run")
+  for _, bad in ipairs{ 0, -1, 0 / 0, "many" } do
+    tap.raises(function() sys:simulate{ t = 1, max_steps = bad } end,
+      "sys:simulate: field 'max_steps' must be a number >= 1 (math.huge: no limit)",
+      "max_steps = " .. tostring(bad) .. " is refused")
+  end
+  tap.raises(function() sys:lyapunov{ t = 1, every = 0.1, max_steps = 0.5 } end,
+    "sys:lyapunov: field 'max_steps' must be a number >= 1", "by sys:lyapunov too")
+end
+
+do -- a block set down on a floor with Dahl friction (found by the fuzzer): the bristles'
+  -- rate sigma0 |v| / (mu fn) has no bound as the contact closes (fn -> 0), and DOPRI5's
+  -- steps fell to 1e-12 s: 5e9 of them to t = 5 ms, hours of work.  The pace stops it after
+  -- 1e5 steps, naming what holds the step down; BDF runs the same model in about 100.
+  local function block(method)
+    local sys = mech.planar{ gravity = { 0, -9.81 } }
+    local b = sys:body{ name = "block", mass = 1, inertia = 0.01, at = { 0, 0.05 }, velocity = { -0.228, 0 } }
+    sys:contact{ name = "c", b, body_at = { -0.05, -0.05 }, surface = { at = { 0, 0 }, normal = { 0, 1 } },
+      law = mech.contact.hu_guo{ K = 137534.55, restitution = 0.1 },
+      friction = mech.friction.dahl{ mu = 0.2477, sigma0 = 5209.88 } }
+    return sys:simulate{ t = 0.005, method = method, quiet = true, on_error = "return", record = { "block.x" } }
+  end
+  local run, msg = block("dopri5")
+  tap.is(run.status, "failed", "dopri5: the run stops")
+  tap.ok(run.stats.steps <= 100000, "dopri5: within the first 1e5 steps (" .. run.stats.steps .. ")")
+  tap.like(msg, "the run would take about [%d.]+e%+%d+ steps to reach t = 0.005 s, more than max_steps = 1e%+09 "
+    .. "%(largest error in body 'block' [xy]%); %d+ of %d+ steps were rejected: a law too stiff for an "
+    .. "explicit method %(try method = \"bdf\"%) or a force that jumps holds the step short$", "dopri5: naming the pace, the body and the remedy")
+  run = block("bdf")
+  tap.is(run.status, "complete", "bdf: the same run completes")
+  tap.ok(run.stats.steps < 1000, "bdf: in " .. run.stats.steps .. " steps")
 end
 
 tap.done()
