@@ -7,60 +7,19 @@
 -- a build with MECH_FAULT_INJECTION (the sanitizer build).
 --
 -- The sweep runs in a child mechlua (this script with the argument "child"), whose
--- sanitizer reports, LeakSanitizer's at exit included, this test reads: reports of bugs
--- recorded in tests/fuzz/FINDINGS.md and not fixed yet are listed as known (KNOWN below:
--- remove an entry with its fix), any other fails the test.
-if not package.preload.faultinject then
-  print("1..0 # SKIP this build has no allocation fault injection (MECH_FAULT_INJECTION)")
-  os.exit(0)
-end
-
--- Known findings: the top of the stack of a sanitizer report ("leak: f < g < h").
-local KNOWN = {}
+-- sanitizer reports, LeakSanitizer's at exit included, this test reads (tests/lib/oomtest.lua):
+-- any fails the test.
+package.path = (os.getenv("MECHLUA_SOURCE") or ".") .. "/tests/lib/?.lua;" .. package.path
+local oomtest = require "oomtest"
+oomtest.skip_unless_available()
 
 if arg[1] ~= "child" then
   local tap = require "tap"
-  local self_path = arg[0]
-  local interp = arg[-1]
-  local errfile = os.tmpname()
-  local function sh(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-  local child = io.popen(sh(interp) .. " " .. sh(self_path) .. " child 2>" .. sh(errfile))
-  for line in child:lines() do
-    local verdict, name = line:match("^RESULT (%a+) (.*)$")
-    if verdict then tap.ok(verdict == "ok", name)
-    elseif line:match("^DIAG ") then tap.diag(line:sub(6)) end
-  end
-  local _, _, code = child:close()
-  local f = io.open(errfile)
-  local stderr = f and f:read("a") or ""
-  if f then f:close() end
-  os.remove(errfile)
-  -- the sanitizer reports: the first four function names of each report's stack
-  local unknown, seen = {}, {}
-  for para in (stderr .. "\n\n"):gmatch("(.-)\n%s*\n") do
-    local kind = para:match("^%s*Direct leak") and "leak" or para:match("ERROR: AddressSanitizer: ([%w-]+)")
-      or para:match("runtime error") and "ubsan"
-    if kind then
-      local names = {}
-      for fn in para:gmatch("#%d+ 0x%x+ in ([%w_]+)") do
-        if not fn:match("^__") and not fn:match("^mech_[mcr]e?alloc$") and not fn:match("^[mcr]e?alloc$")
-          and #names < 3 then
-          names[#names + 1] = fn
-        end
-      end
-      local sig = kind .. ": " .. table.concat(names, " < ")
-      if KNOWN[sig] then
-        if not seen[sig] then tap.diag("known finding " .. KNOWN[sig]) end
-      else
-        unknown[#unknown + 1] = sig
-      end
-      seen[sig] = true
-    end
-  end
-  tap.is(#unknown, 0, "no sanitizer report but those of known findings")
-  for i = 1, math.min(#unknown, 10) do tap.diag(unknown[i]) end
-  tap.ok(code == 0 or next(seen) ~= nil, "the child ended well (exit status " .. tostring(code) .. ")")
-  if code ~= 0 and next(seen) == nil then tap.diag(stderr:sub(1, 2000)) end
+  local code, reports, stderr = oomtest.run_child(tap)
+  tap.is(#reports, 0, "no sanitizer report (crash, leak, undefined behaviour)")
+  for i = 1, math.min(#reports, 10) do tap.diag(reports[i]) end
+  tap.is(code, 0, "the child ended well")
+  if code ~= 0 and #reports == 0 then tap.diag(stderr:sub(1, 2000)) end
   tap.done()
   return
 end
@@ -68,13 +27,7 @@ end
 -- ---- the child: the sweep --------------------------------------------------------------------
 
 local fi = require "faultinject"
-local tap = {
-  ok = function(c, name) print((c and "RESULT ok " or "RESULT not ") .. name) return c end,
-  diag = function(s) print("DIAG " .. tostring(s)) end,
-}
-function tap.is(a, b, name)
-  if not tap.ok(a == b, name) then tap.diag("got " .. tostring(a) .. ", want " .. tostring(b)) end
-end
+local tap = oomtest.child_tap()
 
 local plot = require "plot"
 
@@ -110,11 +63,7 @@ local function clean()
   os.remove(png_path)
 end
 
--- A clean failure: Lua's memory error, or libmech's status text for it.
-local function out_of_memory(msg)
-  return type(msg) == "string" and (msg:find("not enough memory", 1, true)
-    or msg:find("out of memory", 1, true)) ~= nil
-end
+local out_of_memory = oomtest.out_of_memory
 
 -- Fails the k-th allocation in mode `mode` for k = 1, 2, ... until the scenario runs
 -- through without reaching k.  Returns how many runs failed cleanly, the bad ones and k.

@@ -17,56 +17,17 @@
 -- The sweeps run in a child mechlua (this script with the argument "child"); the REPL runs
 -- in one mechlua per k, fed by a pipe.  This test reads their sanitizer reports,
 -- LeakSanitizer's at exit included.
-if not package.preload.faultinject then
-  print("1..0 # SKIP this build has no allocation fault injection (MECH_FAULT_INJECTION)")
-  os.exit(0)
-end
-
-local function sh(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
-
-local function slurp(path)
-  local f = io.open(path)
-  if not f then return "" end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
--- The sanitizer reports in text: a list of "kind: f < g < h" (the top of each stack).
-local function sanitizer_reports(text)
-  local found = {}
-  for para in (text .. "\n\n"):gmatch("(.-)\n%s*\n") do
-    local kind = para:match("^%s*Direct leak") and "leak"
-      or para:match("ERROR: AddressSanitizer: ([%w-]+)") or para:match("runtime error") and "ubsan"
-    if kind then
-      local names = {}
-      for fn in para:gmatch("#%d+ 0x%x+ in ([%w_]+)") do
-        if not fn:match("^__interceptor") and not fn:match("^mech_[mcr]e?alloc$") and #names < 4 then
-          names[#names + 1] = fn
-        end
-      end
-      found[#found + 1] = kind .. ": " .. table.concat(names, " < ")
-    end
-  end
-  return found
-end
+package.path = (os.getenv("MECHLUA_SOURCE") or ".") .. "/tests/lib/?.lua;" .. package.path
+local oomtest = require "oomtest"
+oomtest.skip_unless_available()
+local sh, slurp, sanitizer_reports = oomtest.sh, oomtest.slurp, oomtest.sanitizer_reports
 
 if arg[1] ~= "child" then
   local tap = require "tap"
-  local interp, self_path = arg[-1], arg[0]
+  local interp = arg[-1]
 
   -- 1. The sweeps of the scenarios, in one child.
-  local errfile = os.tmpname()
-  local child = io.popen(sh(interp) .. " " .. sh(self_path) .. " child 2>" .. sh(errfile))
-  for line in child:lines() do
-    local verdict, name = line:match("^RESULT (%a+) (.*)$")
-    if verdict then tap.ok(verdict == "ok", name)
-    elseif line:match("^DIAG ") then tap.diag(line:sub(6)) end
-  end
-  local _, _, code = child:close()
-  local stderr = slurp(errfile)
-  os.remove(errfile)
-  local reports = sanitizer_reports(stderr)
+  local code, reports, stderr = oomtest.run_child(tap)
   tap.is(#reports, 0, "the sweeps: no sanitizer report (crash, leak, undefined behaviour)")
   for i = 1, math.min(#reports, 10) do tap.diag(reports[i]) end
   tap.is(code, 0, "the sweeps' child ended well")
@@ -76,6 +37,7 @@ if arg[1] ~= "child" then
   -- fails, and every later one (mode "fail"), while it reads, compiles, runs and shows
   -- the lines that follow.  Each line must then fail with a report, and the REPL go on
   -- to the end of its input and end with status 1 (a chunk failed) or 0.
+  local errfile = os.tmpname()
   local input = os.tmpname()
   local f = assert(io.open(input, "w"))
   f:write('fi = require "faultinject"\n', "fi.arm(tonumber(os.getenv('K')))\n",
@@ -118,13 +80,7 @@ local fi = require "faultinject"
 local analysis = require "analysis"
 local fft = require "fft"
 
-local tap = {
-  ok = function(c, name) print((c and "RESULT ok " or "RESULT not ") .. name) return c end,
-  diag = function(s) print("DIAG " .. tostring(s)) end,
-}
-function tap.is(a, b, name)
-  if not tap.ok(a == b, name) then tap.diag("got " .. tostring(a) .. ", want " .. tostring(b)) end
-end
+local tap = oomtest.child_tap()
 
 local data = (os.getenv("MECHLUA_SOURCE") or ".") .. "/tests/data/"
 local dir = os.tmpname()
@@ -252,10 +208,7 @@ local scenarios = {
 }
 
 -- A clean failure: Lua's memory error, or libmech's status text for it.
-local function out_of_memory(msg)
-  return type(msg) == "string" and (msg:find("not enough memory", 1, true)
-    or msg:find("out of memory", 1, true)) ~= nil
-end
+local out_of_memory = oomtest.out_of_memory
 
 -- Runs fn with the k-th allocation failing (mode), for k = 1, 1 + step, ... until fn
 -- runs through without reaching k.  Returns the failures, the bad ones, the last k and
