@@ -79,4 +79,31 @@ tap.raises(function() benchmarks.a{ clearance = 0.5e-3 } end,
 tap.raises(function() benchmarks.a_clearance(0.5e-3) end,
   "benchmarks.a_clearance: expected a table of fields (got number)", "a_clearance takes a table")
 
+do -- the setting make bench and the README quote for A is converged (issue 14 item 13): at
+  -- DOPRI5 rtol 1e-9 the two revolutions have the 23 impacts of an rtol 1e-11 reference and
+  -- follow its slider acceleration to 1.5 % of the 2.56e5 m/s^2 peak (0.8 % measured: at an
+  -- impact's peak a shift of its time by a microsecond alone makes that much); rtol 1e-6,
+  -- which the README used to quote, has 10 impacts more and differs by half the peak.
+  local function run(rtol)
+    local sys = benchmarks.a{ clearance = benchmarks.a_clearance() }
+    return sys:simulate{ t = 0.024, report = 1e-5, method = "dopri5", rtol = rtol, quiet = true,
+      record = { "pin.impacts", "slider.ax" } }
+  end
+  local ref, conv, cheap = run(1e-11), run(1e-9), run(1e-6)
+  local function dev(r)
+    local d = 0
+    for i = 1, #ref do d = math.max(d, math.abs(r["slider.ax"][i] - ref["slider.ax"][i])) end
+    return d
+  end
+  local peak = math.max(ref["slider.ax"]:max(), -ref["slider.ax"]:min())
+  tap.near(peak, 2.556e5, 1e3, "A: the peak slider acceleration of the reference")
+  tap.is(ref["pin.impacts"][#ref], 23.0, "A: the reference has 23 impacts")
+  tap.is(conv["pin.impacts"][#conv], 23.0, "A at rtol 1e-9: the same 23")
+  tap.ok(dev(conv) < 0.015 * peak, string.format("A at rtol 1e-9: within 1.5 %% of the peak (%.2f %%)",
+    100 * dev(conv) / peak))
+  tap.ok(cheap["pin.impacts"][#cheap] ~= 23.0 and dev(cheap) > 0.2 * peak,
+    string.format("A at rtol 1e-6 is not converged (%d impacts, off by %.0f %% of the peak)",
+      cheap["pin.impacts"][#cheap], 100 * dev(cheap) / peak))
+end
+
 tap.done()
