@@ -269,8 +269,7 @@ void sim_failure_notes(const mech_system *sys, const mech_integ *integ,
 ** it: stiffness under "dopri5" (the stiffness test), steps rejected again and again (a stiff
 ** law or a force that jumps), or else a run that is simply long.
 */
-void sim_pace_notes(const mech_integ *integ, const mech_integ_options *io, char *buf,
-                    size_t size);
+void sim_pace_notes(const mech_integ *integ, const mech_integ_options *io, char *buf, size_t size);
 
 /* ---- fe.c ---- */
 /* Internal forces -K u - C u' of every flexible body added to Q; adds the damping power to
