@@ -393,6 +393,19 @@ static double joint_value(const mech_system *sys, int id, int qn)
     return NAN;
 }
 
+double system_balance(const mech_system *sys, double *inputs)
+{
+    double work = 0, moved = 0;
+    for (int i = 0; i < sys->ndrivers; i++) {
+        work += sys->y_eval[sys->drivers[i].work];
+        moved += fabs(sys->y_eval[sys->drivers[i].work]);
+    }
+    double applied = sys->y_eval[sys->iapplied], dissipated = sys->y_eval[sys->idissip];
+    double dc = sys->y_eval[sys->icontact], df = sys->y_eval[sys->ifriction];
+    if (inputs) *inputs = moved + fabs(applied);
+    return sys->kinetic + sys->potential - sys->energy0 - work - applied + dissipated + dc + df;
+}
+
 static double system_value(const mech_system *sys, int qn)
 {
     double work = 0;
@@ -408,8 +421,7 @@ static double system_value(const mech_system *sys, int qn)
     case Y_WORK: return work;
     case Y_APPLIED: return applied;
     case Y_DISSIPATED: return dissipated;
-    case Y_BALANCE:
-        return sys->kinetic + sys->potential - sys->energy0 - work - applied + dissipated + dc + df;
+    case Y_BALANCE: return system_balance(sys, NULL);
     case Y_CONTACT: return sys->contact_energy;
     case Y_CONTACT_DAMPING: return dc;
     case Y_FRICTION: return df;

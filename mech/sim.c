@@ -670,6 +670,9 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         scale = system_scale(sys, o->t_end);
         bound = scale > 0 ? SYSTEM_RUNAWAY_FACTOR * scale : INFINITY;
     }
+    /* the length for the energy check: the model's, or what the user's max_distance allows;
+    ** max_distance = inf turns both checks off */
+    double elen = isfinite(bound) ? fmax(scale, bound / SYSTEM_RUNAWAY_FACTOR) : INFINITY;
 
     for (int d = 0; d < o->nevents; d++) {
         const mech_event_def *e = &o->events[d];
@@ -808,6 +811,13 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
             }
             if (record_row(&s, tk, y) != 0) break;
             k++;
+            if (isfinite(elen) &&
+                system_energy_runaway(sys, y, elen, s.cb_err.msg, sizeof s.cb_err.msg)) {
+                sim_failure_notes(sys, integ, &o->integ, MECH_ERR_NUMERIC, 0, s.cb_err.msg,
+                                  sizeof s.cb_err.msg);
+                s.cb_err.code = MECH_ERR_NUMERIC;
+                s.failed = 1;
+            }
         }
         if (s.failed) {
             st = s.cb_err.code ? s.cb_err.code : MECH_ERR_CALLBACK;

@@ -1164,6 +1164,32 @@ void system_runaway_text(const mech_system *sys, int i, double x, double bound, 
              what, x, limit);
 }
 
+int system_energy_runaway(const mech_system *sys, const double *y, double L, char *buf, size_t size)
+{
+    double inputs, balance = system_balance(sys, &inputs), mass = 0, worst = -1;
+    int who = -1;
+    const double *v = y + sys->ncoord;
+    for (int b = 1; b < sys->nbodies; b++) {
+        const body *bd = &sys->bodies[b];
+        int d = bd->dof;
+        double ke = 0.5 * bd->mass * (v[d] * v[d] + v[d + 1] * v[d + 1]);
+        if (bd->nc == 3) ke += 0.5 * bd->inertia * v[d + 2] * v[d + 2];
+        mass += bd->mass;
+        if (!(ke <= worst)) worst = ke, who = b;
+    }
+    double held = fabs(sys->energy0) + mass * hypot(sys->gravity[0], sys->gravity[1]) * L + inputs;
+    if (!(held > 0) || fabs(balance) <= SYSTEM_RUNAWAY_FACTOR * held) return 0;
+    const body *bd = &sys->bodies[who];
+    snprintf(buf, size,
+             "the energy balance is off by %.3g J, more than %g times the %.3g J the model was "
+             "given (initial energy, gravity over its size, work of drivers and loads): the "
+             "motion has run away (a law too stiff for the step?); %s '%s' has the most kinetic "
+             "energy, %.3g J at %.3g m/s",
+             balance, SYSTEM_RUNAWAY_FACTOR, held, bd->fe >= 0 ? "node" : "body", bd->name, worst,
+             hypot(v[bd->dof], v[bd->dof + 1]));
+    return 1;
+}
+
 int system_runaway(const mech_system *sys, const double *y, double bound)
 {
     for (int b = 1; b < sys->nbodies; b++) {

@@ -253,6 +253,23 @@ int system_runaway(const mech_system *sys, const double *y, double bound);
 void system_runaway_text(const mech_system *sys, int i, double x, double bound, double scale,
                          char *buf, size_t size);
 
+/*
+** The energy balance of the last full evaluation (energy - initial energy - work of the
+** drivers - work of the loads + energy dissipated: the channel system.balance); *inputs
+** (unless NULL) gets the sum of the magnitudes of the works of the drivers and the loads.
+*/
+double system_balance(const mech_system *sys, double *inputs);
+/*
+** After a full evaluation of state y: when the energy balance is off by more than
+** SYSTEM_RUNAWAY_FACTOR times the energy the model was given (|initial energy|, total mass
+** times |gravity| times the length L, the works of the drivers and loads so far), writes
+** why into buf, naming the body with the most kinetic energy, and returns 1; else 0.  A
+** motion that gains energy from nothing has run away (a law too stiff for the step), also
+** when no position has gone far yet.
+*/
+int system_energy_runaway(const mech_system *sys, const double *y, double L, char *buf,
+                          size_t size);
+
 /* ---- sim.c ---- */
 /*
 ** Appends to buf (the reason of a failed step, or of a run that ran away) what the run knows

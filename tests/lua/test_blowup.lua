@@ -148,11 +148,46 @@ do -- stiffness and collapsing steps (issue 14, items 16 and 17)
   local bob = spring:body{ name = "bob", mass = 1, inertia = 1, at = { 0.1, 0 } }
   spring:spring{ spring.ground, bob, at = { { 0, 0 }, { 0.1, 0 } }, k = 1e8, length = 0.05, name = "stiff" }
   _, msg = spring:simulate{ t = 0.04, h = 1e-3, method = "rk4", on_error = "return" }
-  tap.like(msg, "^simulation failed at t = 0%.005 s %(step 5%): body 'bob' x = .*; the step h = 0%.001 s is too long "
-    .. "for the stiffness here %(h |lambda| up to [%d.e%+]+ > 2%.75 in the last 4 steps%): use a smaller h or "
-    .. "method = \"bdf\"$", "rk4: an unstable step is named as the cause")
+  -- (its energy gives it away at step 2, before its position does at step 5)
+  tap.like(msg, "^simulation failed at t = 0%.002 s %(step 2%): the energy balance is off by [%d.e%+]+ J, more than "
+    .. "1e%+06 times the [%d.e%+]+ J the model was given .*; body 'bob' has the most kinetic energy, [%d.e%+]+ J at "
+    .. "[%d.e%+]+ m/s; the step h = 0%.001 s is too long for the stiffness here %(h |lambda| up to [%d.e%+]+ > 2%.75 "
+    .. "in the last 2 steps%): use a smaller h or method = \"bdf\"$", "rk4: an unstable step is named as the cause")
   tap.raises(function() spring:lyapunov{ t = 0.04, every = 0.01, h = 1e-3, method = "rk4" } end,
     "the step h = 0.001 s is too long for the stiffness here", "sys:lyapunov: the same")
+end
+
+do -- a motion that gains energy from nothing stops even where no position has gone far yet
+  -- (found by the fuzzer): a slider in its guide with Dahl friction far too stiff for the
+  -- RK4 step was thrown at 6e5 m/s in the first steps, then slid on against the friction;
+  -- at t = 1 ms it was 600 m away, within 1e6 times the model's size, and the run said
+  -- "complete".  Its energy balance is off by 5.9e11 J of the 2 J it was given.
+  local function slider(method, h)
+    local sys = mech.planar{ gravity = { 0, -9.81 }, assemble = false }
+    local s = sys:body{ name = "slider", mass = 2, inertia = 0.002, at = { 0, -0.001 }, velocity = { -0.972, 0 } }
+    sys:prismatic{ name = "guide", sys.ground, s, at = { 0, 0 }, axis = { 1, 0 }, clearance = { gap = 0.001,
+      length = 0.1, height = 0.05, law = mech.contact.kelvin_voigt{ K = 2.5e7, c = 9.29 },
+      friction = mech.friction.dahl{ mu = 0.121, sigma0 = 2.8e5 } } }
+    return sys:simulate{ t = 0.001, method = method, h = h, report = 5.5556e-5, quiet = true,
+      record = { "slider.x", "system.balance" }, on_error = "return" }
+  end
+  local run, msg = slider("rk4", 2.7778e-6)
+  tap.is(run.status, "failed", "rk4: the run fails")
+  tap.like(msg, "^simulation failed at t = [%d.e%-]+ s %(step %d+%): the energy balance is off by [%d.]+e%+11 J, more "
+    .. "than 1e%+06 times the 2%.%d+ J the model was given %(initial energy, gravity over its size, work of drivers "
+    .. "and loads%): the motion has run away %(a law too stiff for the step%?%); body 'slider' has the most kinetic "
+    .. "energy, [%d.e%+]+ J at [%d.e%+]+ m/s", "naming the balance, the energy given and the body")
+  tap.is(#run, 2, "the rows up to the first one that shows it are kept")
+  run = slider("bdf")
+  tap.is(run.status, "complete", "bdf runs the same model")
+  tap.ok(math.abs(run["system.balance"]:min()) < 1e-6 and run["system.balance"]:max() < 1e-6,
+    "with its energy balance within 1 uJ of the 0.94 J it holds (1e-11 J seen)")
+  -- max_distance = math.huge turns this check off too
+  local sys = mech.planar{}
+  local b = sys:body{ name = "b", mass = 1, inertia = 1, at = { 0.1, 0 } }
+  sys:spring{ sys.ground, b, at = { { 0, 0 }, { 0.1, 0 } }, k = 1e8, length = 0.05, name = "stiff" }
+  run = sys:simulate{ t = 0.004, h = 1e-3, method = "rk4", max_distance = math.huge, quiet = true }
+  tap.is(run.status, "complete", "max_distance = math.huge: no runaway check at all")
 end
 
 tap.done()
