@@ -98,6 +98,8 @@ int luaopen_mech(lua_State *L)
     lua_setfield(L, -2, "version_number");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "quiet");
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "warnings");
     lmech_open_system(L);
     lmech_open_run(L);
     lmech_open_contact(L);

@@ -375,3 +375,47 @@ void lu_setflags(lua_State *L, const char *const names[])
         lua_setfield(L, -2, *names);
     }
 }
+
+/* Registry key of the set of warnings already given. */
+#define WARNED "mechlua.warned"
+
+/* lua_pcall'able: stack 1 = the message (a light userdata: a C string); prints it unless
+** given before or silenced. */
+static int warn_once(lua_State *L)
+{
+    lua_pushstring(L, lua_touserdata(L, 1));
+    lua_replace(L, 1);
+    lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
+    if (lua_istable(L, -1) && lua_getfield(L, -1, "mech") == LUA_TTABLE) {
+        lua_pushliteral(L, "warnings");
+        if (lua_rawget(L, -2) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) return 0;
+    }
+    lua_settop(L, 1);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, WARNED) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, WARNED);
+    }
+    lua_pushvalue(L, 1);
+    if (lua_rawget(L, 2) != LUA_TNIL) return 0;
+    lua_pushvalue(L, 1);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, 2);
+    fprintf(stderr, "mechlua: warning: %s\n", lua_tostring(L, 1));
+    fflush(stderr);
+    return 0;
+}
+
+void lu_warn(lua_State *L, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!lua_checkstack(L, 4)) return;
+    lua_pushcfunction(L, warn_once); /* allocates nothing: a memory error stays in the pcall */
+    lua_pushlightuserdata(L, msg);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1);
+}

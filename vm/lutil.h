@@ -91,6 +91,17 @@ void lu_push_params(lua_State *L, int idx);
 */
 void *lu_newguard(lua_State *L, size_t size, void (*release)(void *p));
 
+/*
+** Prints "mechlua: warning: <message>" to stderr, once per distinct message in the life of
+** the Lua state, unless the program's mech.warnings is false.  For values that are legal
+** but probably a slip (a unit, a sign); never raises.
+*/
+void lu_warn(lua_State *L, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /// Sets t[name] = true for each name of the NULL-terminated list, t the table on top of the
 /// stack (how an object's metatable lists, under __complete, what Tab completes).
 void lu_setflags(lua_State *L, const char *const names[]);
