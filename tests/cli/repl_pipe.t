@@ -46,7 +46,7 @@ is($r->{out}, "a custom object\n", 'tables with __tostring are shown through it'
 $r = repl("io.stdout\n");
 like($r->{out}, qr/^file \(0x[0-9a-f]+\)\n\z/, 'userdata are shown through __tostring');
 $r = repl("mech\n");
-like($r->{out}, qr/^\{ .*deg = function: 0x[0-9a-f]+, .*, version = "[0-9.]+", version_number = \d+ \}  -- #0\n\z/,
+like($r->{out}, qr/^\{ .*deg = function: 0x[0-9a-f]+, .*, version = "[0-9.]+", version_number = \d+, warnings = true \}  -- #0\n\z/,
     'the mech module is a global and is shown with its fields');
 
 # --- chunks spanning lines ------------------------------------------------------------------
