@@ -100,6 +100,12 @@ sub classify {
     my $sig = $status & 127;
     my $code = $status >> 8;
     my ($kind, $how);
+    if ($int && $sig == 2 && $stderr =~ /^fuzz-case-done/m) {
+        # the case had ended when the watchdog's SIGINT came (it was slow to its last step,
+        # or the stack was taken while it finished): outside a running chunk, SIGINT ends
+        # the program as it does any other
+        return ("slow", "ended as the watchdog's SIGINT came", "slow");
+    }
     if ($kill) {
         ($kind, $how) = ("hang", sprintf("did not end %g s after the watchdog's SIGINT (sent at %g s): killed", $GRACE, $budget));
     } elsif ($sig) {
