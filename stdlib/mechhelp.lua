@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: MIT
 -- mechhelp: the text behind help(x) in mechlua.  help(sys), help(run), help(sys.body),
 -- help(mech.planar), help("sys:simulate") or help() for the list of topics.
--- The full reference is the man page mechlua(3).
+-- The full reference is the man page mechlua(3); texts write {man:page.N} for the command
+-- that opens a page (man -l path in a build tree).
 
 local topics = {}
 
@@ -9,10 +10,18 @@ topics["mech"] = [[
 mech: the mechanics library (also the global `mech`)
   mech.planar{ gravity = {gx, gy} }  a planar system              help(mech.planar)
   mech.rpm(n), mech.deg(d), mech.mm(x)  unit helpers: rad/s, rad, m
+  mech.contact.<law>{...}            normal laws: kelvin_voigt, hertz, hunt_crossley,
+                                     lankarani_nikravesh, flores, gonthier, hu_guo (modified)
+  mech.friction.<law>{...}           friction laws: coulomb, stick, ambrosio, threlfall,
+                                     stribeck, dahl, lugre        help(mech.contact) ...
+  mech.stiffness.<shape>{...}        contact stiffness K from materials and geometry
+  mech.materials                     materials (E, nu, rho) and friction pairs
   mech.mesh.rectangle{...}, mech.mesh.read(path)  meshes for flexible bodies  help(mech.mesh)
   mech.mkdir(path)                   create a folder and its parents
   mech.version                       "major.minor.patch"
   mech.quiet = true                  no progress line during long simulations
+  mech.warnings = false              no warnings about implausible models
+  mech.isatty(fd), mech.version_number
 Objects: help(sys), help(body), help(run), help(run.t) once you have them.]]
 
 topics["mech.planar"] = [[
@@ -41,6 +50,7 @@ system methods (all take one table of named fields):
   sys:lyapunov{ t, every, transient, d0, method, rtol, ... }   largest Lyapunov exponent
   sys:flexible{ name, mesh, E, nu, density, ... }  a finite-element body  help("sys:flexible")
   sys:guide{ fe, clearance | lower, upper, law, friction, ... }  nodes between two surfaces
+  sys:contact{ body, at | body_at, surface = { body, at, normal, speed }, law, friction }
   sys:assemble()  sys:entity(name)  sys:value("entity.quantity")  sys:describe()
 fields: sys.ground, sys.dof, sys.last_run
 `at` is a world point in the configuration as given; a_at, b_at, body_at are body
@@ -58,7 +68,7 @@ sys:revolute{ a, b, at = {x, y} | a_at = {x, y}, b_at = {x, y}, name,
               method = "lagrange" | "penalty", k = N/m or {kx, ky}, c = N s/m,
               baumgarte = {alpha, beta} }
   A pin between bodies a and b (sys.ground for the ground).  Penalty joints are the
-  spring-dampers of spec 000 Eq. 4: F = k (P_a - P_b) + c (P_a' - P_b').
+  spring-dampers of [Zheng & Wang, Eq. 4]: F = k (P_a - P_b) + c (P_a' - P_b').
   Channels: fx, fy, f (force on b), violation.
   clearance = { radial = m | journal = m, radius = m, law, friction }: a journal on b in a
   bearing on a instead (help("clearance")).]]
@@ -148,11 +158,11 @@ lambda, history = sys:lyapunov{ t = end time, every = renormalisation interval [
   how the estimate converged.]]
 
 topics["mech.mesh"] = [[
-mech.mesh: planar meshes for flexible bodies (man -l man/mechlua-fe.3)
+mech.mesh: planar meshes for flexible bodies ({man:mechlua-fe.3})
   mech.mesh.rectangle{ size = {w, h} | width, height, origin = {x, y} | center = {x, y},
                        nx, ny, triangles = false, numbering = "top" | "bottom" }
       nx by ny quadrilaterals (or 2 triangles each); nodes numbered row by row from the
-      top-left ("top", spec 000 Figs. 6 and 12) or the bottom-left; node sets top, bottom,
+      top-left ("top", as [Zheng & Wang, Figs. 6 and 12]) or the bottom-left; node sets top, bottom,
       left, right, corners, all
   mech.mesh.read(path)     gmsh .msh, ASCII 2.2 or 4.1; physical groups become node and
                            element sets; errors name the file line
@@ -172,7 +182,7 @@ fe = sys:flexible{ name, mesh, E = Pa, nu, density = kg/m^3, thickness = m (1),
   per node: x y vx vy ax ay ux uy fn ft kinetic.
 sys:guide{ fe, name, on, at, axis, lower_nodes, upper_nodes, clearance | lower, upper, law,
            friction }   one contact per node and surface, "name_n<k>_lower" / "_upper"
-man -l man/mechlua-fe.3]]
+{man:mechlua-fe.3}]]
 topics["sys:guide"] = topics["sys:flexible"]
 
 topics["mech.entity"] = [[
@@ -194,18 +204,16 @@ a column of a run: col[i] (i from 1), #col, col.name, col.unit,
   col:min(), col:max(), col:mean(), col:at(t) (linear interpolation), col:table()]]
 
 topics["plot"] = [[
-plot = require "plot": figures for papers (man -l man/mechlua-plot.3)
+plot = require "plot": figures for papers ({man:mechlua-plot.3})
   plot.figure{ rows, cols, width = mm, height = mm, dpi, font = pt, title }
   plot.figure{ "title", x = run.t, y = run["slider.ax"], xlabel, ylabel }   one panel, one line
   fig:panel(i) or fig:panel(row, col) -> ax;  fig:save("out/fig.png" | ".svg" | ".pdf")
   ax:line{ x, y, label, color, width, style }   ax:scatter{ x, y, label, marker, size }
   ax:step{ ... }   ax:set{ title, xlabel, ylabel, xlim, ylim, xlog, ylog, legend, grid }
   ax:inset{ at = {x0, y0, w, h}, xlim, ylim }   a zoomed view inside the panel]]
-topics["plot.figure"] = topics["plot"]
-topics["plot.axes"] = topics["plot"]
 
 topics["analysis"] = [[
-analysis = require "analysis" (man -l man/mechlua-analysis.3)
+analysis = require "analysis" ({man:mechlua-analysis.3})
   analysis.spectrum(run, channel, { window, detrend, from, to }) -> { freq, amp }
   analysis.peaks(spectrum, n)                dominant frequencies (interpolated)
   analysis.strobe{ period, phase }, analysis.crossing{ channel, value, period, direction }
@@ -217,46 +225,500 @@ analysis = require "analysis" (man -l man/mechlua-analysis.3)
   analysis.bifurcation{ values, run = function(v) ... end, section = {...} }
   sys:lyapunov{ t, every, ... }              largest Lyapunov exponent]]
 
-local order = { "mech", "mech.planar", "mech.system", "sys:body", "sys:revolute", "sys:prismatic",
-  "clearance", "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
-  "sys:simulate", "sys:lyapunov", "sys:flexible", "sys:guide", "mech.mesh", "mech.entity", "mech.run",
-  "mech.column", "plot", "analysis" }
+-- {== Help part (issue 15): contact laws, stdlib modules, methods of every object ==
 
--- The topic of a value: a name, a function of the mech module or a system method, or
--- the type of an object.
-local function topic_of(x)
-  if x == nil then return nil end
-  if type(x) == "string" then return x end
-  if x == mech then return "mech" end
-  if x == mech.mesh then return "mech.mesh" end
-  if x == package.loaded.plot then return "plot" end
-  if x == package.loaded.analysis then return "analysis" end
-  if type(x) == "function" then
-    for k, v in pairs(mech) do
-      if v == x then return "mech." .. k end
-    end
-    for _, v in pairs(mech.mesh) do
-      if v == x then return "mech.mesh" end
-    end
-    local mt = debug.getregistry()["mech.system"]
-    for k, v in pairs(mt and mt.__methods or {}) do
-      if v == x then return "sys:" .. k end
-    end
-    return nil
-  end
-  local mt = getmetatable(x)
-  return type(mt) == "table" and mt.__name or type(x)
+topics["sys:contact"] = [[
+sys:contact{ body, at | body_at, surface = { body = b (ground), at | body_at,
+             normal = {nx, ny}, speed = m/s }, law, friction, name }
+  A contact between a point of body and a straight surface (its normal points to the free
+  side; speed: the surface material moving along t = (n_y, -n_x), a belt).  law: a normal
+  law (help(mech.contact)); friction: a friction law (help(mech.friction)).  Onset and end
+  are located events; the impact velocity is the penetration rate at the onset.
+  Channels: gap, penetration, rate, fn, ft, vt, mu, active, impacts, v0, z, stick.]]
+
+topics["mech.contact"] = [[
+mech.contact: normal contact laws ({man:mechlua-contact.3}, NORMAL LAWS)
+  Each takes one table of fields and returns a law for sys:contact, sys:guide or a
+  clearance joint; d = penetration [m], dd its rate, v0 the impact velocity.
+  kelvin_voigt{ K, c }                   F = K d + c dd
+  hertz{ K, n }                          F = K d^n (elastic)
+  hunt_crossley{ K, n, b, p, q } | { K, n, restitution, v_min }
+  lankarani_nikravesh{ K, n, restitution, v_min }   h = 3 (1 - e^2) / 4
+  flores{ ... }                          h = 8 (1 - e) / (5 e)
+  gonthier{ ... }                        h = (1 - e^2) / e
+  hu_guo{ ... } = modified{ ... }        h = 3 (1 - e) / (2 e)
+  Restitution laws: F = K d^n (1 + h dd / v0).  Instead of K: material | materials =
+  {"steel", "aluminium"} with radius = R or bearing = Rb, journal = Rj.
+  help(mech.contact.hu_guo) for one law; mech.friction, mech.stiffness, mech.materials.]]
+
+local function law_topic(name, text)
+  topics["mech.contact." .. name] = "mech.contact." .. text
+    .. "\n  K may be replaced by material(s) and geometry (help(mech.contact)); the law is"
+    .. "\n  used as law = ... of sys:contact, sys:guide or clearance = {...}."
+end
+law_topic("kelvin_voigt", [[kelvin_voigt{ K = N/m, c = N s/m (0) }
+  F = max(K d + c dd, 0): the linear spring-damper of [Zheng & Wang, Eq. 1] (nodes of a
+  flexible slider against its guide).  Starts with a force step c v0.]])
+law_topic("hertz", [[hertz{ K = N/m^n, n = 1.5 }
+  F = K d^n: elastic (Hertz 1882); an impact rebounds with its incoming velocity.]])
+law_topic("hunt_crossley", [[hunt_crossley{ K, n = 1.5, b, p = n, q = 1 }
+                         | hunt_crossley{ K, n = 1.5, restitution = e, v_min = 1e-4 }
+  General form F = max(K d^n + b d^p sgn(dd) |dd|^q, 0) ([Wang et al. 2025, Eq. 14]);
+  restitution form F = K d^n (1 + h dd / v0), h = 3 (1 - e) / 2 (Hunt and Crossley
+  1975), good near e = 1 only.  Give b or restitution, not both.]])
+law_topic("lankarani_nikravesh", [[lankarani_nikravesh{ K = N/m^n, n = 1.5, restitution = e, v_min = 1e-4 }
+  F = max(K d^n (1 + h dd / v0), 0), h = 3 (1 - e^2) / 4 (Lankarani and Nikravesh 1990).
+  Under-dissipates at low e (a target e = 0.2 rebounds with 0.67).]])
+law_topic("flores", [[flores{ K = N/m^n, n = 1.5, restitution = e, v_min = 1e-4 }
+  F = max(K d^n (1 + h dd / v0), 0), h = 8 (1 - e) / (5 e) (Flores et al. 2011): for every
+  e, soft materials included.]])
+law_topic("gonthier", [[gonthier{ K = N/m^n, n = 1.5, restitution = e, v_min = 1e-4 }
+  F = max(K d^n (1 + h dd / v0), 0), h = (1 - e^2) / e (Gonthier et al. 2004).]])
+law_topic("hu_guo", [[hu_guo{ K = N/m^n, n = 1.5, restitution = e, v_min = 1e-4 }
+  F = max(K d^n (1 + h dd / v0), 0), h = 3 (1 - e) / (2 e) (Hu and Guo 2015): the most
+  accurate restitution law for e >= 0.6.  mech.contact.modified is the same law (the
+  "modified" model of [Sci. Rep. 2023]).]])
+topics["mech.contact.modified"] = topics["mech.contact.hu_guo"]
+
+topics["mech.friction"] = [[
+mech.friction: friction laws ({man:mechlua-contact.3}, FRICTION LAWS)
+  Each returns a law for friction = ... of sys:contact, sys:guide or a clearance joint;
+  v = sliding velocity, fn = normal force; mu_s >= mu.
+  coulomb{ mu, regularization = "linear" | "tanh", v_reg }   f = -mu fn sgn(v)
+  stick{ mu_s, mu, v_eps }          static and kinetic friction (trial and error)
+  ambrosio{ mu, v0, v1 }            Coulomb, vanishing below v0, full above v1
+  threlfall{ mu, v0 }               f = -mu fn (1 - exp(-3 |v| / v0)) sgn(v)
+  stribeck{ mu_s, mu, vs, delta, sigma2 }   the Stribeck curve plus viscous friction
+  dahl{ mu, sigma0 }                a bristle model (state z)
+  lugre{ mu_s, mu, vs, delta, sigma0, sigma1, sigma2, normalized }   bristles + Stribeck
+  help(mech.friction.lugre) for one law.]]
+
+local function friction_topic(name, text)
+  topics["mech.friction." .. name] = "mech.friction." .. text
+    .. "\n  Used as friction = ... of sys:contact, sys:guide or clearance = {...}."
+end
+friction_topic("coulomb", [[coulomb{ mu, regularization = "linear" | "tanh", v_reg = 1e-4 }
+  f = -mu fn sgn(v) (Coulomb 1785); "linear": -mu fn v / v_reg below v_reg; "tanh":
+  -mu fn tanh(|v| / v_reg) sgn(v).  Without regularization a sticking contact is stiff.]])
+friction_topic("stick", [[stick{ mu_s, mu, v_eps = 1e-5 }
+  Above v_eps: f = -mu fn sgn(v); below it the force that keeps the point from
+  accelerating, clamped to mu_s fn: the trial-and-error algorithm of
+  [Zheng & Wang, Eqs. 2, 3 and 13], after Karnopp 1985.  Channel stick = 1 inside the band.]])
+friction_topic("ambrosio", [[ambrosio{ mu, v0 = 1e-4, v1 = 1e-3 }
+  f = -mu(|v|) fn sgn(v), mu(s) = 0 below v0, mu (s - v0) / (v1 - v0) between, mu above v1
+  (Ambrosio 2003; [Wang et al. 2025, Eqs. 25-26]).]])
+friction_topic("threlfall", [[threlfall{ mu, v0 = 1e-4 }
+  f = -mu fn (1 - exp(-3 |v| / v0)) sgn(v) (Threlfall 1978): 95% of mu fn at v0.]])
+friction_topic("stribeck", [[stribeck{ mu_s, mu, vs = 1e-3, delta = 2, sigma2 = 0 }
+  f = -[mu + (mu_s - mu) exp(-(|v| / vs)^delta)] fn sgn(v) - sigma2 v (Bo and Pavelescu
+  1982; [Spatial revolute paper, Eqs. 12-13]).]])
+friction_topic("dahl", [[dahl{ mu, sigma0 = 1e5 }
+  z' = v - sigma0 |v| z / (mu fn), f = -sigma0 z (Dahl 1968; [Spatial revolute paper,
+  Eq. 14]): a spring for small displacements, Coulomb in steady sliding.  Stiff state.]])
+friction_topic("lugre", [[lugre{ mu_s, mu, vs = 1e-3, delta = 2, sigma0 = 1e5, sigma1, sigma2 = 0,
+              normalized = false }
+  z' = v - sigma0 |v| z / g(v), f = -(sigma0 z + sigma1 z' + sigma2 v),
+  g(v) = [mu + (mu_s - mu) exp(-(|v| / vs)^delta)] fn (Canudas de Wit et al. 1995;
+  [Spatial revolute paper, Eqs. 15-16]).  normalized = true: g without fn and f times fn,
+  the form of [Sci. Rep. 2023].  Stiff state: see {man:mechlua-contact.3}.]])
+
+topics["mech.stiffness"] = [[
+mech.stiffness: the contact stiffness K from materials and geometry ({man:mechlua-contact.3},
+CONTACT STIFFNESS).  materials = {"steel", "aluminium"} (names in mech.materials,
+or tables { E = Pa, nu }) or material = "steel" for both; h = (1 - nu^2) / E.
+  mech.stiffness.sphere{ materials, R1, R2, concave }   Hertz's two spheres [N/m^1.5]
+  mech.stiffness.journal{ materials, bearing, journal }  a journal in a bearing [N/m^1.5]
+  mech.stiffness.punch{ materials, a }           a flat square punch of side 2a [N/m]
+  mech.stiffness.rectangle{ materials, area, a, b }      a rectangular area [N/m]
+  mech.stiffness.triangle{ materials, area, a, b }       a triangular area [N/m]
+]]
+topics["mech.stiffness.sphere"] = [[
+mech.stiffness.sphere{ materials | material, R1 = m, R2 = m (plane), concave = false }
+  K = 4 / (3 (h1 + h2)) sqrt(R) [N/m^1.5], R = R1 R2 / (R1 + R2), or R1 R2 / (R1 - R2) for
+  concave = true (R1 the hollow one), h = (1 - nu^2) / E ([Wang et al. 2025, Eqs. 15-17]).]]
+topics["mech.stiffness.journal"] = [[
+mech.stiffness.journal{ materials | material, bearing = Rb, journal = Rj }
+  K of a journal in a bearing (Rb > Rj): the concave-sphere formula with
+  R = Rb Rj / (Rb - Rj) (Flores and Ambrosio 2004).  Steel, 10 and 9.5 mm: 6.706e10 N/m^1.5.]]
+topics["mech.stiffness.punch"] = [[
+mech.stiffness.punch{ materials | material, a = m }
+  A flat square punch of side 2a: K = a / (0.475 (sigma1 + sigma2)) [N/m],
+  sigma = (1 - nu^2) / (pi E) ([Wang et al. 2025, Eq. 19], after Flores et al. 2008).]]
+topics["mech.stiffness.rectangle"] = [[
+mech.stiffness.rectangle{ materials | material, area = m^2, a, b }
+  A rectangular contact area with sides 2a and 2b: K = sqrt(S) / (sigma1 + sigma2) /
+  (11.15 / (a/b + 15.72) + 0.2854) [N/m] ([Wang et al. 2025, Eqs. 20-21]).]]
+topics["mech.stiffness.triangle"] = [[
+mech.stiffness.triangle{ materials | material, area = m^2, a, b }
+  A triangular contact area with edges in the ratio a/b: K = sqrt(S) / (sigma1 + sigma2) /
+  (9.924 / (a/b + 14.70) + 0.2731) [N/m] ([Wang et al. 2025, Eq. 22]).]]
+
+topics["mech.materials"] = [[
+mech.materials: materials for the contact stiffness, mech.materials.<name> = { name, E = Pa,
+  nu, rho = kg/m^3 }: steel, aluminium, copper, nodular_cast_iron.
+  mech.materials.add{ name, E, nu, rho }   adds or replaces a material
+  mech.materials.pair(a, b)               the friction coefficients { mu_s, mu } of a pair
+  mech.materials.pairs["aluminium/steel"]  the pairs known ([Wang et al. 2025, Table 5])]]
+topics["mech.materials.add"] = [[
+mech.materials.add{ name, E = Pa (> 0), nu (-1 < nu < 0.5), rho = kg/m^3 (> 0) }
+  Adds (or replaces) a material, usable as materials = { name, ... } of the contact laws.]]
+topics["mech.materials.pair"] = [[
+mech.materials.pair(a, b) -> { mu_s, mu }
+  The dry friction coefficients of two materials, in either order ([Wang et al. 2025,
+  Table 5], against an aluminium guide); a pair without data is an error naming it.
+  mech.friction.stick{ mu_s = p.mu_s, mu = p.mu }]]
+
+topics["mech.rpm"] = [[
+mech.rpm(n) -> rad/s;  mech.deg(d) -> rad;  mech.mm(x) -> m
+  Unit helpers: mechlua works in SI units (m, kg, s, rad, N).]]
+topics["mech.deg"] = topics["mech.rpm"]
+topics["mech.mm"] = topics["mech.rpm"]
+topics["mech.mkdir"] = [[
+mech.mkdir(path) -> path
+  Creates the folder and its missing parents (mkdir -p); an existing folder is not an
+  error, a path blocked by a file is.  run:csv(mech.mkdir("out") .. "/run.csv")]]
+topics["mech.isatty"] = [[
+mech.isatty(fd) -> boolean
+  Whether file descriptor fd (0, 1, 2, or "stdin", "stdout", "stderr") is a terminal.]]
+
+topics["mech.mesh.rectangle"] = topics["mech.mesh"]
+topics["mech.mesh.read"] = topics["mech.mesh"]
+topics["mech.mesh.check"] = topics["mech.mesh"]
+topics["mesh:find_nodes"] = [[
+mesh:find_nodes{ box = {x0, y0, x1, y1} | group = name | where = function(x, y, node) |
+                 near = {x, y} } -> list of node numbers
+  Also fe:find_nodes{...} on a flexible body.  help(mech.mesh)]]
+topics["mesh:node_at"] = [[
+mesh:node_at{x, y} -> the number of the node at that point (or an error).  help(mech.mesh)]]
+
+topics["sys:point"] = [[
+sys:point{ body, name, at = {x, y} | body_at = {x, y} }    body:point{ name, at | body_at }
+  A named point of a body ("crank.tip"), to attach joints and forces and record x, y,
+  vx, vy, ax, ay.  at is a world point, body_at body coordinates.]]
+topics["body:point"] = topics["sys:point"]
+topics["sys:assemble"] = [[
+sys:assemble()
+  Checks the model and makes every joint and driver equation hold at t = 0 (Newton, the
+  smallest correction), then makes the velocities consistent.  Redundant or conflicting
+  joints are reported by name.  sys:simulate does it itself.]]
+topics["sys:entity"] = [[
+sys:entity(name) -> the entity of that name ("crank", "crank.tip", "pin") or nil.]]
+topics["sys:value"] = [[
+sys:value("entity.quantity") -> number
+  The value of a channel at the assembled initial state (or after a run; inside callbacks:
+  at the last full evaluation).]]
+topics["sys:describe"] = [[
+sys:describe() -> text: the model, one line per entity with its parameters (as in CSV headers).]]
+
+topics["fe:node"] = [[
+fe:node(k) -> the body of node k (from 1) of a flexible body, for joints, springs, forces,
+contacts.  help(sys.flexible)]]
+topics["fe:find_nodes"] = [[
+fe:find_nodes{ box = {x0, y0, x1, y1} | group = name | where = function(x, y, node) |
+               near = {x, y} } -> node numbers of the flexible body's mesh.  help(sys.flexible)]]
+topics["fe:node_mass"] = [[
+fe:node_mass(k) -> the lumped mass of node k [kg].  help(sys.flexible)]]
+topics["fe:frequencies"] = [[
+fe:frequencies{ n = 6, mass = "lumped" | "consistent", fixed = { nodes } } -> rad/s
+  The n lowest natural frequencies of the flexible body alone (K x = w^2 M x, LAPACK):
+  three zeros for a free body.  help(sys.flexible)]]
+
+topics["run:csv"] = [[
+run:csv(path, { columns = { "t", "slider.x", ... }, params = { name = value } })
+  Writes the recorded columns (or those listed) as CSV with a header naming the model,
+  the version and the parameters; written whole or not at all.]]
+topics["run:column"] = [[
+run:column(name) -> the column of a recorded channel (run["slider.x"] does the same).
+  help(run.t) for columns.]]
+topics["col:min"] = [[
+col:min(), col:max(), col:mean() -> number: the smallest, largest, mean value of a column.]]
+topics["col:max"] = topics["col:min"]
+topics["col:mean"] = topics["col:min"]
+topics["col:at"] = [[
+col:at(t) -> the column's value at time t, linear interpolation on the run's times.]]
+topics["col:table"] = [[
+col:table() -> a Lua list of the column's values (a copy).]]
+
+topics["mech.law"] = [[
+a contact or friction law: a table { law = name, parameters ... } made by
+mech.contact.<law>{...} or mech.friction.<law>{...}.  help(mech.contact),
+help(mech.friction).  Pass it as law = or friction = of sys:contact, sys:guide or a
+clearance joint.]]
+
+topics["plot.figure"] = [[
+plot.figure{ rows, cols, width = mm, height = mm, dpi, font = pt, title } -> fig
+plot.figure{ "title", x = run.t, y = run["slider.ax"], xlabel, ylabel }   one panel, one line
+  fig:panel(i) or fig:panel(row, col) -> ax;  fig:save("out/fig.png" | ".svg" | ".pdf")
+  help(plot) for the axes methods; {man:mechlua-plot.3}]]
+topics["fig:panel"] = [[
+fig:panel(i) or fig:panel(row, col) -> ax: a panel of the figure (from 1, row by row).]]
+topics["fig:save"] = [[
+fig:save(path): writes the figure; the format from the extension: .png, .svg or .pdf.]]
+topics["plot.axes"] = [[
+ax (a panel of a figure): ax:line{...}, ax:scatter{...}, ax:step{...}, ax:set{...},
+ax:inset{...}.  help(plot)]]
+topics["ax:line"] = [[
+ax:line{ x = column | list, y = column | list, label, color, width, style }   a line.]]
+topics["ax:scatter"] = [[
+ax:scatter{ x, y, label, color, marker, size }   points (a Poincare section, say).]]
+topics["ax:step"] = [[
+ax:step{ x, y, label, color, width, style }   a staircase line.]]
+topics["ax:set"] = [[
+ax:set{ title, xlabel, ylabel, xlim = {x0, x1}, ylim = {y0, y1}, xlog, ylog, legend, grid }]]
+topics["ax:inset"] = [[
+ax:inset{ at = {x0, y0, w, h} (fractions of the panel), xlim, ylim } -> ax: a zoomed view.]]
+
+topics["analysis.spectrum"] = [[
+analysis.spectrum(run, channel, opts) | (column, opts) | (list, opts)
+  -> { freq = {...} Hz, amp = {...}, dt, n, window, detrend, channel }
+  opts: dt (required for a list), window = "hann" | "hamming" | "blackman" | "none",
+  detrend = "mean" | "linear" | "none", from = s, to = s.  Uses fft.spectrum.]]
+topics["analysis.peaks"] = [[
+analysis.peaks(spectrum, n = 1, { dc = false, interpolation = "log" | "linear" | "none" })
+  -> list of { freq, amp, bin }: the n largest peaks, interpolated by a parabola.]]
+topics["analysis.strobe"] = [[
+analysis.strobe{ period = T, phase = 0, name = "strobe" }
+  An event definition for sys:simulate{ events = {...} }: fires at t = phase + k T, the
+  stroboscopic section of a drive of period T.]]
+topics["analysis.crossing"] = [[
+analysis.crossing{ channel, value = 0, period, direction = 0, name = channel }
+  An event definition: the channel crossing value (each value + k period).]]
+topics["analysis.poincare"] = [[
+analysis.poincare(run, { event = "strobe", x = channel, y = channel, transient = t0, skip = n })
+  -> { x = {...}, y = {...}, t = {...} }: the section points of a run (its events).
+  plot: ax:scatter{ x = p.x, y = p.y }]]
+topics["analysis.bifurcation"] = [[
+analysis.bifurcation{ values, run = function(v) return run end, section = { event, x, y,
+                      transient, skip }, progress = false }
+  -> { { value = v, x = {...}, y = {...}, t = {...} }, ... }: the section points for each
+  parameter value.]]
+topics["analysis.phase"] = [[
+analysis.phase(run, x, y) -> two columns for a phase portrait ("slider.x", "slider.vx").]]
+topics["analysis.in_frame"] = [[
+analysis.in_frame(run, body, px, py) -> u, v: the point (px, py channels) in the frame of
+  body (its x, y, phi recorded): the journal-centre orbit inside a bearing.]]
+topics["analysis.compare"] = [[
+analysis.compare(run, reference, channel, { from, to })
+  -> { t, diff, peak, t_peak, value, ref, ratio, rms, from, to, rows, max = {...} }
+  The difference from a reference run (the ideal mechanism), interpolated on the run's times.]]
+topics["analysis.energy"] = [[
+analysis.energy(run) -> { accounts, residual, scale, relative, <account> = column }
+  The energy accounts of a run (record analysis.energy_channels) and how well the
+  balance closes.]]
+topics["analysis.energy_channels"] = [[
+analysis.energy_channels: the channels to record for analysis.energy (system.kinetic,
+system.gravity, system.elastic, system.energy, system.work, ..., system.balance).]]
+
+topics["fft"] = [[
+fft = require "fft": the FFTW amplitude spectrum under analysis.spectrum
+  fft.spectrum(y, { dt = s, window = "hann", detrend = "mean" }) -> freq, amp
+  ({man:mechlua-analysis.3}, MODULE fft)]]
+topics["fft.spectrum"] = [[
+fft.spectrum(y, { dt = s, window = "hann" | "hamming" | "blackman" | "none",
+                  detrend = "mean" | "linear" | "none" }) -> freq, amp
+  The single-sided amplitude spectrum of a column or a list sampled every dt: a sine of
+  amplitude A at a bin frequency reads A.]]
+
+topics["slidercrank"] = [[
+slidercrank = require "slidercrank": closed-form kinematics of the ideal slider-crank
+  slidercrank.kinematics{ crank = r, rod = l, offset = e } -> k
+  x, v, a = k(theta, omega, alpha): slider position, velocity, acceleration.]]
+topics["slidercrank.kinematics"] = topics["slidercrank"]
+
+topics["benchmarks"] = [[
+benchmarks = require "benchmarks": the two slider-cranks with clearance of the benchmark set
+  benchmarks.a{ clearance, speed, driven, crank, rod, m_crank, m_rod, m_slider, J_crank,
+                J_rod, gravity, baumgarte } -> sys     (Flores and Ambrosio 2004 style)
+  benchmarks.a_clearance{ radial, radius, K, restitution, mu, v0, v1 } -> clearance field
+  benchmarks.b{ law, friction, gap, length, height, omega_crank, omega_rod, ... } -> sys
+                                             (Flores, Leine and Glocker 2010)
+  {man:mechlua.3}, MODULE benchmarks]]
+topics["benchmarks.a"] = topics["benchmarks"]
+topics["benchmarks.a_clearance"] = topics["benchmarks"]
+topics["benchmarks.b"] = topics["benchmarks"]
+
+topics["spec000"] = [[
+spec000 = require "spec000": the two examples of [Zheng & Wang] (a flexible slider in a
+guide with clearance), the paper's Tables 1 and 2 as defaults ({man:mechlua-fe.3})
+  spec000.oscillator{ fields of spec000.OSCILLATOR } -> sys, slider   (Sec. 4.1)
+  spec000.slider_crank{ fields of spec000.SLIDER_CRANK } -> sys, slider, node  (Sec. 4.2)
+  spec000.OSCILLATOR, spec000.SLIDER_CRANK   the default parameters]]
+topics["spec000.oscillator"] = topics["spec000"]
+topics["spec000.slider_crank"] = topics["spec000"]
+topics["spec000.OSCILLATOR"] = topics["spec000"]
+topics["spec000.SLIDER_CRANK"] = topics["spec000"]
+
+topics["options"] = [[
+options = require "options": argument checks for stdlib builders and scenario scripts
+  options.read(fname, o, known) -> p    fields of o checked against known (name -> default)
+  options.numbers(fname, p, names)      those fields must be finite numbers
+  options.fail(level, fname, fmt, ...)  raises "fname: message" at the caller
+  options.script_args(arg) -> folder, quick   `mechlua script.lua [folder] [quick]`]]
+topics["options.read"] = topics["options"]
+topics["options.numbers"] = topics["options"]
+topics["options.fail"] = topics["options"]
+topics["options.script_args"] = topics["options"]
+
+topics["tap"] = [[
+tap = require "tap": Test Anything Protocol for test scripts (prove(1))
+  tap.plan(n)  tap.ok(cond, name)  tap.is(got, want, name)  tap.near(got, want, tol, name)
+  tap.like(s, pattern, name)  tap.raises(fn, text, name, ...)  tap.diag(msg)
+  tap.skip(reason, count)  tap.done()]]
+for _, f in ipairs { "plan", "ok", "is", "near", "like", "raises", "diag", "skip", "done" } do
+  topics["tap." .. f] = topics["tap"]
 end
 
-return function(x)
+topics["help"] = [[
+help(x): help on x, a value (help(mech.friction.ambrosio), help(sys), help(run.t)) or a
+topic name (help("sys:simulate")); help() lists the topics.]]
+
+-- ==] end of the help part's block
+
+-- ---- finding the topic of a value ------------------------------------------------------
+-- Topic names: a module ("mech.contact", "analysis"), a function by its path
+-- ("mech.friction.ambrosio", "analysis.poincare"), a method as var:name with the variable
+-- the manuals use for the object ("sys:simulate", "body:point", "fe:frequencies",
+-- "run:csv", "col:min", "mesh:find_nodes", "fig:save", "ax:line"), an object type by its
+-- metatable's name ("mech.run").  Other parts add topics in blocks above this line.
+
+local order = { "mech", "mech.planar", "mech.system", "sys:body", "sys:revolute", "sys:prismatic",
+  "clearance", "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
+  "sys:contact", "sys:simulate", "sys:lyapunov", "sys:flexible", "sys:guide", "mech.contact",
+  "mech.friction", "mech.stiffness", "mech.materials", "mech.mesh", "mech.entity", "mech.run",
+  "mech.column", "plot", "analysis", "fft", "slidercrank", "benchmarks", "spec000", "options", "tap" }
+
+-- The variable names of an object type's methods, in the order tried.
+local method_vars = {
+  ["mech.system"] = { "sys" }, ["mech.entity"] = { "body", "fe" }, ["mech.run"] = { "run" },
+  ["mech.column"] = { "col" }, ["mech.mesh"] = { "mesh" }, ["plot.figure"] = { "fig" },
+  ["plot.axes"] = { "ax" }, ["mech.law"] = { "law" },
+}
+
+-- Modules walked for functions: mech and the stdlib (the Lua modules beside this one and
+-- the preloaded C modules), when loaded.
+local function is_stdlib(name)
+  if name == "mech" or package.preload[name] then return true end
+  local here = package.searchpath("mechhelp", package.path)
+  local there = package.searchpath(name, package.path)
+  return here ~= nil and there ~= nil and there:match("^(.*)/") == here:match("^(.*)/")
+end
+
+local function sorted_keys(t)
+  local keys = {}
+  for k in pairs(t) do
+    if type(k) == "string" then keys[#keys + 1] = k end
+  end
+  table.sort(keys)
+  return keys
+end
+
+-- value -> name, for every function and table reachable from the loaded modules and
+-- every method of the object types; built at each help() call (cheap, and it sees
+-- modules loaded since).
+local function reverse_map()
+  local names, seen = {}, {}
+  local function walk(prefix, t, depth)
+    if seen[t] or depth > 3 then return end
+    seen[t] = true
+    for _, k in ipairs(sorted_keys(t)) do
+      local v, name = rawget(t, k), prefix .. "." .. k
+      if type(v) == "function" and names[v] == nil then
+        names[v] = name
+      elseif type(v) == "table" then
+        if names[v] == nil then names[v] = name end
+        walk(name, v, depth + 1)
+      end
+    end
+  end
+  for _, mod in ipairs(sorted_keys(package.loaded)) do
+    local t = package.loaded[mod]
+    if type(t) == "table" and is_stdlib(mod) and mod ~= "mechhelp" then
+      names[t] = mod
+      walk(mod, t, 1)
+    end
+  end
+  local reg = debug.getregistry()
+  for _, tname in ipairs(sorted_keys(method_vars)) do
+    local mt, vars = reg[tname], method_vars[tname]
+    if type(mt) == "table" then
+      for _, field in ipairs { "__methods", "__complete", "__index" } do
+        local methods = rawget(mt, field)
+        if type(methods) == "table" then
+          for _, k in ipairs(sorted_keys(methods)) do
+            local f = rawget(methods, k)
+            if type(f) == "function" and names[f] == nil then
+              local name = vars[1] .. ":" .. k
+              for _, var in ipairs(vars) do
+                if topics[var .. ":" .. k] then
+                  name = var .. ":" .. k
+                  break
+                end
+              end
+              names[f] = name
+            end
+          end
+        end
+      end
+    end
+  end
+  return names
+end
+
+-- The topic name of x: a name given as a string, or the name of a value.
+local function topic_of(x)
+  if type(x) == "string" then return x end
+  if x == nil then return nil end
+  local name = reverse_map()[x]
+  if name then
+    -- a table without its own topic (mech.materials.steel): its module's
+    while type(x) == "table" and topics[name] == nil and name:find("%.") do
+      name = name:match("^(.*)%.")
+    end
+    return name
+  end
+  local mt = getmetatable(x)
+  local tname = type(mt) == "table" and rawget(mt, "__name") or nil
+  if tname == "mech.entity" and tostring(x.kind):find("flexible") then return "sys:flexible" end
+  if type(tname) == "string" then return tname end
+  return nil
+end
+
+-- The command that shows a man page: `man -l path` when the page is not installed
+-- (a build tree), `man <section> <name>` when it is.
+local function man_command(page)
+  local name, section = page:match("^(.*)%.(%d)$")
+  local reg = debug.getregistry()
+  local dir = reg["mechlua.mandir"]
+  if not reg["mechlua.man_installed"] and type(dir) == "string" then
+    local path = dir .. "/man" .. section .. "/" .. page
+    local f = io.open(path, "r")
+    if f then
+      f:close()
+      return "man -l " .. path
+    end
+  end
+  return "man " .. section .. " " .. name
+end
+
+local function text_of(x)
   local topic = topic_of(x)
   local text = topic and topics[topic]
   if not text then
-    local lines = { x == nil and "help(x) explains x; topics:"
-      or string.format("no help for %s; topics:", tostring(topic)) }
+    local what = topic or (x ~= nil and type(x)) or nil
+    local lines = { what == nil and "help(x) explains x, a value or a topic name; topics:"
+      or string.format("no help for %s; topics:", what) }
     for _, t in ipairs(order) do lines[#lines + 1] = "  " .. t end
-    lines[#lines + 1] = "The reference is the man page: man mechlua (3)."
+    lines[#lines + 1] = "and every function and method: help(mech.friction.lugre), help(analysis.poincare),"
+    lines[#lines + 1] = "help(\"run:csv\"), help(\"ax:line\") ..."
+    lines[#lines + 1] = "The reference is the man page mechlua(3): {man:mechlua.3}"
+    lines[#lines + 1] = "(also mechlua(1), mechlua-contact(3), mechlua-fe(3), mechlua-plot(3),"
+    lines[#lines + 1] = "mechlua-analysis(3), and mechlua-references(7) for the papers cited)."
     text = table.concat(lines, "\n")
   end
-  print(text)
+  return (text:gsub("{man:([%w%-]+%.%d)}", man_command))
 end
+
+-- require "mechhelp" is callable: mechhelp(x) prints the help on x (the global help);
+-- mechhelp.topic(x) and mechhelp.text(x) give the topic name and the text.
+return setmetatable({ topics = topics, topic = topic_of, text = text_of, man = man_command },
+  { __call = function(_, x) print(text_of(x)) end })

@@ -34,6 +34,12 @@
 #ifndef MECHLUA_CMODDIR_ABS
 #error "MECHLUA_CMODDIR_ABS must be defined by the build"
 #endif
+#ifndef MECHLUA_MANDIR_REL
+#error "MECHLUA_MANDIR_REL must be defined by the build"
+#endif
+#ifndef MECHLUA_MANDIR_ABS
+#error "MECHLUA_MANDIR_ABS must be defined by the build"
+#endif
 
 /*
 ** {==================================================================
@@ -183,18 +189,20 @@ static int exe_dir(char *buf, size_t size)
 }
 
 /* Pushes the stdlib folder: `rel` beside the executable when that folder exists
-** (build tree or relocated install), else the configured absolute path. */
-static void push_dir(lua_State *L, const char *rel, const char *abs)
+** (build tree or relocated install), else the configured absolute path.  Returns 1 when
+** that folder is the configured one (an installed program), 0 otherwise. */
+static int push_dir(lua_State *L, const char *rel, const char *abs)
 {
-    char dir[PATH_MAX], full[PATH_MAX], real[PATH_MAX];
+    char dir[PATH_MAX], full[PATH_MAX], real[PATH_MAX], conf[PATH_MAX];
     if (exe_dir(dir, sizeof dir)) {
         int n = snprintf(full, sizeof full, "%s/%s", dir, rel);
         if (n > 0 && (size_t)n < sizeof full && realpath(full, real) != NULL) {
             lua_pushstring(L, real);
-            return;
+            return realpath(abs, conf) != NULL && strcmp(real, conf) == 0;
         }
     }
     lua_pushstring(L, abs);
+    return 1;
 }
 
 /* package[field] = templates (with the folder on top of the stack) .. ";" .. old */
@@ -244,6 +252,14 @@ void host_openlibs(lua_State *L, int ignore_env)
         lua_setfield(L, -2, m->name);
     }
     lua_pop(L, 1);
+
+    /* Where help() finds the man pages: registry["mechlua.mandir"] is the folder holding
+    ** man1/ and man3/, registry["mechlua.man_installed"] whether it is the configured
+    ** one (then `man 3 mechlua` finds the page, else help() says `man -l path`). */
+    int installed = push_dir(L, MECHLUA_MANDIR_REL, MECHLUA_MANDIR_ABS);
+    lua_setfield(L, LUA_REGISTRYINDEX, "mechlua.mandir");
+    lua_pushboolean(L, installed);
+    lua_setfield(L, LUA_REGISTRYINDEX, "mechlua.man_installed");
 
     /* help(x): the text lives in the stdlib module mechhelp, loaded on first use */
     static const char help[] = "help = function(...) return require('mechhelp')(...) end";

@@ -311,16 +311,30 @@ static int col_len(lua_State *L)
     return 1;
 }
 
-/* col:min(), col:max(), col:mean(): the reduction is the upvalue (0, 1, 2). */
-static int col_reduce(lua_State *L)
+/* col:min(), col:max(), col:mean(): reduction op (0, 1, 2). */
+static int col_reduce(lua_State *L, int op)
 {
     long n;
     const double *d = column_data(L, 1, &n, NULL, NULL);
-    int op = (int)lua_tointeger(L, lua_upvalueindex(1));
     double r = n ? d[0] : NAN;
     for (long i = 1; i < n; i++) r = op == 0 ? fmin(r, d[i]) : op == 1 ? fmax(r, d[i]) : r + d[i];
     lua_pushnumber(L, op == 2 && n ? r / (double)n : r);
     return 1;
+}
+
+/* Plain C functions, not closures: col.min is the same value at every access, so that
+** help(col.min) finds its topic by value. */
+static int col_min(lua_State *L)
+{
+    return col_reduce(L, 0);
+}
+static int col_max(lua_State *L)
+{
+    return col_reduce(L, 1);
+}
+static int col_mean(lua_State *L)
+{
+    return col_reduce(L, 2);
 }
 
 static int col_table(lua_State *L)
@@ -373,19 +387,12 @@ static int col_tostring(lua_State *L)
     return 1;
 }
 
-static const luaL_Reg col_methods[] = {{"table", col_table}, {"at", col_at}, {NULL, NULL}};
-static const char *const col_reductions[] = {"min", "max", "mean", NULL};
+static const luaL_Reg col_methods[] = {{"min", col_min},     {"max", col_max}, {"mean", col_mean},
+                                       {"table", col_table}, {"at", col_at},   {NULL, NULL}};
 
 /* Pushes the column method `key` and returns 1, or returns 0. */
 static int push_col_method(lua_State *L, const char *key)
 {
-    for (int i = 0; col_reductions[i]; i++) {
-        if (strcmp(col_reductions[i], key) == 0) {
-            lua_pushinteger(L, i);
-            lua_pushcclosure(L, col_reduce, 1);
-            return 1;
-        }
-    }
     for (const luaL_Reg *r = col_methods; r->name; r++) {
         if (strcmp(r->name, key) == 0) {
             lua_pushcfunction(L, r->func);
@@ -446,10 +453,6 @@ void lmech_open_run(lua_State *L)
 
     luaL_newmetatable(L, LMECH_COLUMN);
     lua_newtable(L); /* methods are functions here: "col:" completes only those */
-    for (int i = 0; col_reductions[i]; i++) {
-        push_col_method(L, col_reductions[i]);
-        lua_setfield(L, -2, col_reductions[i]);
-    }
     lu_setflags(L, col_fields);
     luaL_setfuncs(L, col_methods, 0);
     lua_setfield(L, -2, "__complete");
