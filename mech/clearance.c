@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** Joints with clearance: a revolute joint as a journal in a bearing (Flores and Ambrosio;
-** spec 004 R1-R9), a prismatic joint as a slider in a guide (spec 004 R10-R14; Flores,
-** Leine and Glocker).  Neither has a constraint equation: each is a force element that
+** Joints with clearance: a revolute joint as a journal in a bearing ([Flores & Ambrosio
+** 2004]; [Sci. Rep. 2023]), a prismatic joint as a slider in a guide ([Flores, Leine &
+** Glocker 2010]).  Neither has a constraint equation: each is a force element that
 ** owns contact elements of contact.c, which give the forces, the events, the impact
 ** velocity, the friction and the energy accounts; this file only builds them, checks
 ** where the bodies start, and derives the joint's own channels.

@@ -8,7 +8,7 @@
 ** (world), gap g = n.(P - Q); both bodies touch at P.
 **
 ** Circle in circle (a journal of radius R_j on a inside a bearing of radius R_b on b, the
-** revolute clearance joint of Flores and Ambrosio, spec 004 R1-R9): e = P_j - P_b the
+** revolute clearance joint of [Flores & Ambrosio 2004]): e = P_j - P_b the
 ** eccentricity of the centres, u = e/|e|, gap g = (R_b - R_j) - |e|; the contact points
 ** are P_j + R_j u on the journal and P_b + R_b u on the bearing; the bearing's normal at
 ** the contact, pointing to the free side, is n = -u.  At |e| = 0 (the journal centred)
@@ -16,7 +16,7 @@
 ** u = (1, 0) is taken.
 **
 ** Then for both: t = (n_y, -n_x) (the normal turned -90 degrees; for the journal t =
-** R90 u, counter-clockwise about the bearing, as spec 004 R4); the materials at the
+** R90 u, counter-clockwise about the bearing); the materials at the
 ** contact points move with v_a and v_b (plus `speed` t on b: a belt); v_rel = v_a - v_b;
 ** penetration d = -g, its rate dd = -n.v_rel (exactly d/dt of d: the turning of n and the
 ** radii drop out), slip v_t = t.v_rel.  The normal force fn n and the friction force
@@ -28,7 +28,7 @@
 ** is captured and the bristle state reset, and the run restarts there, so the force law
 ** never sees a penetration without its impact velocity.
 **
-** Sticking friction (MECH_FRICTION_STICK, spec 000 Eq. 13): below v_eps the friction force
+** Sticking friction (MECH_FRICTION_STICK, [Zheng & Wang, Eq. 13]): below v_eps the friction force
 ** is the one that keeps the point from sliding, computed from every other force on body a
 ** along t (so it needs a's tangential motion free of Lagrange constraints and b fixed:
 ** free bodies, bodies on a guide parallel to the surface, lumped FE nodes; for a journal

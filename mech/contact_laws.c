@@ -4,11 +4,12 @@
 ** with no allocation and no global state, so that any contact element may call them at
 ** every stage of every step.
 **
-** Sources (the physics specification in shared/spec and its seed papers):
-**   Kelvin-Voigt, Coulomb with static/kinetic friction    spec 000 Eqs. 1-3, 13
-**   Lankarani-Nikravesh, Stribeck, Dahl, LuGre           spec 001 Eqs. 7-9, 12-16
-**   Hunt-Crossley general form, stiffness, Ambrosio      spec 003 Eqs. 14-22, 26
-**   Hu-Guo ("modified") law, normalised LuGre            spec 004 R20-R24
+** Sources (keys of man/mechlua-references.7; the original papers of each law are in
+** man/mechlua-contact.3):
+**   Kelvin-Voigt, Coulomb with static/kinetic friction    [Zheng & Wang, Eqs. 1-3, 13]
+**   Lankarani-Nikravesh, Stribeck, Dahl, LuGre           [Spatial revolute paper, Eqs. 7-9, 12-16]
+**   Hunt-Crossley general form, stiffness, Ambrosio      [Wang et al. 2025, Eqs. 14-22, 26]
+**   Hu-Guo ("modified") law, normalised LuGre            [Sci. Rep. 2023] (equation numbers lost)
 */
 #include <math.h>
 #include <stddef.h>
@@ -67,7 +68,7 @@ static const char *const normal_names[MECH_NORMAL_COUNT] = {
 /*
 ** Defaults: K = 0 (it must be given: the check refuses it), n = 1.5 (1 for Kelvin-Voigt),
 ** no damping (c = 0), the classical Hunt-Crossley exponents p = 1.5, q = 1, e = 1 (elastic)
-** and v_min = 1e-4 m/s (spec 001 (d) 4, spec 004 (d) 4).
+** and v_min = 1e-4 m/s (a choice of this project: the papers give no floor).
 */
 mech_normal_law mech_normal_default(mech_normal_type type)
 {
@@ -207,11 +208,12 @@ static unsigned friction_uses(mech_friction_type type)
 }
 
 /*
-** Defaults: no friction until mu is set (mu = mu_s = 0), v_reg = 1e-4 m/s (spec 001 (d) 5),
-** v_eps = 1e-5 m/s (spec 000), Ambrosio's ramp from v0 = 1e-4 to v1 = 1e-3 m/s (benchmark
-** A; Threlfall's v0 too), vs = 1e-3 m/s and delta = 2 (spec 001), bristles sigma0 = 1e5
-** with sigma1 = sqrt(1e5) N s/m in the force form (Canudas de Wit's set, spec 001) and
-** sigma1 = 0 in the normalised form (spec 004 (d) 5), sigma2 = 0.
+** Defaults: no friction until mu is set (mu = mu_s = 0), v_reg = 1e-4 m/s (our choice),
+** v_eps = 1e-5 m/s ([Zheng & Wang]), Ambrosio's ramp from v0 = 1e-4 to v1 = 1e-3 m/s
+** (benchmark A; Threlfall's v0 too), vs = 1e-3 m/s and delta = 2 ([Spatial revolute
+** paper]), bristles sigma0 = 1e5 with sigma1 = sqrt(1e5) N s/m in the force form (Canudas
+** de Wit's set, [Spatial revolute paper]) and sigma1 = 0 in the normalised form (our
+** choice for [Sci. Rep. 2023]), sigma2 = 0.
 */
 mech_friction_law mech_friction_default(mech_friction_type type)
 {
@@ -272,8 +274,9 @@ static double stribeck(const mech_friction_law *law, double s)
 /*
 ** The friction coefficient in sliding at speed s > 0, without the viscous term (the
 ** steady value for Dahl and LuGre); at s = 0 it is the limit s -> 0+.  Ambrosio's law is
-** spec 003 Eq. 26 with its printed last branch "1" read as mu_d: the coefficient stays mu
-** above v1 (the "1" mixes the correction-factor form mu c_d(v), whose c_d goes to 1).
+** [Wang et al. 2025, Eq. 26] with its printed last branch "1" read as mu_d: the
+** coefficient stays mu above v1 (the "1" mixes the correction-factor form mu c_d(v),
+** whose c_d goes to 1).
 */
 static double sliding_coefficient(const mech_friction_law *law, double s)
 {
@@ -376,7 +379,7 @@ static double compliance(double E, double nu)
     return positive(E) && nu > -1 && nu < 0.5 ? (1 - nu * nu) / E : NAN;
 }
 
-/* sigma_i + sigma_j of spec 003 Eq. 16, sigma = (1 - nu^2) / (pi E). */
+/* sigma_i + sigma_j of [Wang et al. 2025, Eq. 16], sigma = (1 - nu^2) / (pi E). */
 static double sigma_sum(double E1, double nu1, double E2, double nu2)
 {
     return (compliance(E1, nu1) + compliance(E2, nu2)) / PI;

@@ -48,7 +48,7 @@ enum { FAIL_NONE, FAIL_CALLBACK, FAIL_NONFINITE };
 /*
 ** The serial N_Vector of Debian's SUNDIALS is compiled without optimisation, and for the
 ** small systems we integrate (tens to a few hundred states) CVODE's vector operations cost
-** as much as the right-hand side: a third of the instructions of a spec 000 slider-crank
+** as much as the right-hand side: a third of the instructions of a [Zheng & Wang] slider-crank
 ** run.  `fast_ops` points the operations CVODE uses while stepping at these loops, compiled
 ** with the program; the vectors stay serial vectors (clones copy the table).  Each result
 ** element is computed in the order of the serial implementation, and the fused operations

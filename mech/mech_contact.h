@@ -20,15 +20,16 @@
 /* ---- normal laws ------------------------------------------------------------------------ */
 
 typedef enum mech_normal_type {
-    MECH_NORMAL_KELVIN_VOIGT = 0,    ///< max(K d + c dd, 0), linear spring-damper (spec 000 Eq. 1)
+    MECH_NORMAL_KELVIN_VOIGT = 0,    ///< max(K d + c dd, 0), spring-damper [Zheng & Wang, Eq. 1]
     MECH_NORMAL_HERTZ,               ///< K d^n, elastic
-    MECH_NORMAL_HUNT_CROSSLEY,       ///< general form K d^n + b d^p sgn(dd)|dd|^q (spec 003 Eq. 14)
+    MECH_NORMAL_HUNT_CROSSLEY,       ///< K d^n + b d^p sgn(dd)|dd|^q [Wang et al. 2025, Eq. 14]
     MECH_NORMAL_HC_RESTITUTION,      ///< Hunt-Crossley 1975: K d^n (1 + 3(1 - e)/2 dd/v0)
-    MECH_NORMAL_LANKARANI_NIKRAVESH, ///< K d^n (1 + 3(1 - e^2)/4 dd/v0) (spec 001 Eqs. 7-9)
+    MECH_NORMAL_LANKARANI_NIKRAVESH, ///< K d^n (1 + 3(1 - e^2)/4 dd/v0)
+                                     ///< [Spatial revolute paper, Eqs. 7-9]
     MECH_NORMAL_FLORES,              ///< Flores et al. 2011: K d^n (1 + 8(1 - e)/(5 e) dd/v0)
     MECH_NORMAL_GONTHIER,            ///< Gonthier et al. 2004: K d^n (1 + (1 - e^2)/e dd/v0)
     MECH_NORMAL_HU_GUO,              ///< Hu and Guo 2015: K d^n (1 + 3(1 - e)/(2 e) dd/v0); the
-                                     ///< "modified" model of spec 004
+                                     ///< "modified" model of [Sci. Rep. 2023]
 } mech_normal_type;
 
 #define MECH_NORMAL_COUNT 8
@@ -79,18 +80,20 @@ typedef enum mech_friction_type {
     MECH_FRICTION_COULOMB_TANH,   ///< -mu F_n tanh(v/v_reg)
     MECH_FRICTION_STICK,          ///< static mu_s / kinetic mu: the kinetic force for |v| > v_eps;
                                   ///< below it the contact element sticks by the trial-and-error
-                                  ///< algorithm of spec 000 Eq. 13 (not a pure function)
-    MECH_FRICTION_AMBROSIO,       ///< 0 below v0, ramp to mu at v1, mu above (spec 003 Eq. 26)
+                                  ///< algorithm of [Zheng & Wang, Eq. 13] (not pure)
+    MECH_FRICTION_AMBROSIO,       ///< 0 below v0, ramp to mu at v1, mu above
+                                  ///< [Wang et al. 2025, Eq. 26]
     MECH_FRICTION_THRELFALL,      ///< -mu F_n (1 - exp(-3|v|/v0)) sgn(v) (Threlfall 1978)
     MECH_FRICTION_STRIBECK,       ///< Bo-Pavelescu: [mu + (mu_s - mu) exp(-(|v|/vs)^delta)] F_n
-                                  ///< sgn(v) + sigma2 v (spec 001 Eqs. 12-13)
-    MECH_FRICTION_DAHL,  ///< z' = v - sigma0 |v| z / (mu F_n), F = -sigma0 z (spec 001 Eq. 14)
-    MECH_FRICTION_LUGRE, ///< z' = v - sigma0 |v| z / g(v), F = -(sigma0 z + sigma1 z' +
-                         ///< sigma2 v), g = (mu + (mu_s - mu) exp(-(v/vs)^2)) F_n
-                         ///< (spec 001 Eqs. 15-16)
+                                  ///< sgn(v) + sigma2 v [Spatial revolute paper, Eqs. 12-13]
+    MECH_FRICTION_DAHL,           ///< z' = v - sigma0 |v| z / (mu F_n), F = -sigma0 z
+                                  ///< [Spatial revolute paper, Eq. 14]
+    MECH_FRICTION_LUGRE,          ///< z' = v - sigma0 |v| z / g(v), F = -(sigma0 z + sigma1 z' +
+                                  ///< sigma2 v), g = (mu + (mu_s - mu) exp(-(v/vs)^2)) F_n
+                                  ///< [Spatial revolute paper, Eqs. 15-16]
     MECH_FRICTION_LUGRE_NORMALIZED, ///< the same with g = mu + (mu_s - mu) exp(-(v/vs)^2): the
                                     ///< output is the coefficient, F = -(sigma0 z + sigma1 z' +
-                                    ///< sigma2 v) F_n (spec 004 R21-R24)
+                                    ///< sigma2 v) F_n [Sci. Rep. 2023]
 } mech_friction_type;
 
 #define MECH_FRICTION_COUNT 11
@@ -137,10 +140,10 @@ double mech_friction_coefficient(const mech_friction_law *law, double s);
 
 /*
 ** Materials enter as Young's modulus E [Pa] and Poisson's ratio nu of each body.
-** h = (1 - nu^2) / E per body (spec 003 writes sigma = h / pi).
+** h = (1 - nu^2) / E per body ([Wang et al. 2025] write sigma = h / pi).
 */
 
-/// Hertz spheres (spec 003 Eqs. 15-17): K = 4 / (3 (h1 + h2)) sqrt(R) [N/m^1.5] with
+/// Hertz spheres [Wang et al. 2025, Eqs. 15-17]: K = 4 / (3 (h1 + h2)) sqrt(R) [N/m^1.5] with
 /// R = R1 R2 / (R1 + R2) (convex-convex), R1 R2 / (R1 - R2) (concave: R1 the hollow one),
 /// R1 for a plane (R2 = INFINITY).
 double mech_stiffness_sphere(double E1, double nu1, double E2, double nu2, double R1, double R2,
@@ -148,18 +151,20 @@ double mech_stiffness_sphere(double E1, double nu1, double E2, double nu2, doubl
 
 /// Journal of radius Rj in a bearing of radius Rb > Rj, as used with the Hertz-type laws in
 /// the revolute-clearance literature: the concave sphere formula with R = Rb Rj/(Rb - Rj)
-/// (Flores and Ambrosio 2004; gives K ~ 6.6e10 N/m^1.5 for steel, 10 and 9.5 mm) [N/m^1.5].
+/// ([Flores & Ambrosio 2004]; gives K ~ 6.6e10 N/m^1.5 for steel, 10 and 9.5 mm) [N/m^1.5].
 double mech_stiffness_journal(double E1, double nu1, double E2, double nu2, double Rb, double Rj);
 
-/// Flat square punch of side 2a (Flores et al. 2008, spec 003 Eq. 19): K = a / (0.475
-/// (sigma1 + sigma2)), sigma = h / pi [N/m].
+/// Flat square punch of side 2a ([Flores et al. 2008]; [Wang et al. 2025, Eq. 19]):
+/// K = a / (0.475 (sigma1 + sigma2)), sigma = h / pi [N/m].
 double mech_stiffness_punch(double E1, double nu1, double E2, double nu2, double a);
 
-/// Rectangular contact area S with side ratio a/b (Wu et al. 2020, spec 003 Eqs. 20-21) [N/m].
+/// Rectangular contact area S with side ratio a/b ([Wu et al. 2020]; [Wang et al. 2025,
+/// Eqs. 20-21]) [N/m].
 double mech_stiffness_rectangle(double E1, double nu1, double E2, double nu2, double S, double a,
                                 double b);
 
-/// Triangular contact area S with edge ratio a/b (Wu et al. 2020, spec 003 Eq. 22) [N/m].
+/// Triangular contact area S with edge ratio a/b ([Wu et al. 2020]; [Wang et al. 2025,
+/// Eq. 22]) [N/m].
 double mech_stiffness_triangle(double E1, double nu1, double E2, double nu2, double S, double a,
                                double b);
 

@@ -13,7 +13,7 @@
 ** 1), so joints, springs, loads and contacts attach to nodes as to any body.  The mesh
 ** adds the internal forces -K u - C u' with u the nodal displacements from the mesh's
 ** coordinates (the reference, undeformed configuration), K assembled once in compressed
-** rows and C = alpha M + beta K (Rayleigh, spec 000 Eq. 6).  The model is linear: valid
+** rows and C = alpha M + beta K (Rayleigh, [Zheng & Wang, Eq. 6]).  The model is linear: valid
 ** for small strains and small rotations of the mesh (a slider on a guide).
 */
 #ifndef MECH_FE_H
@@ -58,7 +58,7 @@ typedef struct mech_fe_def {
     const mech_mesh *mesh; ///< copied; node coordinates are the reference configuration
     double E;              ///< Young's modulus [Pa], > 0
     double nu;             ///< Poisson's ratio, in (-1, 0.5)
-    double density;        ///< [kg/m^3], > 0 (spec 000 gives kg/m^2 with thickness 1 m)
+    double density;        ///< [kg/m^3], > 0 ([Zheng & Wang] give kg/m^2 with thickness 1 m)
     double thickness;      ///< [m], > 0
     int plane_strain;      ///< 0: plane stress (default); 1: plane strain
     mech_lumping lumping;

@@ -50,7 +50,7 @@ mech_status mech_mesh_copy(mech_mesh *dst, const mech_mesh *src, mech_error *err
 /// How the structured mesher numbers its nodes and elements.
 typedef enum mech_mesh_numbering {
     MECH_ROWS_FROM_TOP = 0,    ///< row by row from the top-left corner, left to right
-                               ///< (spec 000 Figs. 6 and 12: nodes 1.. on the top)
+                               ///< ([Zheng & Wang, Figs. 6 and 12]: nodes 1.. on the top)
     MECH_ROWS_FROM_BOTTOM = 1, ///< row by row from the bottom-left corner, left to right
 } mech_mesh_numbering;
 

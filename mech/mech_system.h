@@ -13,7 +13,7 @@
 **     M q'' = Q(q, q', t) - Phi_q^T lambda
 **     Phi_q q'' = gamma - 2 alpha Phi' - beta^2 Phi         (Baumgarte)
 ** for joints enforced by Lagrange multipliers; joints enforced by penalty add the force
-** -Phi_q^T (K Phi + C Phi') to Q instead (spec 000 Eq. 4).  M is diagonal; a body with
+** -Phi_q^T (K Phi + C Phi') to Q instead ([Zheng & Wang, Eq. 4]).  M is diagonal; a body with
 ** zero inertia is allowed when a Lagrange joint keeps it from rotating (a slider).
 **
 ** Life cycle: create, add entities, mech_system_finalize (checks the model, sizes the

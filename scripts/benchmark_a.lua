@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: MIT
--- Benchmark A of shared/spec/benchmarks.md: the slider-crank with a revolute clearance
+-- Benchmark A of the benchmarks module (mechlua(3)): the slider-crank with a revolute clearance
 -- joint between the connecting rod (journal) and the slider (bearing), after P. Flores and
 -- J. Ambrosio, "Revolute joints with clearance in multibody systems", Comput. Struct. 82
 -- (2004) 1359-1369.  The crank is driven at 5000 rpm for two revolutions; the same model

@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: MIT
--- Benchmark B of shared/spec/benchmarks.md: the slider-crank whose slider moves in a guide
+-- Benchmark B of the benchmarks module (mechlua(3)): the slider-crank whose slider moves in a guide
 -- with clearance, after P. Flores, R. Leine and C. Glocker, "Modeling and analysis of planar
 -- rigid multibody systems with translational clearance joints based on the non-smooth
 -- dynamics approach", Multibody Syst. Dyn. 23 (2010) 165-190.  No driver: the mechanism

@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: MIT
--- mechlua demo: the ideal slider-crank of benchmark A (shared/spec/benchmarks.md) driven
+-- mechlua demo: the ideal slider-crank of benchmark A (module benchmarks, [Flores & Ambrosio 2004]) driven
 -- at 5000 rpm for two crank revolutions, simulated as a multibody system and checked
 -- against the closed-form kinematics.  Writes its results as CSV.
 --

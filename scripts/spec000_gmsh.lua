@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: MIT
--- Spec 000 Sec. 4.1, the stick-slip oscillator, with slider meshes read from gmsh files:
+-- [Zheng & Wang, Sec. 4.1] (paper 000 of mechlua-references(7)), the stick-slip oscillator, with slider meshes read from gmsh files:
 -- how a mesh made elsewhere goes into a flexible body, and how much the answer depends on
 -- the mesh.  Three runs of the same model (spec000.oscillator, the paper's Table 1):
 --
@@ -78,7 +78,7 @@ local function sliding_friction(run)
   return lo, hi
 end
 
-print(string.format("mechlua %s: spec 000 Sec. 4.1, stick-slip oscillator with gmsh meshes, %g s%s",
+print(string.format("mechlua %s: [Zheng & Wang, Sec. 4.1], stick-slip oscillator with gmsh meshes, %g s%s",
   mech.version, p.duration, quick and " (quick)" or ""))
 for _, m in ipairs(meshes) do
   local run = runs[m.key]
@@ -100,7 +100,7 @@ print("  CSV: " .. table.concat(files, ", "))
 local BLUE, VERMILLION, GREEN = 2, 3, 4
 local styles = { rectangle = { color = BLUE }, quad = { color = VERMILLION, style = "dashed" },
   tri = { color = GREEN, style = "dotted" } }
-local fig = plot.figure{ rows = 2, title = "Spec 000 Sec. 4.1: stick-slip oscillator, three meshes",
+local fig = plot.figure{ rows = 2, title = "Zheng & Wang, Sec. 4.1: stick-slip oscillator, three meshes",
   width = 160, height = 130 }
 for _, m in ipairs(meshes) do
   local run, s = runs[m.key], styles[m.key]

@@ -1,6 +1,7 @@
 -- SPDX-License-Identifier: MIT
--- Spec 000 Sec. 4.1, the stick-slip oscillator with a flexible slider (X. Zheng and
--- Q. Wang, frictional translational joint with a flexible slider and clearance): a
+-- [Zheng & Wang, Sec. 4.1], the stick-slip oscillator with a flexible slider (X. Zheng and
+-- Q. Wang, frictional translational joint with a flexible slider and clearance; paper 000
+-- of mechlua-references(7)): a
 -- 0.6 x 0.5 m slider of 5 x 5 bilinear quadrilaterals (36 nodes, numbered row by row from
 -- the top-left corner as in the paper's Fig. 6) in a guide with 2.5 mm of clearance above
 -- and below, pulled by 1.5 sin(pi t / 10) N and held by a 1 N/m spring, every surface node a
@@ -15,7 +16,7 @@
 -- of the nodal friction forces (Fig. 9), the friction force at each surface node (Fig. 10),
 -- the corners' normal and friction forces with their mean tangential velocity (Fig. 11).
 --
--- Choices where the paper is silent (spec 000 (d)): the force acts on the right face at
+-- This project's choices where the paper is silent: the force acts on the right face at
 -- 0.05 m above the bottom (nodes 36 and 30 share it), the spring on the left face at
 -- mid-height (nodes 13 and 19, two springs of 0.5 N/m along x); the slider starts centred
 -- at rest and first falls 2.5 mm onto the lower surface.  The paper's figures come from an
@@ -59,7 +60,7 @@ local csv = run:csv(outdir .. "/spec000_oscillator.csv")
 
 local n = #run
 local function col(k, q) return run[string.format("slider.n%d.%s", k, q)] end
-local after = 1 -- s: the first fall onto the lower surface is over (spec 000 (d) 4)
+local after = 1 -- s: the first fall onto the lower surface is over (a choice of ours)
 local touched, peak_top, peak_bottom = {}, 0, 0
 for k = 1, 36 do touched[k] = false end
 for _, list in ipairs{ upper, lower } do
@@ -82,7 +83,7 @@ for i = 1, n do
   if math.abs(vbar[i]) < 1e-3 then stuck = stuck + 1 end
 end
 local st = run.stats
-print(string.format("mechlua %s: spec 000 Sec. 4.1, stick-slip oscillator with a flexible slider "
+print(string.format("mechlua %s: [Zheng & Wang, Sec. 4.1], stick-slip oscillator with a flexible slider "
   .. "(25 elements), %g s%s", mech.version, p.duration, quick and " (quick)" or ""))
 print(string.format("  upper surface touched by nodes %s; nodes 2-5 %s", (touched[1] and "1 " or "")
   .. (touched[6] and "6" or ""), #inner == 0 and "never" or ("at " .. table.concat(inner, ", "))))
@@ -111,7 +112,7 @@ local function save(fig, name)
     figures[#figures + 1] = fig:save(string.format("%s/%s.%s", outdir, name, ext))
   end
 end
-local title = "Spec 000 Sec. 4.1: stick-slip oscillator, flexible slider (25 elements)"
+local title = "Zheng & Wang, Sec. 4.1: stick-slip oscillator, flexible slider (25 elements)"
 local colors = { [1] = BLUE, [6] = VERMILLION, [31] = GREEN, [36] = PURPLE }
 
 -- Fig. 7: x velocities of the corners (they move together: the slider is stiff enough)

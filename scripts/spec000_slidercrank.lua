@@ -1,5 +1,6 @@
 -- SPDX-License-Identifier: MIT
--- Spec 000 Sec. 4.2, the slider-crank with a flexible slider (X. Zheng and Q. Wang): a rigid
+-- [Zheng & Wang, Sec. 4.2] (paper 000 of mechlua-references(7)), the slider-crank with a
+-- flexible slider (X. Zheng and Q. Wang): a rigid
 -- crank (1.8 m, 2 kg) driven by the moment 6 sin(pi t / 6) N m and a rigid rod (2 m, 1 kg)
 -- joined at B to the centre node of a 0.5 x 0.3 m flexible slider of 4 (2 x 2) or 8 (4 x 2)
 -- bilinear quadrilaterals, in a guide with 2.5 mm of clearance above and below; Kelvin-Voigt
@@ -14,10 +15,10 @@
 -- (Fig. 13), the sum of the nodal friction forces with 4 and 8 elements and the peak of a
 -- nearly rigid slider's (Fig. 14), the normal (Fig. 15) and friction (Fig. 16) forces at
 -- the upper nodes 1-3 and the lower nodes 7-9, and the penalty joint's error (Fig. 17).
--- It also runs spec 002's variant, joint B by Lagrange multipliers, and prints how far its
+-- It also runs the variant of the paper's extended abstract ([Zheng & Wang, abstract]), joint B by Lagrange multipliers, and prints how far its
 -- crank angle is from the penalty joint's.
 --
--- Choices where the paper is silent (spec 000 (d)): both angles start at 0 (a dead centre:
+-- This project's choices where the paper is silent: both angles start at 0 (a dead centre:
 -- the crank first falls under gravity), the slider's centre node at B = (3.8, 0); the
 -- 8-element mesh is 4 x 2 with B at node 8; the nearly rigid comparator of Fig. 14 is the
 -- same slider with E = 1e6 Pa.  Integrator: CVODE's BDF at rtol 1e-5, of order 3 at most
@@ -97,7 +98,7 @@ for _, k in ipairs{ 1, 2, 3 } do
 end
 local function peak(run) local lo, hi = window(run, "slider.ft", 0) return math.max(-lo, hi) end
 
-print(string.format("mechlua %s: spec 000 Sec. 4.2, slider-crank with a flexible slider, %g s%s",
+print(string.format("mechlua %s: [Zheng & Wang, Sec. 4.2], slider-crank with a flexible slider, %g s%s",
   mech.version, p.duration, quick and " (quick)" or ""))
 print(string.format("  crank angle over the last 24 s: %.3f to %.3f rad (4 elements), %.3f to %.3f "
   .. "rad (8 elements)", lo4, hi4, lo8, hi8))
@@ -106,7 +107,7 @@ print(string.format("  peak of the summed friction: %.3f N (4 elements), %.3f N 
   .. "(E = 1e6 Pa)", peak(r4), peak(r8), peak(stiff)))
 print(string.format("  penalty joint error: |x_R - x_5| up to %.2e m, |y_R - y_5| up to %.2e m "
   .. "(%.2e m after 2 s)", dxmax, dymax, dylate))
-print(string.format("  Lagrange joint B (spec 002): crank angle within %.2e rad of the penalty "
+print(string.format("  Lagrange joint B ([Zheng & Wang, abstract]): crank angle within %.2e rad of the penalty "
   .. "joint's; joint error up to %.1e m", dphi, lagrange["B.violation"]:max()))
 for _, v in ipairs{ { "4 elements", r4 }, { "8 elements", r8 }, { "E = 1e6 Pa", stiff },
   { "Lagrange B", lagrange } } do
@@ -124,7 +125,7 @@ local function save(fig, name)
     figures[#figures + 1] = fig:save(string.format("%s/%s.%s", outdir, name, ext))
   end
 end
-local title = "Spec 000 Sec. 4.2: slider-crank with a flexible slider"
+local title = "Zheng & Wang, Sec. 4.2: slider-crank with a flexible slider"
 
 -- Fig. 13: crank angle and angular velocity, 4 and 8 elements
 local f13 = plot.figure{ rows = 2, title = title, width = 160, height = 130 }

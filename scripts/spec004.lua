@@ -1,7 +1,7 @@
 -- SPDX-License-Identifier: MIT
--- Spec 004 (shared/spec/004_be6aafbb6f9442f0.md): a planar slider-crank with two revolute
--- clearance joints and one translational clearance joint, after the Sci. Rep. 13 (2023)
--- article doi 10.1038/s41598-023-47315-1 (title not recovered).  Three studies:
+-- Paper 004, [Sci. Rep. 2023] (man -l man/mechlua-references.7): a planar slider-crank with
+-- two revolute clearance joints and one translational clearance joint, after the Sci. Rep. 13
+-- (2023) article doi 10.1038/s41598-023-47315-1 (title not recovered).  Three studies:
 --   E1  one impact with the paper's "modified" law (Hu and Guo's) and with Lankarani-Nikravesh
 --   E2  the test rig's cases: clearance in the rod-slider joint only, 0.25, 0.5 and 1 mm at
 --       150 rpm, and 0.5 mm at four crank speeds
@@ -13,15 +13,16 @@
 -- "quick" keeps the model and shortens the runs (fewer revolutions), for the tests.
 -- Writes CSV files and PNG and PDF figures into the folder and prints a summary.
 --
--- Every parameter table of the paper is lost (spec 004 (d)1); the values below are the
--- stand-in values and recommended choices of the spec, marked [R] (rebuilt by the spec) or [A]
--- (chosen by the spec, not the paper):
+-- Every parameter table of the paper is lost from the copy the project worked from, and so
+-- are its equation numbers; the values below are stand-ins, marked [R] (rebuilt from the
+-- paper's surviving text or from the literature it cites) or [A] (an assumption of this
+-- project, not the paper's):
 --   links         crank L1 = 0.150 m, rod L2 = 0.541 m [R]: the ideal slider-pin trajectory
 --                 of the paper is x in [0.391, 0.691] m = [L2 - L1, L2 + L1]; offset 0 [A]
 --   bodies        30 x 10 mm aluminium bars [A]: crank 0.1215 kg, 2.28e-4 kg m^2; rod 0.438 kg,
 --                 1.069e-2 kg m^2; centres of mass at mid-length; slider 0.5 kg [A], and for
 --                 its tilt in the guide the inertia of a 60 x 40 mm rectangle, 2.17e-4 kg m^2
---                 [A, ours: the spec gives none]
+--                 [A]
 --   motion        crank driven at constant speed, 150 rpm in E3 [A]; start at crank angle 0,
 --                 crank and rod collinear, velocities of the ideal mechanism, journals
 --                 centred, slider centred in its guide; gravity 9.81 m/s^2 along -y, in the
@@ -30,40 +31,43 @@
 --                 clearances [A]: bearing radius 10 mm, journal 9.5 mm (c = 0.5 mm) [A]; the
 --                 bearings are in the rod, the journals on the crank and on the slider (the
 --                 rig's journal is fixed to the slider); crank-ground stays ideal
---   guide         slider 60 x 40 mm, 0.5 mm per side, W_g = W_s + 2c (R10) [A]; its four
+--   guide         slider 60 x 40 mm, 0.5 mm per side, W_g = W_s + 2c [A]; its four
 --                 corners touch the two surfaces
 --   materials     aluminium alloy, E = 71 GPa, nu = 0.33 [A] (mechlua's "aluminium" has
 --                 72 GPa: we add our own entry)
---   normal law    the paper's modified law R20 = Hu-Guo, F = K d^1.5 (1 + 3(1 - e)/(2e) d'/d'(-)),
---                 e = 0.55 (the paper), d'(-) floored at 1e-4 m/s (spec (d)4); K from R15
---                 for the journals (sphere-type Hertz with R = Ri Rj / (Ri - Rj)) and from R16
---                 for the slider corners, corner radius 1 mm [A]
---   friction      normalised LuGre (R21-R24), mu_k = mu_s = 0.01 (the paper), sigma0 = 1e5 1/m,
---                 sigma1 = sigma2 = 0, v_s = 1e-3 m/s (spec (d)5) [A]
+--   normal law    the paper's "modified" law, identified as Hu and Guo's [R],
+--                 F = K d^1.5 (1 + 3(1 - e)/(2e) d'/d'(-)), e = 0.55 (the paper), d'(-)
+--                 floored at 1e-4 m/s [A]; K by Hertz: for the journals the sphere formula
+--                 with R = Ri Rj / (Ri - Rj), for the slider corners a sphere of radius
+--                 1 mm [A] on a plane
+--   friction      the paper's LuGre law written for the friction coefficient (normalised),
+--                 mu_k = mu_s = 0.01 (the paper), sigma0 = 1e5 1/m, sigma1 = sigma2 = 0,
+--                 v_s = 1e-3 m/s [A]
 --   integration   The paper integrates with fixed-step RK4, dt = 1e-6 s and Baumgarte
---                 alpha = beta = 1/dt (R26).  That cannot be done with this friction law:
+--                 alpha = beta = 1/dt [R].  That cannot be done with this friction law:
 --                 the LuGre bristle equation relaxes at sigma0 |v| / mu = 1e7 |v| 1/s, beyond
---                 RK4's stability limit 2.8/dt once the slip exceeds 0.28 m/s (spec (d)5).
+--                 RK4's stability limit 2.8/dt once the slip exceeds 0.28 m/s.
 --                 RK4 at 1e-6 s diverges at the first impact of the crank-rod journal
 --                 (t = 4.8 ms; without friction it runs; at 5e-7 s too), and the slider
 --                 sliding on its guide at up to 2.4 m/s would need dt < 1.2e-7 s: 20 s of
 --                 computing per revolution.  We integrate with CVODE's implicit BDF instead,
 --                 rtol 1e-8, atol 1e-10, contact onsets located as events, and Baumgarte
---                 alpha = beta = 50 1/s, the adaptive choice of spec (d)6; the summary reports
+--                 alpha = beta = 50 1/s [A]; the summary reports
 --                 the constraint drift (largest residual of the Lagrange equations).
 --   sections      Poincare sections once per revolution, at the crank angle passing 2 pi k
 --                 (an event with period 2 pi), after 5 discarded revolutions, 100 points
---                 (spec (d)8); the figures and CSV files show the 2 revolutions after the
+--                 [A]; the figures and CSV files show the 2 revolutions after the
 --                 5 discarded.  Quick: 1 discarded, 1 shown, 3 points.
---   E1            unit mass [A], impact velocity 1 m/s, K of the 0.5 mm journal (R15),
---                 e = 0.2, 0.4, 0.6, 0.8, 1.0 [A] plus 0.55 and 0.9 (the spec's check table)
+--   E1            unit mass [A], impact velocity 1 m/s, K of the 0.5 mm journal (Hertz),
+--                 e = 0.2, 0.4, 0.6, 0.8, 1.0 [A] plus 0.55 and 0.9 (the values checked in
+--                 mechlua-contact(3), ACCURACY OF THE RESTITUTION LAWS)
 --   E2            only piston_pin has clearance (the rig: needle bearings elsewhere, a
 --                 preloaded linear guide), with the journal's radius 10 mm - c; the four crank
---                 speeds are lost: 100, 150, 200 and 250 rpm [A, ours]; 3 revolutions
+--                 speeds are lost: 100, 150, 200 and 250 rpm [A]; 3 revolutions
 --                 discarded, 5 measured, the first of them drawn (quick: 1 and 1); the ideal
 --                 reference is the closed form (module slidercrank)
--- Where the spec and the seed differ on a number, the seed's wins: they agree on every
--- number used here (0.01 0.01 0.55, 150 rpm, 0.25/0.5/1 mm, x in [0.391, 0.691] m).
+-- The numbers the paper's text does give are used as given (0.01 0.01 0.55, 150 rpm,
+-- 0.25/0.5/1 mm, x in [0.391, 0.691] m).
 --
 -- Output (in the folder): spec004_<config>.csv (the two revolutions after the transient,
 -- every 1e-5 s; quick: one) and spec004_<config>_poincare.csv for the configurations ideal,
@@ -105,7 +109,7 @@ local JOINTS = { "crank_pin", "piston_pin", "guide" }
 mech.materials.add{ name = "aluminium_alloy", E = p.E, nu = p.nu, rho = 2700 }
 local alloy = { "aluminium_alloy", "aluminium_alloy" }
 
--- The contact laws.  R15: K of a journal of radius Rb - c in a bearing of radius Rb; R16: K
+-- The contact laws: K of a journal of radius Rb - c in a bearing of radius Rb, and K
 -- of a slider corner (radius of curvature Rc) on a flat guide.
 local function journal_stiffness(c)
   return mech.stiffness.journal{ materials = alloy, bearing = p.bearing_radius, journal = p.bearing_radius - c }
@@ -344,7 +348,7 @@ local function part(list, k0, k1) return table.move(list, k0, k1, 1, {}) end
 
 spec004 = { p = p, mechanism = mechanism, journal_stiffness = journal_stiffness, K_corner = K_corner }
 
-print(fmt("mechlua %s: spec 004, slider-crank with two revolute and one translational clearance joint%s",
+print(fmt("mechlua %s: [Sci. Rep. 2023], slider-crank with two revolute and one translational clearance joint%s",
   mech.version, quick and " (quick: short runs)" or ""))
 print(fmt("  Sci. Rep. 13 (2023), doi 10.1038/s41598-023-47315-1; L1 %.3f m, L2 %.3f m, %g rpm, gravity -y",
   p.L1, p.L2, p.speed_rpm))
@@ -406,7 +410,7 @@ do
     end
   end
   write_csv("e1_impacts", { fmt("E1: one impact of %g kg at %g m/s on a flat surface, K = %.6g N/m^1.5 (journal 9.5 mm "
-      .. "in a 10 mm bearing, R15), n = 1.5", p.e1_mass, p.e1_v0, K1),
+      .. "in a 10 mm bearing, Hertz), n = 1.5", p.e1_mass, p.e1_v0, K1),
     "effective restitution e_eff = v_out/v_in; t_comp: onset to deepest point; t_rest: deepest point to separation;"
       .. " d_max: deepest penetration; loss: kinetic energy lost" }, names, cols)
 end

@@ -1,6 +1,7 @@
 -- SPDX-License-Identifier: MIT
 -- benchmarks: the two slider-cranks with clearance of the project's benchmark set
--- (shared/spec/benchmarks.md), built with the parameters of that set unless told
+-- ([Flores & Ambrosio 2004] and [Flores, Leine & Glocker 2010] of mechlua-references(7)),
+-- built with the parameters of that set unless told
 -- otherwise, for scenario scripts, tests and benchmarks alike.
 --
 --   local benchmarks = require "benchmarks"

@@ -1,6 +1,7 @@
 -- SPDX-License-Identifier: MIT
 -- spec000: the two examples of Zheng and Wang's frictional translational joint with a
--- flexible slider (shared/spec/000, short version 002), built with the paper's Tables 1
+-- flexible slider ([Zheng & Wang], paper 000 of mechlua-references(7); its extended
+-- abstract, paper 002, uses a Lagrange joint instead), built with the paper's Tables 1
 -- and 2 unless told otherwise, for the scenario scripts, the tests and the benchmark.
 --
 --   local spec000 = require "spec000"
@@ -9,7 +10,7 @@
 --
 -- Both return the system and the flexible body "slider".  The guide is "guide": one
 -- contact per surface node, "guide_n<k>_lower" / "guide_n<k>_upper", Kelvin-Voigt normal
--- law (spec 000 Eq. 1) and the trial-and-error stick-slip friction of Eq. 13.  Nodes are
+-- law ([Zheng & Wang, Eq. 1]) and the trial-and-error stick-slip friction of Eq. 13.  Nodes are
 -- numbered row by row from the top-left corner (Figs. 6 and 12), so slider.n1 is the
 -- top-left corner.  man mechlua has the fields and their defaults.
 local spec000 = {}
@@ -32,7 +33,7 @@ local function fields(fname, o, known)
   return p
 end
 
--- Table 1 of spec 000 (Sec. 4.1), and the choices of spec 000 (d) where it is silent.
+-- Table 1 of [Zheng & Wang] (Sec. 4.1), and this project's choices where the paper is silent.
 spec000.OSCILLATOR = {
   width = 0.6, height = 0.5,        -- m
   nx = 5, ny = 5,                   -- elements (25)
@@ -51,7 +52,7 @@ spec000.OSCILLATOR = {
   mesh = false,                     -- a mesh of the slider instead of the nx x ny rectangle
 }
 
--- The stick-slip oscillator of spec 000 Sec. 4.1 (Fig. 6): a 0.6 x 0.5 m slider of 5 x 5
+-- The stick-slip oscillator of [Zheng & Wang, Sec. 4.1] (Fig. 6): a 0.6 x 0.5 m slider of 5 x 5
 -- quadrilaterals in a guide with clearance c above and below, pulled by F sin(Omega t)
 -- along +x on its right face at force_at above the bottom (split evenly between the two
 -- right-face nodes bounding that height: 36 and 30 for the paper's mesh) and held by a
@@ -123,7 +124,7 @@ function spec000.oscillator(o)
   return sys, slider
 end
 
--- Table 2 of spec 000 (Sec. 4.2).
+-- Table 2 of [Zheng & Wang] (Sec. 4.2).
 spec000.SLIDER_CRANK = {
   L1 = 1.8, L2 = 2.0,               -- m, crank OA and rod AB
   m1 = 2.0, m2 = 1.0,               -- kg, uniform rods
@@ -136,15 +137,15 @@ spec000.SLIDER_CRANK = {
   K = 1e4, chi = 1e3,
   mu = 0.03, mu_s = 0.04, v_eps = 1e-5,
   k_joint = 1e5,                    -- N/m, penalty factors k_RX = k_RY of Eq. 4
-  joint = "penalty",                -- or "lagrange" (spec 002)
+  joint = "penalty",                -- or "lagrange" ([Zheng & Wang, abstract])
   P0 = 6.0, Omega = math.pi / 6,    -- N m, rad/s: the moment P0 sin(Omega t) on the crank
   gravity = 9.81,
 }
 
--- The slider-crank of spec 000 Sec. 4.2 (Fig. 12): crank "crank" pivoted at the origin
+-- The slider-crank of [Zheng & Wang, Sec. 4.2] (Fig. 12): crank "crank" pivoted at the origin
 -- ("O"), rod "rod" ("A" the crank pin), both uniform rods starting along +x; the slider's
 -- centre node starts at B = (L1 + L2, 0) and is joined to the rod's end by "B", penalty
--- springs k_joint (Eq. 4) or a Lagrange-multiplier joint (spec 002).  The guide's centre
+-- springs k_joint (Eq. 4) or a Lagrange-multiplier joint ([Zheng & Wang, abstract]).  The guide's centre
 -- line is y = 0, its surfaces at -+(h/2 + c).  The crank carries the moment "P".
 function spec000.slider_crank(o)
   local fname = "spec000.slider_crank"

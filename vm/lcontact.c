@@ -21,7 +21,7 @@
 
 /* ---- materials ------------------------------------------------------------------------- */
 
-/* spec 003 Table 4 (E, nu, rho) and Table 5 (friction with an aluminium guide) */
+/* [Wang et al. 2025, Table 4] (E, nu, rho) and Table 5 (friction with an aluminium guide) */
 static const struct {
     const char *name;
     double E, nu, rho;
@@ -655,7 +655,7 @@ void lmech_open_contact(lua_State *L)
         lua_setfield(L, -2, mech_normal_name((mech_normal_type)k));
     }
     lua_getfield(L, -1, "hu_guo");
-    lua_setfield(L, -2, "modified"); /* spec 004's "modified" model is Hu and Guo's */
+    lua_setfield(L, -2, "modified"); /* [Sci. Rep. 2023]'s "modified" model is Hu and Guo's */
     lua_setfield(L, mech, "contact");
 
     lua_newtable(L);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The stick-slip oscillator's slider of spec 000 Sec. 4.1 (0.6 x 0.5 m, lower-left corner
+// The stick-slip oscillator's slider of [Zheng & Wang, Sec. 4.1] (0.6 x 0.5 m, lower-left corner
 // at the origin) as a transfinite mesh of 5 x 5 quadrangles: the nodes of the paper's
 // Fig. 6 in gmsh's own numbering.  Source of spec000_slider_quad.msh (gmsh 4.8.4):
 //   gmsh -2 spec000_slider_quad.geo -format msh41 -o spec000_slider_quad.msh

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The stick-slip oscillator's slider of spec 000 Sec. 4.1 (0.6 x 0.5 m, lower-left corner
+// The stick-slip oscillator's slider of [Zheng & Wang, Sec. 4.1] (0.6 x 0.5 m, lower-left corner
 // at the origin) as an unstructured mesh of three-node triangles about 0.1 m across,
 // with nodes at the heights where the paper's load (0.05 m) and spring (0.25 m) act.
 // Source of spec000_slider_tri.msh (gmsh 4.8.4):

@@ -15,7 +15,7 @@ sub max_abs { my $m = 0; for (@_) { $m = abs($_) if abs($_) > $m } return $m }
     my $out = "$dir/oscillator";
     my $r = run_mechlua(args => [source_dir() . '/scripts/spec000_oscillator.lua', $out, 'quick']);
     is($r->{status}, 0, 'the oscillator runs in quick mode') or diag($r->{err});
-    like($r->{out}, qr/^mechlua \Q$version\E: spec 000 Sec\. 4\.1, .* 8 s \(quick\)$/m, 'it names the version and the run');
+    like($r->{out}, qr/^mechlua \Q$version\E: \[Zheng & Wang, Sec\. 4\.1\], .* 8 s \(quick\)$/m, 'it names the version and the run');
     like($r->{out}, qr/nodes 2-5 never$/m, 'nodes 2-5 never touch the upper guide');
     like($r->{out}, qr/^  4001 rows written to \Q$out\E\/spec000_oscillator\.csv$/m, 'it says where the CSV went');
     check_figures($r->{out}, 10, 'the oscillator');
@@ -33,8 +33,8 @@ sub max_abs { my $m = 0; for (@_) { $m = abs($_) if abs($_) > $m } return $m }
     my $out = "$dir/crank";
     my $r = run_mechlua(args => [source_dir() . '/scripts/spec000_slidercrank.lua', $out, 'quick']);
     is($r->{status}, 0, 'the slider-crank runs in quick mode') or diag($r->{err});
-    like($r->{out}, qr/^mechlua \Q$version\E: spec 000 Sec\. 4\.2, .* 24 s \(quick\)$/m, 'it names the version and the run');
-    like($r->{out}, qr/^  Lagrange joint B \(spec 002\): crank angle within /m, 'it compares the Lagrange joint');
+    like($r->{out}, qr/^mechlua \Q$version\E: \[Zheng & Wang, Sec\. 4\.2\], .* 24 s \(quick\)$/m, 'it names the version and the run');
+    like($r->{out}, qr/^  Lagrange joint B \(\[Zheng & Wang, abstract\]\): crank angle within /m, 'it compares the Lagrange joint');
     check_figures($r->{out}, 10, 'the slider-crank');
     for my $n (4, 8) {
         my $csv = read_csv("$out/spec000_slidercrank_$n.csv");

@@ -52,7 +52,7 @@ end
 
 -- ---- the outputs -------------------------------------------------------------------------
 
-tap.like(summary, "^mechlua " .. mech.version:gsub("%.", "%%.") .. ": spec 004", "the summary names the version")
+tap.like(summary, "^mechlua " .. mech.version:gsub("%.", "%%.") .. ": %[Sci%. Rep%. 2023%]", "the summary names the version")
 do
   local pngs, pdfs, bad = 0, 0, {}
   for _, f in ipairs(spec004.figures) do
