@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: MIT
--- Benchmark (make bench): the two slider-cranks with clearance of shared/spec/benchmarks.md.
+-- Benchmark (make bench): the two slider-cranks with clearance of the benchmarks module.
 -- A: 0.5 mm radial clearance at the piston pin (Lankarani-Nikravesh K = 3.35e10, e = 0.9,
 -- Ambrosio friction mu = 0.01), 5000 rpm, two revolutions; B: Flores, Leine and Glocker's
 -- slider in a guide with 1 mm per side (Flores K = 1e10, e = 0.4, mu = 0.01), free motion

@@ -8,7 +8,8 @@
 #include "mech.h"
 
 /*
-** The slider-crank of benchmark A (shared/spec/benchmarks.md): crank 0.05 m, rod 0.12 m,
+** The slider-crank of benchmark A ([Flores & Ambrosio 2004], module benchmarks): crank
+** 0.05 m, rod 0.12 m,
 ** masses 0.17 / 0.25 / 0.14 kg, inertias 1e-4 / 4e-4 kg m^2 (the slider has none: the
 ** prismatic guide holds its angle), gravity -y, the crank driven at `speed` rad/s by the
 ** driver "motor", from crank angle 0 with the ideal mechanism's velocities.  The piston

@@ -335,7 +335,8 @@ static void test_restitution_table(void)
     ok(eff[1][1] > 0.2 + 0.4, "lankarani_nikravesh at e = 0.2 rebounds with e_eff > 0.6");
     ok(eff[0][1] > 0.2 + 0.3, "hunt_crossley at e = 0.2 rebounds with e_eff > 0.5");
 
-    /* Spec 004's check table (three digits: +-0.0005, plus our error < 1e-8). */
+    /* The check table of mechlua-contact(3) for [Sci. Rep. 2023] (three digits: +-0.0005,
+    ** plus our error < 1e-8). */
     const struct {
         mech_normal_type type;
         double e, want;
@@ -354,7 +355,7 @@ static void test_restitution_table(void)
     for (size_t k = 0; k < sizeof spec / sizeof spec[0]; k++) {
         mech_normal_law law = normal(spec[k].type, 1e10, spec[k].e);
         char name[96];
-        snprintf(name, sizeof name, "spec 004 table: %s at e = %.2f gives %.3f",
+        snprintf(name, sizeof name, "check table: %s at e = %.2f gives %.3f",
                  mech_normal_name(spec[k].type), spec[k].e, spec[k].want);
         is_num(simulate_impact(&law, DT_IMPACT, 5e-5).e_eff, spec[k].want, 5.01e-4, name);
     }
@@ -372,7 +373,7 @@ static void test_restitution_table(void)
     }
 }
 
-/* Spec 004 C004-2 (the spec author's check, unit mass, K = 1e9, v0 = 1 m/s, n = 1.5): for
+/* [Sci. Rep. 2023] C004-2 (an independent check, unit mass, K = 1e9, v0 = 1 m/s, n = 1.5): for
 ** Hu-Guo from e = 0.2 to 0.9 the compression time goes 283 -> 394 us, the total 1292 ->
 ** 818 us, the largest deformation 151 -> 263 um.  Rounded to 1 us and 1 um; the step
 ** 1e-7 s adds up to 0.1 us, so the tolerances are 0.6 us and 0.6 um. */
@@ -640,15 +641,16 @@ static void test_presliding(void)
 
 static void test_stiffness(void)
 {
-    /* Spec 001: steel on steel (210 GPa, 0.3), journal 9.5 mm in a 10 mm bearing, R = 0.19 m:
+    /* [Spatial revolute paper]: steel on steel (210 GPa, 0.3), journal 9.5 mm in a 10 mm
+    ** bearing, R = 0.19 m:
     ** K = 4/3 E/(2 (1 - nu^2)) sqrt(0.19) = 6.706e10 N/m^1.5 (printed to four digits). */
     double k001 = mech_stiffness_journal(210e9, 0.3, 210e9, 0.3, 0.010, 0.0095);
     is_rel(k001, 4.0 / 3 * 210e9 / (2 * 0.91) * sqrt(0.19), 1e-12, "journal: the hand formula");
-    is_num(k001, 6.706e10, 0.0005e10, "spec 001: K = 6.706e10 N/m^1.5");
+    is_num(k001, 6.706e10, 0.0005e10, "spatial revolute paper: K = 6.706e10 N/m^1.5");
     /* Benchmark A: 207 GPa, 0.3, 10 / 9.5 mm: 6.61e10, "about 6.6e10" */
     double ka = mech_stiffness_journal(207e9, 0.3, 207e9, 0.3, 0.010, 0.0095);
     is_num(ka, 6.6e10, 0.05e10, "benchmark A: K about 6.6e10 N/m^1.5");
-    diag("journal stiffness: spec 001 %.4g, benchmark A %.4g N/m^1.5", k001, ka);
+    diag("journal stiffness: spatial revolute paper %.4g, benchmark A %.4g N/m^1.5", k001, ka);
 
     /* Sphere of 1 mm radius, steel (207 GPa, 0.29) on an aluminium plane (72 GPa, 0.33) */
     double hs = (1 - 0.29 * 0.29) / 207e9, ha = (1 - 0.33 * 0.33) / 72e9;
@@ -661,7 +663,7 @@ static void test_stiffness(void)
            4 / (3 * (hs + ha)) * sqrt(6e-6 / 1e-3), 1e-12, "concave: R = R1 R2/(R1 - R2)");
 
     /* Flat square punch of side 2a = 15 mm, Al on Al: a / (0.475 (sigma_i + sigma_j)) with
-    ** sigma = h / pi (spec 003 Eqs. 16, 19) */
+    ** sigma = h / pi ([Wang et al. 2025, Eqs. 16, 19]) */
     double kf = mech_stiffness_punch(72e9, 0.33, 72e9, 0.33, 7.5e-3);
     is_rel(kf, 7.5e-3 / (0.475 * 2 * ha / PI), 1e-12,
            "flat punch: a / (0.475 (sigma_i + sigma_j))");

@@ -101,13 +101,13 @@ static void test_nodes(void)
     ok(mech_system_find(sys, "slider", &id) == MECH_KIND_FE && id == 0,
        "the body is found by name");
     /* rectangles: row-sum = rho t A_e / 4 per element corner, exact sums of 1/3 * 0.012 */
-    is_num(mech_fe_total_mass(sys, 0), 0.1, 1e-15, "slider mass 0.1 kg (spec 000 Table 1)");
+    is_num(mech_fe_total_mass(sys, 0), 0.1, 1e-15, "slider mass 0.1 kg ([Zheng & Wang, Table 1])");
     is_num(mech_fe_node_mass(sys, 0, 0), 0.001, 1e-16, "corner node: one quarter element");
     is_num(mech_fe_node_mass(sys, 0, 1), 0.002, 1e-16, "edge node: two quarters");
     is_num(mech_fe_node_mass(sys, 0, 7), 0.004, 1e-16, "interior node: four quarters");
     double pose[3];
     mech_body_initial_pose(sys, mech_fe_node_body(sys, 0, 30), pose);
-    ok(pose[0] == 0 && pose[1] == 0, "node 31 at the origin (spec 000 Fig. 6)");
+    ok(pose[0] == 0 && pose[1] == 0, "node 31 at the origin ([Zheng & Wang, Fig. 6])");
     char buf[4096];
     mech_system_describe(sys, "", buf, sizeof buf);
     ok(strstr(buf, "flexible body slider: 36 nodes, 25 quadrilaterals") != NULL &&
@@ -428,7 +428,7 @@ static void test_errors(void)
 }
 
 /*
-** Sticking friction near the edge of its band (spec 000 Eq. 13, with the ramp of
+** Sticking friction near the edge of its band ([Zheng & Wang, Eq. 13], with the ramp of
 ** contact.c): a block of 1 kg pressed on the floor by its weight (F_n = 9.81 N, mu = 0.3,
 ** mu_s = 0.4, v_eps = 1e-5 m/s) and pulled along x by P (a tilted gravity).  Inside the band
 ** the friction holds it (a_x = 0, or (P - mu_s F_n)/m once P passes the static limit);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** libmech planar meshes (mech_mesh.h): the structured mesher's numbering against spec 000
-** (Figs. 6 and 12), its groups and triangles, the checks of a mesh given by hand (one
-** message each), and the gmsh reader: the same hand-written mesh in MSH 2.2 and 4.1 read
-** to identical meshes, a plate with a hole written by gmsh in both formats, and malformed
-** files (written to a temporary folder) each refused with the file name and the line.
+** libmech planar meshes (mech_mesh.h): the structured mesher's numbering against
+** [Zheng & Wang] (Figs. 6 and 12), its groups and triangles, the checks of a mesh given
+** by hand (one message each), and the gmsh reader: the same hand-written mesh in MSH 2.2
+** and 4.1 read to identical meshes, a plate with a hole written by gmsh in both formats,
+** and malformed files (written to a temporary folder) each refused with the file name and
+** the line.
 */
 #define _POSIX_C_SOURCE 200809L
 
@@ -198,8 +199,8 @@ static void test_defaults(void)
 
 static void test_spec000_5x5(void)
 {
-    /* spec 000 E1: 25 Q4 in 5 x 5 over 0.6 x 0.5 m; nodes 1-6 on top, 31-36 at the bottom,
-    ** node 31 at the origin */
+    /* [Zheng & Wang, Sec. 4.1]: 25 Q4 in 5 x 5 over 0.6 x 0.5 m; nodes 1-6 on top, 31-36 at
+    ** the bottom, node 31 at the origin */
     mech_mesh m = rectangle(0, 0, 0.6, 0.5, 5, 5, 0, MECH_ROWS_FROM_TOP);
     ok(m.nnodes == 36 && m.nelems == 25 && m.tag == NULL, "5 x 5: 36 nodes, 25 elements, no tags");
     is_xy(&m, 1, 0, 0.5, "5 x 5: node 1 is the top-left corner");
@@ -248,7 +249,7 @@ static void test_spec000_5x5(void)
 
 static void test_spec000_fig12(void)
 {
-    /* spec 000 E2: the slider 0.2 x 0.1 m centred on B = (3.8, 0) */
+    /* [Zheng & Wang, Sec. 4.2]: the slider 0.2 x 0.1 m centred on B = (3.8, 0) */
     mech_mesh m = rectangle(3.7, -0.05, 0.2, 0.1, 2, 2, 0, MECH_ROWS_FROM_TOP);
     ok(m.nnodes == 9 && m.nelems == 4, "2 x 2: 9 nodes, 4 elements");
     is_xy(&m, 1, 3.7, 0.05, "2 x 2: node 1 top-left");

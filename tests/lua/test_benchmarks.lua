@@ -1,5 +1,6 @@
 -- SPDX-License-Identifier: MIT
--- stdlib benchmarks: the two slider-cranks hold the parameters of shared/spec/benchmarks.md,
+-- stdlib benchmarks: the two slider-cranks hold the parameters of [Flores & Ambrosio 2004] and
+-- [Flores, Leine & Glocker 2010] (mechlua(3), MODULE benchmarks),
 -- take others when told, and refuse fields they do not know.  Their dynamics are tested
 -- in test_clearance.lua.
 local tap = require "tap"

@@ -2,7 +2,7 @@
 -- Joints with clearance: a revolute joint as a journal in a bearing, a prismatic joint as
 -- a slider in a guide.  Hand values at rest and in steady sliding, convergence to the
 -- ideal mechanism as the clearance shrinks, energy conservation through many impacts,
--- penetration and energy accounts on the two benchmarks of shared/spec/benchmarks.md,
+-- penetration and energy accounts on the two benchmarks of the benchmarks module,
 -- channels and every validation error.
 local tap = require "tap"
 

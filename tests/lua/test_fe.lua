@@ -1,6 +1,6 @@
 -- SPDX-License-Identifier: MIT
 -- Flexible bodies from Lua: sys:flexible and its nodes, node loads and springs to the
--- ground, a node-to-guide contact set (sys:guide) with the stick-slip friction of spec 000
+-- ground, a node-to-guide contact set (sys:guide) with the stick-slip friction of [Zheng & Wang]
 -- Eq. 13 per node, the channels of nodes and bodies, natural frequencies, and every
 -- validation error.
 local tap = require "tap"
@@ -34,7 +34,7 @@ do -- the body and its nodes
 end
 
 do -- a block at rest on a floor with stiction: the nodes stick under a small pull and
-  -- slide at mu_k beyond mu_s m g (spec 000 Eq. 13, per node thanks to the lumped mass)
+  -- slide at mu_k beyond mu_s m g ([Zheng & Wang, Eq. 13], per node thanks to the lumped mass)
   -- Settling under its weight the block spreads sideways (Poisson), and the floor holds
   -- its bottom corners with friction of about nu/(1 - nu) of their load, opposite at the
   -- two ends: that takes up part of each corner's static limit.  mu_s = 0.3 leaves room
@@ -105,7 +105,7 @@ do -- frequencies of a free block: three rigid modes, then a positive one
   tap.ok(held[1] > 0, "held at its left side: the first frequency is positive")
 end
 
-do -- the joint to a rigid body: penalty (spec 000 Eq. 4) and Lagrange (spec 002)
+do -- the joint to a rigid body: penalty ([Zheng & Wang, Eq. 4]) and Lagrange ([Zheng & Wang, abstract])
   for _, method in ipairs{ "penalty", "lagrange" } do
     local sys = mech.planar{ gravity = { 0, -g } }
     local bar = sys:body{ name = "bar", mass = 1, inertia = 1 / 12, at = { 0.5, 0 } }

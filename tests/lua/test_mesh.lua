@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: MIT
--- mech.mesh: the structured mesher's numbering (spec 000 Figs. 6 and 12), node sets by
+-- mech.mesh: the structured mesher's numbering ([Zheng & Wang, Figs. 6 and 12]), node sets by
 -- box, function, group and nearest point, the gmsh fixtures in both formats, hand-made
 -- meshes through mech.mesh.check, and the error messages.
 local tap = require "tap"
@@ -22,7 +22,7 @@ end
 
 -- ---- mech.mesh.rectangle -----------------------------------------------------------------
 
-do -- spec 000 E1: 5 x 5 Q4 over 0.6 x 0.5 m, nodes 1-6 on top, 31-36 at the bottom
+do -- [Zheng & Wang, Sec. 4.1]: 5 x 5 Q4 over 0.6 x 0.5 m, nodes 1-6 on top, 31-36 at the bottom
   local m = mech.mesh.rectangle{ size = { 0.6, 0.5 }, nx = 5, ny = 5 }
   tap.is(getmetatable(m).__name, "mech.mesh", "a mesh carries the metatable mech.mesh")
   tap.ok(#m.nodes == 36 and #m.elements == 25 and m.tags == nil, "5 x 5: 36 nodes, 25 elements, no tags")
@@ -83,7 +83,7 @@ do -- spec 000 E1: 5 x 5 Q4 over 0.6 x 0.5 m, nodes 1-6 on top, 31-36 at the bot
     "node_at needs a point")
 end
 
-do -- spec 000 E2 (Fig. 12): the slider centred on B = (3.8, 0)
+do -- [Zheng & Wang, Sec. 4.2] (Fig. 12): the slider centred on B = (3.8, 0)
   local m = mech.mesh.rectangle{ size = { 0.2, 0.1 }, center = { 3.8, 0 }, nx = 2, ny = 2 }
   tap.ok(#m.nodes == 9 and near_xy(m.nodes[5], 3.8, 0), "2 x 2: node 5 is the centre B")
   tap.ok(near_xy(m.nodes[1], 3.7, 0.05) and near_xy(m.nodes[9], 3.9, -0.05), "2 x 2: nodes 1 and 9")

@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: MIT
--- The claims of spec 000 (Zheng and Wang, flexible slider in a frictional translational
--- joint with clearance) that a simulation can check, on its two examples as built by
--- stdlib/spec000.lua, and spec 002's cross-check of the Lagrange-multiplier joint.
+-- The claims of [Zheng & Wang] (paper 000 of mechlua-references(7): a flexible slider in a
+-- frictional translational joint with clearance) that a simulation can check, each named
+-- by its id (see CLAIM IDS there), on its two examples as built by stdlib/spec000.lua, and
+-- the cross-check of the Lagrange-multiplier joint of [Zheng & Wang, abstract].
 local tap = require "tap"
 local spec000 = require "spec000"
 
@@ -109,7 +110,7 @@ tap.ok(stuck > 0.05 * per, string.format("C000-8: the crank sticks (%.0f%% of th
 local lo, hi = math.huge, -math.huge
 for i = n - 2 * per, n do lo, hi = math.min(lo, p4["crank.phi"][i]), math.max(hi, p4["crank.phi"][i]) end
 tap.ok(lo > -1.9 and lo < -1.7 and hi > -1.45 and hi < -1.25,
-  string.format("steady crank angle %.3f to %.3f rad (spec 000 (d) 5: -1.80 to -1.35)", lo, hi))
+  string.format("steady crank angle %.3f to %.3f rad (an independent RK4 prototype: -1.80 to -1.35)", lo, hi))
 
 -- C000-12: in the steady regime only the lower surface touches
 local top, bottom = 0, 0
@@ -121,7 +122,7 @@ tap.is(top, 0, "C000-12: upper nodes 1-3 carry no normal force in the steady reg
 tap.ok(bottom > 1, "C000-12: the lower nodes 7-9 do")
 
 -- C000-14: the penalty joint's error stays below the paper's bound (after the first
--- impacts, spec 000 (d) 5) and below 1 mm throughout
+-- impacts, as an independent RK4 prototype found) and below 1 mm throughout
 local all, late = 0, 0
 for i = 1, n do
   local e = math.max(math.abs(p4["B.dx"][i]), math.abs(p4["B.dy"][i]))
@@ -136,7 +137,7 @@ local d48 = 0
 for i = 1, n do d48 = math.max(d48, math.abs(p8["crank.phi"][i] - p4["crank.phi"][i])) end
 tap.ok(d48 < 0.05, string.format("C000-10: 8 elements follow 4 within %.3f rad", d48))
 
--- C002-3: the Lagrange-multiplier joint of spec 002 gives the same crank motion.  (Near
+-- C002-3: the Lagrange-multiplier joint of [Zheng & Wang, abstract] gives the same crank motion.  (Near
 -- t = 70 s a corner node breaks away with its load within a hair of mu_s F_n: before the
 -- stick band's ramp its timing hung on the last digits of the run.)
 local lg = crank({ joint = "lagrange" }, { "crank.phi", "B.violation" })

@@ -1,5 +1,6 @@
 -- SPDX-License-Identifier: MIT
--- Spec 004's claims that a simulation can check, each named by its id, on
+-- The claims of [Sci. Rep. 2023] (paper 004 of mechlua-references(7)) that a simulation
+-- can check, each named by its id (see CLAIM IDS there), on
 -- scripts/spec004.lua run in quick mode (the model unchanged, fewer revolutions: one
 -- discarded, one shown, three Poincare points; the rig's cases one revolution after one).
 -- Short runs suffice for what is tested: the contact-law claims are single impacts; the
@@ -109,7 +110,8 @@ tap.ok(math.abs(hg[0.9].e_eff - ln[0.9].e_eff) < 0.02 and math.abs(hg[0.9].d_max
 tap.ok(hg[0.4].loss > 1.5 * ln[0.4].loss, string.format("C004-1: at e = 0.4 the modified law's loop is larger "
   .. "(energy lost %.4f J against %.4f J)", hg[0.4].loss, ln[0.4].loss))
 
--- C004-1b, and the spec's check table, given to three digits (0.0005) plus the integration
+-- C004-1b, and the effective restitutions checked for this project (mechlua-contact(3),
+-- ACCURACY OF THE RESTITUTION LAWS), given to three digits (0.0005) plus the integration
 -- (rtol 1e-10): 0.001.
 do
   local worst = 0
@@ -124,7 +126,7 @@ do
       off[#off + 1] = string.format("%s e = %.2f: %.4f, table %.3f", r[1] == hg and "Hu-Guo" or "L-N", r[2], r[1][r[2]].e_eff, r[3])
     end
   end
-  tap.is(#off, 0, "C004-1b: the effective restitutions of the spec's table, to its three digits")
+  tap.is(#off, 0, "C004-1b: the effective restitutions of the check table, to its three digits")
   if #off > 0 then tap.diag(table.concat(off, "\n")) end
 end
 
@@ -144,7 +146,7 @@ do
   tap.ok(monotone(function(r) return r.t_rest end, -1), "C004-2: the restitution phase shortens")
   tap.ok(monotone(function(r) return r.t_comp + r.t_rest end, -1), "C004-2: the contact shortens")
   tap.ok(monotone(function(r) return r.loss end, -1), "C004-2: the energy lost falls")
-  -- The spec author's numbers are for K = 1e9 N/m^1.5 (unit mass, 1 m/s, n = 1.5).  The
+  -- The independent check's numbers are for K = 1e9 N/m^1.5 (unit mass, 1 m/s, n = 1.5).  The
   -- impact m d'' = -F is self-similar: with F = K d^n f(d'/v0), d scales as (m v0^2/K)^(2/5)
   -- and t as d/v0, so our K gives his times and depths times (K/1e9)^(2/5) exactly (the
   -- floor v_min = 1e-4 m/s does not act at 1 m/s).  He gives three digits: 1% covers them.
@@ -162,7 +164,7 @@ do
   local total09 = (hg[0.9].t_comp + hg[0.9].t_rest) * scale
   if math.abs(total02 / 1292e-6 - 1) > 0.01 then off[#off + 1] = string.format("total at 0.2: %.4g", total02) end
   if math.abs(total09 / 818e-6 - 1) > 0.01 then off[#off + 1] = string.format("total at 0.9: %.4g", total09) end
-  tap.is(#off, 0, "C004-2: the spec author's phase times and depths (K = 1e9), within 1%")
+  tap.is(#off, 0, "C004-2: the independent check's phase times and depths (K = 1e9), within 1%")
   if #off > 0 then tap.diag(table.concat(off, "\n")) end
 end
 
@@ -298,7 +300,7 @@ for _, k in ipairs{ "revolute", "mixed" } do
     .. "(largest %.3f mm)", cases[k].label, worst * 1e3))
 end
 
--- Penetration small against the clearance (spec (d)4 floors the impact velocity so that it
+-- Penetration small against the clearance (the floor v_min of the impact velocity keeps it
 -- stays so): every journal impact's deepest point over the run is below 5% of c (measured
 -- 2%).  At that point the penetration rate is 0, so the modified law gives F = K d^1.5
 -- exactly: the recorded force and depth agree to 1e-6 (the event is located to 1e-12 s).
@@ -359,8 +361,8 @@ end
 --   revolution of quick mode at 197 and 122 deg: one revolution does not settle it.  The
 --   angles 374.3 and 375 deg themselves, C004-8 (which joint's peak rises) and C004-14
 --   (peaks at 60 and 90-120 deg) depend on the paper's lost masses and its crank-angle
---   origin, and the joints are unnamed in the seed.
--- C004-12 (two collisions on the upper surface at 30-90 deg): with the spec's stand-in
+--   origin, and the joints are unnamed in the paper's text.
+-- C004-12 (two collisions on the upper surface at 30-90 deg): with our stand-in
 --   masses (the paper's are lost) the ideal guide force never changes sign (1.35 to 12.8 N
 --   upwards), so the slider has no reason to leave its lower surface; it never touches the
 --   upper one.
