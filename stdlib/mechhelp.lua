@@ -5,6 +5,7 @@
 -- that opens a page (man -l path in a build tree).
 
 local topics = {}
+local _, this_file = ... -- require passes the file it loaded this module from
 
 topics["mech"] = [[
 mech: the mechanics library (also the global `mech`)
@@ -596,16 +597,18 @@ local method_vars = {
 
 -- Modules walked for functions: mech and the stdlib (the Lua modules beside this one and
 -- the preloaded C modules), when loaded.
+local stdlib_dir = type(this_file) == "string" and this_file:match("^(.*)/") or nil
 local function is_stdlib(name)
   if name == "mech" or package.preload[name] then return true end
-  local here = package.searchpath("mechhelp", package.path)
-  local there = package.searchpath(name, package.path)
-  return here ~= nil and there ~= nil and there:match("^(.*)/") == here:match("^(.*)/")
+  if stdlib_dir == nil or not name:match("^[%w_]+$") then return false end
+  local f = io.open(stdlib_dir .. "/" .. name .. ".lua", "r")
+  if f then f:close() end
+  return f ~= nil
 end
 
 local function sorted_keys(t)
   local keys = {}
-  for k in pairs(t) do
+  for k in next, t do -- raw: no __pairs of a module replaced by the user
     if type(k) == "string" then keys[#keys + 1] = k end
   end
   table.sort(keys)
@@ -678,7 +681,9 @@ local function topic_of(x)
   end
   local mt = getmetatable(x)
   local tname = type(mt) == "table" and rawget(mt, "__name") or nil
-  if tname == "mech.entity" and tostring(x.kind):find("flexible") then return "sys:flexible" end
+  if tname == "mech.entity" and type(x) == "userdata" and tostring(x.kind):find("flexible") then
+    return "sys:flexible"
+  end
   if type(tname) == "string" then return tname end
   return nil
 end
@@ -707,7 +712,15 @@ local function text_of(x)
     local what = topic or (x ~= nil and type(x)) or nil
     local lines = { what == nil and "help(x) explains x, a value or a topic name; topics:"
       or string.format("no help for %s; topics:", what) }
-    for _, t in ipairs(order) do lines[#lines + 1] = "  " .. t end
+    local line = " "
+    for _, t in ipairs(order) do
+      if #line + #t > 86 then
+        lines[#lines + 1] = line
+        line = " "
+      end
+      line = line .. " " .. t
+    end
+    lines[#lines + 1] = line
     lines[#lines + 1] = "and every function and method: help(mech.friction.lugre), help(analysis.poincare),"
     lines[#lines + 1] = "help(\"run:csv\"), help(\"ax:line\") ..."
     lines[#lines + 1] = "The reference is the man page mechlua(3): {man:mechlua.3}"
