@@ -3,6 +3,7 @@
 use strict;
 use warnings;
 use Test::More;
+use Cwd ();
 use MechTest;
 
 my $page = source_dir() . '/man/mechlua.1';
@@ -46,6 +47,22 @@ for my $module (sort keys %page_of) {
     for my $n (@names) {
         like($text, qr/^\s+\Q$n\E\b/m, "$page documents $n");
     }
+}
+
+# help() names the page by a command that opens it: from the build tree and from an
+# installed copy that is not at the configured prefix (a staged DESTDIR install), man -l
+# with the absolute path of the page beside that program.
+my $build = Cwd::abs_path(build_dir()); # the program resolves its own path
+like(run_mechlua(args => ['-e', 'help()'])->{out},
+    qr/mechlua\(3\): man -l \Q$build\E\/share\/man\/man3\/mechlua\.3$/m, 'help() from the build tree: man -l');
+SKIP: {
+    skip 'cmake is not available', 2 if system('cmake --version >/dev/null 2>&1') != 0;
+    my $dest = Cwd::abs_path(scratch_dir());
+    is(system("DESTDIR='$dest' cmake --install '$build' >/dev/null 2>&1"), 0, 'a staged install');
+    my ($prog) = glob("$dest/*/bin/mechlua $dest/*/*/bin/mechlua");
+    my $out = $prog ? run_mechlua(program => $prog, args => ['-e', 'help()'])->{out} : '';
+    like($out, qr/mechlua\(3\): man -l \Q$dest\E\/\S+\/man3\/mechlua\.3$/m,
+        'help() from a relocated install: man -l and the page beside it');
 }
 
 done_testing();
