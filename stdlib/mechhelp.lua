@@ -640,10 +640,13 @@ local function reverse_map()
       walk(mod, t, 1)
     end
   end
+  -- object types: the metatables of mech and the stdlib (a type not in method_vars names
+  -- its methods after the last part of its name: "mech.fe" -> fe:name)
   local reg = debug.getregistry()
-  for _, tname in ipairs(sorted_keys(method_vars)) do
-    local mt, vars = reg[tname], method_vars[tname]
-    if type(mt) == "table" then
+  for _, tname in ipairs(sorted_keys(reg)) do
+    local mt, prefix = reg[tname], tname:match("^([%w_]+)%.")
+    local vars = method_vars[tname] or { tname:match("([%w_]+)$") }
+    if type(mt) == "table" and rawget(mt, "__name") == tname and prefix and is_stdlib(prefix) then
       for _, field in ipairs { "__methods", "__complete", "__index" } do
         local methods = rawget(mt, field)
         if type(methods) == "table" then
