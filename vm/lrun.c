@@ -238,6 +238,7 @@ static int run_index(lua_State *L)
             lua_pushstring(L, mech_run_channel_name(run, i));
             lua_rawseti(L, -2, i + 1);
         }
+        lu_names_meta(L);
     } else if (strcmp(key, "rows") == 0) {
         lua_pushinteger(L, mech_run_rows(run));
     } else if (strcmp(key, "status") == 0) {

@@ -376,6 +376,47 @@ void lu_setflags(lua_State *L, const char *const names[])
     }
 }
 
+/* tostring of a list of names: its strings separated by ", ". */
+static int names_tostring(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (i > 1) luaL_addstring(&b, ", ");
+        if (lua_rawgeti(L, 1, i) == LUA_TSTRING)
+            luaL_addvalue(&b);
+        else
+            lua_pop(L, 1);
+    }
+    luaL_pushresult(&b);
+    return 1;
+}
+
+void lu_names_meta(lua_State *L)
+{
+    if (luaL_newmetatable(L, "mech.names")) {
+        lua_pushcfunction(L, names_tostring);
+        lua_setfield(L, -2, "__tostring");
+    }
+    lua_setmetatable(L, -2);
+}
+
+void lu_push_names(lua_State *L, const char *list)
+{
+    lua_newtable(L);
+    lua_Integer n = 0;
+    while (*list) {
+        const char *end = strstr(list, ", ");
+        size_t len = end ? (size_t)(end - list) : strlen(list);
+        lua_pushlstring(L, list, len);
+        lua_rawseti(L, -2, ++n);
+        list += len + (end ? 2 : 0);
+    }
+    lu_names_meta(L);
+}
+
 /* Registry key of the set of warnings already given. */
 #define WARNED "mechlua.warned"
 

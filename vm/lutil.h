@@ -106,4 +106,14 @@ void lu_warn(lua_State *L, const char *fmt, ...)
 /// stack (how an object's metatable lists, under __complete, what Tab completes).
 void lu_setflags(lua_State *L, const char *const names[]);
 
+/*
+** Pushes a list of names (a sequence of strings) made from `list`, names separated by ", "
+** ("x, y, phi"), with the metatable that all such lists share: tostring gives them back
+** separated by ", ", so that print and the REPL show them as one line.
+*/
+void lu_push_names(lua_State *L, const char *list);
+
+/// Gives the table on top of the stack the metatable of lu_push_names' lists.
+void lu_names_meta(lua_State *L);
+
 #endif
