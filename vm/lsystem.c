@@ -1382,7 +1382,7 @@ static int sys_simulate(lua_State *L)
     push_header(L, t);
     /* the run's owner comes first: once libmech returns the run, an error raised by any
     ** Lua call (running out of memory) leaves it to the userdata's __gc, not leaked */
-    mech_run **run = lmech_new_run(L, -1);
+    mech_run **run = lmech_new_run(L, -1, 1);
 
     /* the parameters' tostring may have run Lua code; the run starts from an evaluated
     ** initial state, so that callbacks find values to read from the first call on */

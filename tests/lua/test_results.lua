@@ -182,6 +182,40 @@ do -- finite-time blow-up: x' = x^2 reaches infinity at t = 1
   tap.ok(#sys.last_run >= 100, "the rows before it are kept")
 end
 
+do -- a channel that was not recorded is an error that says what was, and how to record it
+  local sys = crank_system()
+  local run = sys:simulate{ t = 0.1, report = 0.05, record = { "crank.tip.x", "motor.torque",
+    radius = function(_, s) return s:value("crank.tip.x") end } }
+  tap.raises(function() return run["crank.tip.vx"] end,
+    "run: channel 'crank.tip.vx' was not recorded (recorded: t, crank.tip.x, motor.torque, radius); "
+    .. "record it with sys:simulate{ ..., record = { \"crank.tip.vx\", ... } }",
+    "run[name] of a channel of the model that was not recorded")
+  tap.raises(run.column, "run:column: channel 'crank.tip.vx' was not recorded (recorded: t, "
+    .. "crank.tip.x, motor.torque, radius); record it with", "run:column says the same", run, "crank.tip.vx")
+  tap.raises(function() return run["crank.tp.x"] end, "run: no channel 'crank.tp.x' in this run "
+    .. "(recorded: t, crank.tip.x, motor.torque, radius), nor in the model: no body, node, flexible "
+    .. "body, point, force, joint, driver or contact is named 'crank.tp'", "a name the model does not have")
+  tap.raises(function() return run["motor.speed"] end, "nor in the model: 'motor' has no quantity "
+    .. "'speed'; it has torque, angle, target, power, work", "a quantity the entity does not have")
+  tap.raises(run.column, "run:column: channel 'other' was not recorded (recorded: t, crank.tip.x, "
+    .. "motor.torque, radius)", "run:column of an unknown plain name", run, "other")
+  tap.is(run.nothing, nil, "a name that is no channel (no '.') and no field of the run is nil")
+  tap.is(type(run.csv), "function", "methods are still there")
+  tap.is(run.rows, 3, "and fields")
+  tap.near(run.radius[1], 0.2, 1e-12, "and recorded Lua channels")
+  sys:simulate{ t = 0.05, report = 0.05, record = { "crank.x" } }
+  tap.raises(function() return run["crank.tip.vx"] end, "record it with",
+    "a later run of the system does not change what an earlier one says")
+  local big = crank_system()
+  local names = { "crank.x", "crank.y", "crank.phi", "crank.vx", "crank.vy", "crank.omega", "crank.ax",
+    "crank.ay", "crank.alpha", "crank.kinetic", "crank.tip.x", "crank.tip.y", "crank.tip.vx",
+    "crank.tip.vy", "crank.tip.ax", "crank.tip.ay", "motor.torque", "motor.angle", "motor.target",
+    "motor.power", "motor.work", "pin.fx" }
+  local r2 = big:simulate{ t = 0.05, report = 0.05, record = names }
+  tap.raises(function() return r2["pin.fy"] end, "motor.power, ... (23 in all: run.channels)); "
+    .. "record it with", "a long list is cut after 20 channels")
+end
+
 do -- summaries for the REPL
   local sys, crank = crank_system()
   tap.like(tostring(sys), "^mech%.planar: 1 body %(crank%), 1 joint, 1 driver, 0 force elements, "
