@@ -45,19 +45,41 @@ void *lu_newguard(lua_State *L, size_t size, void (*release)(void *p))
     return g->data;
 }
 
+/* msg, into buf, without a "<name>: " that repeats the last name of fname, whose prefix the
+** message gets: libmech names the operation that failed, first ("simulate: end time must be
+** > 0", "csv: cannot write ...") or after the entity ("flexible body 'plate': frequencies:
+** ..."), which after "sys:simulate: " or "fe:frequencies: " says it twice. */
+static const char *unrepeated(const char *fname, const char *msg, char *buf, size_t size)
+{
+    const char *name = fname + strlen(fname);
+    while (name > fname && name[-1] != ':' && name[-1] != '.') name--;
+    size_t len = strlen(name);
+    if (len == 0) return msg;
+    const char *at = msg;
+    if (strncmp(at, name, len) != 0 || strncmp(at + len, ": ", 2) != 0) {
+        const char *entity = strstr(msg, "': "); /* "<kind> '<name>': " */
+        if (entity == NULL) return msg;
+        at = entity + 3;
+        if (strncmp(at, name, len) != 0 || strncmp(at + len, ": ", 2) != 0) return msg;
+    }
+    snprintf(buf, size, "%.*s%s", (int)(at - msg), msg, at + len + 2);
+    return buf;
+}
+
 int lu_error(lua_State *L, const char *fname, const char *fmt, ...)
 {
-    char msg[1024];
+    char msg[1024], buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return luaL_error(L, "%s: %s", fname, msg);
+    return luaL_error(L, "%s: %s", fname, unrepeated(fname, msg, buf, sizeof buf));
 }
 
 int lu_mech_error(lua_State *L, const char *fname, const mech_error *err)
 {
-    return luaL_error(L, "%s: %s", fname, err->msg);
+    char buf[MECH_ERROR_MSG_SIZE];
+    return luaL_error(L, "%s: %s", fname, unrepeated(fname, err->msg, buf, sizeof buf));
 }
 
 int lu_getfield(lua_State *L, int idx, const char *fname, const char *key)

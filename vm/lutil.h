@@ -12,7 +12,9 @@
 #include "mech.h"
 
 /*
-** Raises "fname: message" (with the caller's position) .  Never returns.
+** Raises "fname: message" (with the caller's position) .  Never returns.  A message that
+** starts with fname's last name ("simulate: ..." for "sys:simulate", as libmech's do) does
+** not repeat it: "sys:simulate: end time must be > 0".
 */
 int lu_error(lua_State *L, const char *fname, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -20,7 +22,7 @@ int lu_error(lua_State *L, const char *fname, const char *fmt, ...)
 #endif
     ;
 
-/// Raises "fname: <err->msg>".
+/// Raises "fname: <err->msg>" (without a repeated name, as lu_error).
 int lu_mech_error(lua_State *L, const char *fname, const mech_error *err);
 
 /*

@@ -444,7 +444,7 @@ do -- errors name the joint and the values
   tap.is(sys:entity("pin"), nil, "a refused joint is not added")
   tap.ok(not tostring(sys):find("contact"), "nor its contacts")
   local s1 = benchmarks.a{ clearance = benchmark_a }
-  tap.raises(function() s1:lyapunov{ t = 0.1, every = 0.01 } end, "lyapunov: systems with contacts "
+  tap.raises(function() s1:lyapunov{ t = 0.1, every = 0.01 } end, "sys:lyapunov: systems with contacts "
     .. "are not supported (joint with clearance 'pin')", "sys:lyapunov refuses contacts (it locates no onset)")
   -- a body that only a joint with clearance guides needs its inertia
   local s2 = mech.planar{}

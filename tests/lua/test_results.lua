@@ -64,8 +64,8 @@ do -- columns
   local two = assert(io.open(tmp .. "/two.csv")):read("a")
   tap.like(two, "\nt %[s%],motor.torque %[N m%]\n", "columns selects channels")
   tap.raises(function() run:csv(tmp .. "/x.csv", { columns = { "nope.x" } }) end,
-    "csv: channel 'nope.x' was not recorded in this run", "unknown column")
-  tap.raises(function() run:csv("/proc/no/such/dir/x.csv") end, "run:csv: csv: cannot write",
+    "run:csv: channel 'nope.x' was not recorded in this run", "unknown column")
+  tap.raises(function() run:csv("/proc/no/such/dir/x.csv") end, "run:csv: cannot write",
     "an unwritable path is an error")
 
   -- same script, same machine: same bits
@@ -214,6 +214,24 @@ do -- a channel that was not recorded is an error that says what was, and how to
   local r2 = big:simulate{ t = 0.05, report = 0.05, record = names }
   tap.raises(function() return r2["pin.fy"] end, "motor.power, ... (23 in all: run.channels)); "
     .. "record it with", "a long list is cut after 20 channels")
+end
+
+do -- a message names the Lua function once: libmech's own "simulate: ", "csv: ", ... are not repeated
+  local sys = mech.planar{}
+  sys:body{ name = "b", mass = 1, inertia = 1 }
+  tap.raises(sys.simulate, "sys:simulate: end time must be > 0 (got -1)", "sys:simulate", sys, { t = -1 })
+  local msg = select(2, pcall(sys.simulate, sys, { t = -1 }))
+  tap.ok(not msg:find("simulate: simulate", 1, true), "no doubled prefix: " .. msg)
+  tap.raises(sys.lyapunov, "sys:lyapunov: need 0 <= transient < end time (got 0 and -1)", "sys:lyapunov",
+    sys, { t = -1, every = 0.1 })
+  local fe = sys:flexible{ name = "plate", mesh = mech.mesh.rectangle{ nx = 2 }, E = 1e5, density = 10 }
+  tap.raises(fe.frequencies, "fe:frequencies: flexible body 'plate': ask for 1 to 12 (got 1000)",
+    "fe:frequencies: the entity stays named, the function once", fe, { n = 1000 })
+  local run = sys:simulate{ t = 0.1, record = { "b.x" } }
+  tap.raises(run.csv, "run:csv: cannot write '/proc/nonexistent/x.csv': ", "run:csv", run,
+    "/proc/nonexistent/x.csv")
+  tap.raises(function() sys:body{ name = "x\ny", mass = 1 } end,
+    "sys:body: name must not contain control characters", "sys:body")
 end
 
 do -- summaries for the REPL
