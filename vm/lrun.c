@@ -223,6 +223,9 @@ static int run_csv(lua_State *L)
                                         host_interrupt_flag(), &err);
     host_interrupt_polled(0);
     if (st == MECH_ERR_INTERRUPTED) host_interrupt_consume(L); /* reported here, once */
+    char hint[600];
+    if (st == MECH_ERR_IO && lu_folder_hint(path, hint, sizeof hint)[0])
+        return lu_error(L, fn, "%s%s", err.msg, hint);
     if (st != MECH_OK) return lu_mech_error(L, fn, &err);
     lua_pushstring(L, path);
     return 1;

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -481,4 +485,21 @@ void lu_warn(lua_State *L, const char *fmt, ...)
     lua_pushcfunction(L, warn_once); /* allocates nothing: a memory error stays in the pcall */
     lua_pushlightuserdata(L, msg);
     if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1);
+}
+
+const char *lu_folder_hint(const char *path, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL || slash == path) return buf; /* the current folder, or the root */
+    int saved = errno;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    struct stat st;
+    if (strlen(dir) < sizeof dir - 1 && stat(dir, &st) != 0 && errno == ENOENT)
+        snprintf(buf, size,
+                 "; the folder '%s' does not exist: create it first with mech.mkdir(\"%s\")", dir,
+                 dir);
+    errno = saved;
+    return buf;
 }

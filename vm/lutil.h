@@ -115,6 +115,13 @@ void lu_setflags(lua_State *L, const char *const names[]);
 */
 void lu_push_names(lua_State *L, const char *list);
 
+/*
+** For a file that could not be written at path: when its folder does not exist, writes into
+** buf (and returns it) "; the folder 'out' does not exist: create it first with
+** mech.mkdir("out")", the end of the error message; else "".  Keeps errno.
+*/
+const char *lu_folder_hint(const char *path, char *buf, size_t size);
+
 /// Gives the table on top of the stack the metatable of lu_push_names' lists.
 void lu_names_meta(lua_State *L);
 

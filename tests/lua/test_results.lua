@@ -67,6 +67,12 @@ do -- columns
     "run:csv: channel 'nope.x' was not recorded in this run", "unknown column")
   tap.raises(function() run:csv("/proc/no/such/dir/x.csv") end, "run:csv: cannot write",
     "an unwritable path is an error")
+  tap.raises(run.csv, "run:csv: cannot write '" .. tmp .. "/nodir/x.csv': No such file or directory; "
+    .. "the folder '" .. tmp .. "/nodir' does not exist: create it first with mech.mkdir(\"" .. tmp
+    .. "/nodir\")", "a missing folder: the error says how to create it", run, tmp .. "/nodir/x.csv")
+  local msg = select(2, pcall(run.csv, run, "/proc/x.csv"))
+  tap.ok(msg:find("run:csv: cannot write '/proc/x.csv'", 1, true) and not msg:find("mkdir", 1, true),
+    "a folder that exists but cannot be written gets no such advice")
 
   -- same script, same machine: same bits
   local again = crank_system():simulate{ t = 1, report = 0.01, method = "dopri5", rtol = 1e-10,
