@@ -129,8 +129,12 @@ static int not_recorded(lua_State *L, mech_run *run, const char *fn, const char 
             mech_error err;
             known = mech_channel_lookup(ls->sys, name, &ch, &err) == MECH_OK;
             if (!known) { /* without the lookup's own "channel '<name>': " */
-                const char *m = err.msg, *p = strstr(m, "': ");
-                snprintf(why, sizeof why, "%s", strncmp(m, "channel '", 9) == 0 && p ? p + 3 : m);
+                const char *m = err.msg;
+                size_t len = strlen(name);
+                if (strncmp(m, "channel '", 9) == 0 && strncmp(m + 9, name, len) == 0 &&
+                    strncmp(m + 9 + len, "': ", 3) == 0)
+                    m += 9 + len + 3;
+                snprintf(why, sizeof why, "%s", m);
             }
         }
         lua_pop(L, 1);
