@@ -110,8 +110,9 @@ void lu_setflags(lua_State *L, const char *const names[]);
 
 /*
 ** Pushes a list of names (a sequence of strings) made from `list`, names separated by ", "
-** ("x, y, phi"), with the metatable that all such lists share: tostring gives them back
-** separated by ", ", so that print and the REPL show them as one line.
+** ("x, y, phi"), with the metatable ("mech.names") that all such lists share: tostring
+** gives them back separated by ", ", so that print shows them on one line (the REPL shows
+** them as the lists they are).
 */
 void lu_push_names(lua_State *L, const char *list);
 
