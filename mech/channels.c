@@ -58,14 +58,17 @@ static const quantity rev_q[] = {{"fx", "N"},      {"fy", "N"},        {"f", "N"
 
 /* Joints with clearance: a journal in a bearing also offers its contact's quantities, a
 ** slider in a guide each corner contact's as "c<k>_<surface>.<quantity>". */
-enum { E_EX, E_EY, E_E, E_EXB, E_EYB };
+/* Both also give the resultant of their contacts' forces on the second body (the journal,
+** the slider) under the ideal joint's names: fx, fy, f, and for the slider m. */
+enum { E_EX, E_EY, E_E, E_EXB, E_EYB, E_FX, E_FY, E_F };
 static const quantity journal_q[] = {{"ex", "m"},  {"ey", "m"},  {"e", "m"},
-                                     {"exb", "m"}, {"eyb", "m"}, {NULL, NULL}};
+                                     {"exb", "m"}, {"eyb", "m"}, {"fx", "N"},
+                                     {"fy", "N"},  {"f", "N"},   {NULL, NULL}};
 
-enum { G_FN, G_FT, G_TILT, G_OFFSET, G_IMPACTS, G_ACTIVE };
-static const quantity guide_q[] = {{"fn", "N"},     {"ft", "N"},      {"tilt", "rad"},
-                                   {"offset", "m"}, {"impacts", "-"}, {"active", "-"},
-                                   {NULL, NULL}};
+enum { G_FN, G_FT, G_TILT, G_OFFSET, G_IMPACTS, G_ACTIVE, G_FX, G_FY, G_F, G_M };
+static const quantity guide_q[] = {
+    {"fn", "N"}, {"ft", "N"}, {"tilt", "rad"}, {"offset", "m"}, {"impacts", "-"}, {"active", "-"},
+    {"fx", "N"}, {"fy", "N"}, {"f", "N"},      {"m", "N m"},    {NULL, NULL}};
 
 enum { D_EFFORT, D_VALUE, D_TARGET, D_POWER, D_WORK };
 static const quantity drive_angle_q[] = {{"torque", "N m"}, {"angle", "rad"}, {"target", "rad"},
@@ -344,6 +347,12 @@ static double point_value(const mech_system *sys, int id, int qn)
 /* The channels of a joint with clearance: eccentricity, or the guide's totals. */
 static double clearance_value(const mech_system *sys, const joint *j, int qn)
 {
+    if ((j->type == MECH_REVOLUTE && qn >= E_FX) || (j->type != MECH_REVOLUTE && qn >= G_FX)) {
+        double f[3];
+        clearance_force(sys, j, sys->q, sys->v, f);
+        int which = qn - (j->type == MECH_REVOLUTE ? E_FX : G_FX); /* fx, fy, f, m */
+        return which == 2 ? hypot(f[0], f[1]) : f[which == 3 ? 2 : which];
+    }
     if (j->type == MECH_REVOLUTE) {
         double e[2], eb[2];
         clearance_eccentricity(sys, j, sys->q, sys->v, e, eb);

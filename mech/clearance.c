@@ -208,3 +208,39 @@ void clearance_slider(const mech_system *sys, const joint *j, const double *q, c
     double rel = poseb[2] - posea[2] - atan2(j->axis[1], j->axis[0]);
     *tilt = atan2(sin(rel), cos(rel)); /* in (-pi, pi] */
 }
+
+void clearance_force(const mech_system *sys, const joint *j, const double *q, const double *v,
+                     double f[3])
+{
+    double anchor[2];
+    body_point(sys, j->b, j->pb, q, v, anchor, NULL);
+    f[0] = f[1] = f[2] = 0;
+    for (int k = j->contact0; k < j->contact0 + j->ncontact; k++) {
+        const contact *c = &sys->contacts[k];
+        if (c->fn == 0 && c->ft == 0) continue;
+        /* the normal n of the surface (on the bearing, the guide) and the point of b where
+        ** the force acts, as contact.c computes them; the tangent is n turned -90 degrees */
+        double n[2], at[2];
+        body_point(sys, c->a, c->pa, q, v, at, NULL);
+        if (c->shape == SHAPE_CIRCLE_IN_CIRCLE) {
+            double e[2], eb[2];
+            clearance_eccentricity(sys, j, q, v, e, eb);
+            double len = hypot(e[0], e[1]), u[2] = {1, 0};
+            if (len > 0) u[0] = e[0] / len, u[1] = e[1] / len;
+            n[0] = -u[0];
+            n[1] = -u[1];
+            at[0] += c->ra * u[0];
+            at[1] += c->ra * u[1];
+        } else {
+            double cb, sb;
+            body_trig(sys, c->b, q, &cb, &sb);
+            n[0] = cb * c->nb[0] - sb * c->nb[1];
+            n[1] = sb * c->nb[0] + cb * c->nb[1];
+        }
+        double t[2] = {c->flip ? -n[1] : n[1], c->flip ? n[0] : -n[0]};
+        double fx = c->fn * n[0] + c->ft * t[0], fy = c->fn * n[1] + c->ft * t[1];
+        f[0] += fx;
+        f[1] += fy;
+        f[2] += (at[0] - anchor[0]) * fy - (at[1] - anchor[1]) * fx;
+    }
+}

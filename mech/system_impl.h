@@ -366,6 +366,12 @@ void clearance_eccentricity(const mech_system *sys, const joint *j, const double
 ** distance of its centre of mass from the axis (along the axis turned +90 degrees). */
 void clearance_slider(const mech_system *sys, const joint *j, const double *q, const double *v,
                       double *tilt, double *offset);
+/* Joint j with clearance at (q, v), with its contacts' forces of the last evaluation:
+** the resultant force its contacts apply to its second body b (the journal, the slider),
+** in the world, and its moment about b's anchor: f = {fx, fy, m}, as an ideal joint's
+** reaction. */
+void clearance_force(const mech_system *sys, const joint *j, const double *q, const double *v,
+                     double f[3]);
 
 /* ---- assemble.c ---- */
 /* Moves the positions and velocities of state y the least so that every joint and driver

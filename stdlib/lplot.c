@@ -1903,7 +1903,12 @@ static int fig_save(lua_State *L)
     char *tmp = lua_newuserdatauv(L, strlen(path) + 8, 0);
     snprintf(tmp, strlen(path) + 8, "%s.XXXXXX", path);
     int fd = mkstemp(tmp);
-    if (fd < 0) return lu_error(L, fn, "cannot write '%s': %s", path, strerror(errno));
+    if (fd < 0) {
+        const char *why = strerror(errno);
+        char hint[600];
+        return lu_error(L, fn, "cannot write '%s': %s%s", path, why,
+                        lu_folder_hint(path, hint, sizeof hint));
+    }
     mode_t mask = umask(0);
     umask(mask);
     const char *err = fchmod(fd, 0666 & ~mask) != 0 ? strerror(errno) : NULL;

@@ -87,14 +87,15 @@ Joints with clearance: the field clearance of sys:revolute and sys:prismatic.
       radius = 10e-3, law = mech.contact.hu_guo{ K = ..., restitution = ... },
       friction = mech.friction.ambrosio{ mu = ... } } }
     a bearing of that radius on a, a journal of radius - radial on b, centred at `at`.
-    Channels: ex, ey, e (eccentricity journal - bearing), exb, eyb (in a's frame), and
-    gap, penetration, rate, fn, ft, vt, mu, active, impacts, v0, z, stick (its contact,
-    also the entity "<joint>.journal").
+    Channels: ex, ey, e (eccentricity journal - bearing), exb, eyb (in a's frame), fx, fy,
+    f (force on b, as the ideal joint's), and gap, penetration, rate, fn, ft, vt, mu,
+    active, impacts, v0, z, stick (its contact, also the entity "<joint>.journal").
   sys:prismatic{ a, b, axis = {1, 0}, clearance = { gap = 1e-3 | width = m, length = m,
       height = m | corners = {{x, y}, ...}, law = ..., friction = ... } }
     a guide on a, at -+(height/2 + gap) from the axis, and a slider on b (its x axis along
     the guide); every corner against both surfaces.  Channels: fn, ft (along the axis),
-    tilt, offset, impacts, active, and per corner k (counter-clockwise from the lower
+    tilt, offset, impacts, active, fx, fy, f, m (force on b and its moment about b's
+    anchor, as the ideal joint's), and per corner k (counter-clockwise from the lower
     left) c<k>_bottom.gap, c<k>_bottom.fn, c<k>_top.gap, c<k>_top.fn.
   No constraint equation: the joint is contact forces (any law of mechlua-contact(3)) and
   the mechanism gains 2 degrees of freedom.  The bodies must start within the clearance;
@@ -188,7 +189,7 @@ topics["sys:guide"] = topics["sys:flexible"]
 
 topics["mech.entity"] = [[
 an entity (body, point, force, joint or driver):
-  e.name, e.kind, e.system, e.channels (the quantities it can record)
+  e.name, e.kind, e.system, e.channels (a list of the quantities it can record)
   body:point{ name, at | body_at }
 Record its channels as "name.quantity", e.g. "crank.omega", "pin.fx".]]
 

@@ -26,9 +26,11 @@ void lmech_open_run(lua_State *L);
 ** stores the run there as soon as libmech returns it, with no Lua call in between, so that
 ** the run is freed with the userdata even when a later Lua call raises (a memory error).
 ** The string at index `header` is the comment text its CSV files start with (program
-** version, script, parameters).
+** version, script, parameters); `sys` (0 for none) the index of the system it comes from,
+** which the run refers to without keeping it alive (to say, of a channel that was not
+** recorded, whether the model has it).
 */
-mech_run **lmech_new_run(lua_State *L, int header);
+mech_run **lmech_new_run(lua_State *L, int header, int sys);
 
 /// Checks that argument arg is a run and returns it.
 mech_run *lmech_check_run(lua_State *L, int arg);

@@ -13,6 +13,7 @@
 
 #include "host.h"
 #include "lmech.h"
+#include "lsystem.h"
 #include "lutil.h"
 
 typedef struct lrun {
@@ -32,14 +33,26 @@ mech_run *lmech_check_run(lua_State *L, int arg)
     return r->run;
 }
 
-mech_run **lmech_new_run(lua_State *L, int header)
+mech_run **lmech_new_run(lua_State *L, int header, int sys)
 {
     header = lua_absindex(L, header);
-    lrun *r = lua_newuserdatauv(L, sizeof *r, 1);
+    if (sys) sys = lua_absindex(L, sys);
+    lrun *r = lua_newuserdatauv(L, sizeof *r, 2);
     r->run = NULL;
     luaL_setmetatable(L, LMECH_RUN);
     lua_pushvalue(L, header);
     lua_setiuservalue(L, -2, 1);
+    if (sys) { /* the system, weakly: the run does not keep it alive */
+        lua_createtable(L, 1, 0);
+        if (luaL_newmetatable(L, "mech.weak")) {
+            lua_pushliteral(L, "v");
+            lua_setfield(L, -2, "__mode");
+        }
+        lua_setmetatable(L, -2);
+        lua_pushvalue(L, sys);
+        lua_rawseti(L, -2, 1);
+        lua_setiuservalue(L, -2, 2);
+    }
     return &r->run;
 }
 
@@ -96,6 +109,63 @@ static const double *column_data(lua_State *L, int idx, long *n, const char **na
 
 /* ---- run ---------------------------------------------------------------------------- */
 
+#define LISTED_MAX 20 /* recorded channels a message lists */
+
+/*
+** Raises: channel `name` was not recorded in the run at index 1, whose channels the message
+** lists.  When the run's system is still there and `name` has the form of a model channel
+** ("entity.quantity"), it says whether the model has it, and then how to record it; if not,
+** why (libmech's lookup message).
+*/
+static int not_recorded(lua_State *L, mech_run *run, const char *fn, const char *name)
+{
+    char why[MECH_ERROR_MSG_SIZE] = "";
+    int known = -1; /* 1: a channel of the model, 0: not one, -1: the system is gone */
+    if (lua_getiuservalue(L, 1, 2) == LUA_TTABLE && strchr(name, '.') != NULL) {
+        lua_rawgeti(L, -1, 1);
+        lsys *ls = luaL_testudata(L, -1, LMECH_SYSTEM);
+        if (ls != NULL && ls->sys != NULL) {
+            mech_channel ch;
+            mech_error err;
+            known = mech_channel_lookup(ls->sys, name, &ch, &err) == MECH_OK;
+            if (!known) { /* without the lookup's own "channel '<name>': " */
+                const char *m = err.msg;
+                size_t len = strlen(name);
+                if (strncmp(m, "channel '", 9) == 0 && strncmp(m + 9, name, len) == 0 &&
+                    strncmp(m + 9 + len, "': ", 3) == 0)
+                    m += 9 + len + 3;
+                snprintf(why, sizeof why, "%s", m);
+            }
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    int n = mech_run_nchannels(run);
+    luaL_addstring(&b, "t");
+    for (int k = 0; k < n && k < LISTED_MAX; k++) {
+        luaL_addstring(&b, ", ");
+        luaL_addstring(&b, mech_run_channel_name(run, k));
+    }
+    if (n > LISTED_MAX) {
+        char more[80];
+        snprintf(more, sizeof more, ", ... (%d in all: run.channels)", n + 1);
+        luaL_addstring(&b, more);
+    }
+    luaL_pushresult(&b);
+    const char *recorded = lua_tostring(L, -1);
+    if (known == 1)
+        return luaL_error(L,
+                          "%s: channel '%s' was not recorded (recorded: %s); record it with "
+                          "sys:simulate{ ..., record = { \"%s\", ... } }",
+                          fn, name, recorded, name);
+    if (known == 0)
+        return luaL_error(L, "%s: no channel '%s' in this run (recorded: %s), nor in the model: %s",
+                          fn, name, recorded, why);
+    return luaL_error(L, "%s: channel '%s' was not recorded (recorded: %s)", fn, name, recorded);
+}
+
 static int run_column(lua_State *L)
 {
     mech_run *run = lmech_check_run(L, 1);
@@ -105,17 +175,7 @@ static int run_column(lua_State *L)
         return 1;
     }
     int i = mech_run_channel_index(run, name);
-    if (i < 0) {
-        luaL_Buffer b;
-        luaL_buffinit(L, &b);
-        for (int k = 0; k < mech_run_nchannels(run); k++) {
-            if (k) luaL_addstring(&b, ", ");
-            luaL_addstring(&b, mech_run_channel_name(run, k));
-        }
-        luaL_pushresult(&b);
-        return luaL_error(L, "run:column: channel '%s' was not recorded (recorded: t, %s)", name,
-                          lua_tostring(L, -1));
-    }
+    if (i < 0) return not_recorded(L, run, "run:column", name);
     push_column(L, 1, i);
     return 1;
 }
@@ -167,6 +227,9 @@ static int run_csv(lua_State *L)
                                         host_interrupt_flag(), &err);
     host_interrupt_polled(0);
     if (st == MECH_ERR_INTERRUPTED) host_interrupt_consume(L); /* reported here, once */
+    char hint[600];
+    if (st == MECH_ERR_IO && lu_folder_hint(path, hint, sizeof hint)[0])
+        return lu_error(L, fn, "%s%s", err.msg, hint);
     if (st != MECH_OK) return lu_mech_error(L, fn, &err);
     lua_pushstring(L, path);
     return 1;
@@ -238,6 +301,7 @@ static int run_index(lua_State *L)
             lua_pushstring(L, mech_run_channel_name(run, i));
             lua_rawseti(L, -2, i + 1);
         }
+        lu_names_meta(L);
     } else if (strcmp(key, "rows") == 0) {
         lua_pushinteger(L, mech_run_rows(run));
     } else if (strcmp(key, "status") == 0) {
@@ -255,6 +319,10 @@ static int run_index(lua_State *L)
         lua_pushstring(L, mech_run_parameters(run));
     } else {
         int i = mech_run_channel_index(run, key);
+        /* a name that is neither a field, a method nor a recorded channel is nil, but one of
+        ** the model's "entity.quantity" names (never a field) is an error that says what
+        ** was recorded, rather than a nil that fails later */
+        if (i < 0 && strchr(key, '.') != NULL) return not_recorded(L, run, "run", key);
         if (i < 0) return 0;
         push_column(L, 1, i);
     }

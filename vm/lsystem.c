@@ -1382,7 +1382,7 @@ static int sys_simulate(lua_State *L)
     push_header(L, t);
     /* the run's owner comes first: once libmech returns the run, an error raised by any
     ** Lua call (running out of memory) leaves it to the userdata's __gc, not leaked */
-    mech_run **run = lmech_new_run(L, -1);
+    mech_run **run = lmech_new_run(L, -1, 1);
 
     /* the parameters' tostring may have run Lua code; the run starts from an evaluated
     ** initial state, so that callbacks find values to read from the first call on */
@@ -1439,6 +1439,13 @@ static int sys_index(lua_State *L)
 }
 
 /* ---- entities -------------------------------------------------------------------------------- */
+
+/* Whether entity e takes points (body:point): bodies, the ground and the nodes of flexible
+** bodies (which are bodies). */
+static int has_points(const lentity *e)
+{
+    return e->kind == MECH_KIND_BODY;
+}
 
 static int ent_point(lua_State *L)
 {
@@ -1497,18 +1504,40 @@ static int ent_index(lua_State *L)
         lua_getiuservalue(L, 1, 1);
         return 1;
     }
-    if (strcmp(key, "channels") == 0) { /* what can be recorded */
-        char list[1024];
-        mech_channel_list(ls->sys, e->kind, e->id, list, sizeof list);
-        lua_pushstring(L, list);
+    if (strcmp(key, "channels") == 0) { /* what can be recorded: a list of names */
+        size_t need = mech_channel_list(ls->sys, e->kind, e->id, NULL, 0);
+        char *list = lua_newuserdatauv(L, need + 1, 0);
+        mech_channel_list(ls->sys, e->kind, e->id, list, need + 1);
+        lu_push_names(L, list);
         return 1;
     }
-    if (strcmp(key, "point") == 0 && e->kind == MECH_KIND_BODY) {
+    if (strcmp(key, "point") == 0 && has_points(e)) {
         lua_pushcfunction(L, ent_point);
         return 1;
     }
     if (e->kind == MECH_KIND_FE) return lfe_index(L, ls, e, key);
     return 0;
+}
+
+/* What Tab completes on entity e (the REPL calls the metatable's __complete with it): the
+** fields every entity has, and the methods and fields of its kind, exactly those that
+** ent_index answers. */
+static int ent_complete(lua_State *L)
+{
+    static const char *const fields[] = {"name", "kind", "system", "channels", NULL};
+    lsys *ls;
+    lentity *e = lsys_check_entity(L, 1, &ls);
+    lua_newtable(L);
+    lu_setflags(L, fields);
+    if (has_points(e)) {
+        lua_pushcfunction(L, ent_point);
+        lua_setfield(L, -2, "point");
+    }
+    if (e->kind == MECH_KIND_FE) {
+        lu_setflags(L, lfe_fields);
+        luaL_setfuncs(L, lfe_methods, 0);
+    }
+    return 1;
 }
 
 /* ---- registration ---------------------------------------------------------------------------- */
@@ -1534,10 +1563,11 @@ void lmech_open_system(lua_State *L)
                                         {"__close", sys_gc},
                                         {"__tostring", sys_tostring},
                                         {NULL, NULL}};
-    static const char *const ent_fields[] = {"name", "kind", "system", "channels", NULL};
-    static const luaL_Reg ent_completed[] = {{"point", ent_point}, {NULL, NULL}};
-    static const luaL_Reg ent_meta[] = {
-        {"__index", ent_index}, {"__tostring", ent_tostring}, {"__eq", ent_eq}, {NULL, NULL}};
+    static const luaL_Reg ent_meta[] = {{"__index", ent_index},
+                                        {"__tostring", ent_tostring},
+                                        {"__eq", ent_eq},
+                                        {"__complete", ent_complete},
+                                        {NULL, NULL}};
     int mech = lua_gettop(L);
     luaL_newmetatable(L, LMECH_SYSTEM);
     lua_newtable(L);
@@ -1560,12 +1590,6 @@ void lmech_open_system(lua_State *L)
     lua_pop(L, 1);
 
     luaL_newmetatable(L, LMECH_ENTITY);
-    lua_newtable(L);
-    lu_setflags(L, ent_fields);
-    lu_setflags(L, lfe_fields);
-    luaL_setfuncs(L, ent_completed, 0);
-    luaL_setfuncs(L, lfe_methods, 0);
-    lua_setfield(L, -2, "__complete");
     luaL_setfuncs(L, ent_meta, 0);
     lua_pop(L, 1);
 

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -45,19 +49,41 @@ void *lu_newguard(lua_State *L, size_t size, void (*release)(void *p))
     return g->data;
 }
 
+/* msg, into buf, without a "<name>: " that repeats the last name of fname, whose prefix the
+** message gets: libmech names the operation that failed, first ("simulate: end time must be
+** > 0", "csv: cannot write ...") or after the entity ("flexible body 'plate': frequencies:
+** ..."), which after "sys:simulate: " or "fe:frequencies: " says it twice. */
+static const char *unrepeated(const char *fname, const char *msg, char *buf, size_t size)
+{
+    const char *name = fname + strlen(fname);
+    while (name > fname && name[-1] != ':' && name[-1] != '.') name--;
+    size_t len = strlen(name);
+    if (len == 0) return msg;
+    const char *at = msg;
+    if (strncmp(at, name, len) != 0 || strncmp(at + len, ": ", 2) != 0) {
+        const char *entity = strstr(msg, "': "); /* "<kind> '<name>': " */
+        if (entity == NULL) return msg;
+        at = entity + 3;
+        if (strncmp(at, name, len) != 0 || strncmp(at + len, ": ", 2) != 0) return msg;
+    }
+    snprintf(buf, size, "%.*s%s", (int)(at - msg), msg, at + len + 2);
+    return buf;
+}
+
 int lu_error(lua_State *L, const char *fname, const char *fmt, ...)
 {
-    char msg[1024];
+    char msg[1024], buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return luaL_error(L, "%s: %s", fname, msg);
+    return luaL_error(L, "%s: %s", fname, unrepeated(fname, msg, buf, sizeof buf));
 }
 
 int lu_mech_error(lua_State *L, const char *fname, const mech_error *err)
 {
-    return luaL_error(L, "%s: %s", fname, err->msg);
+    char buf[MECH_ERROR_MSG_SIZE];
+    return luaL_error(L, "%s: %s", fname, unrepeated(fname, err->msg, buf, sizeof buf));
 }
 
 int lu_getfield(lua_State *L, int idx, const char *fname, const char *key)
@@ -376,6 +402,47 @@ void lu_setflags(lua_State *L, const char *const names[])
     }
 }
 
+/* tostring of a list of names: its strings separated by ", ". */
+static int names_tostring(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (i > 1) luaL_addstring(&b, ", ");
+        if (lua_rawgeti(L, 1, i) == LUA_TSTRING)
+            luaL_addvalue(&b);
+        else
+            lua_pop(L, 1);
+    }
+    luaL_pushresult(&b);
+    return 1;
+}
+
+void lu_names_meta(lua_State *L)
+{
+    if (luaL_newmetatable(L, "mech.names")) {
+        lua_pushcfunction(L, names_tostring);
+        lua_setfield(L, -2, "__tostring");
+    }
+    lua_setmetatable(L, -2);
+}
+
+void lu_push_names(lua_State *L, const char *list)
+{
+    lua_newtable(L);
+    lua_Integer n = 0;
+    while (*list) {
+        const char *end = strstr(list, ", ");
+        size_t len = end ? (size_t)(end - list) : strlen(list);
+        lua_pushlstring(L, list, len);
+        lua_rawseti(L, -2, ++n);
+        list += len + (end ? 2 : 0);
+    }
+    lu_names_meta(L);
+}
+
 /* Registry key of the set of warnings already given. */
 #define WARNED "mechlua.warned"
 
@@ -418,4 +485,21 @@ void lu_warn(lua_State *L, const char *fmt, ...)
     lua_pushcfunction(L, warn_once); /* allocates nothing: a memory error stays in the pcall */
     lua_pushlightuserdata(L, msg);
     if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1);
+}
+
+const char *lu_folder_hint(const char *path, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL || slash == path) return buf; /* the current folder, or the root */
+    int saved = errno;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    struct stat st;
+    if (strlen(dir) < sizeof dir - 1 && stat(dir, &st) != 0 && errno == ENOENT)
+        snprintf(buf, size,
+                 "; the folder '%s' does not exist: create it first with mech.mkdir(\"%s\")", dir,
+                 dir);
+    errno = saved;
+    return buf;
 }

@@ -12,7 +12,9 @@
 #include "mech.h"
 
 /*
-** Raises "fname: message" (with the caller's position) .  Never returns.
+** Raises "fname: message" (with the caller's position) .  Never returns.  A message that
+** starts with fname's last name ("simulate: ..." for "sys:simulate", as libmech's do) does
+** not repeat it: "sys:simulate: end time must be > 0".
 */
 int lu_error(lua_State *L, const char *fname, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -20,7 +22,7 @@ int lu_error(lua_State *L, const char *fname, const char *fmt, ...)
 #endif
     ;
 
-/// Raises "fname: <err->msg>".
+/// Raises "fname: <err->msg>" (without a repeated name, as lu_error).
 int lu_mech_error(lua_State *L, const char *fname, const mech_error *err);
 
 /*
@@ -105,5 +107,23 @@ void lu_warn(lua_State *L, const char *fmt, ...)
 /// Sets t[name] = true for each name of the NULL-terminated list, t the table on top of the
 /// stack (how an object's metatable lists, under __complete, what Tab completes).
 void lu_setflags(lua_State *L, const char *const names[]);
+
+/*
+** Pushes a list of names (a sequence of strings) made from `list`, names separated by ", "
+** ("x, y, phi"), with the metatable ("mech.names") that all such lists share: tostring
+** gives them back separated by ", ", so that print shows them on one line (the REPL shows
+** them as the lists they are).
+*/
+void lu_push_names(lua_State *L, const char *list);
+
+/*
+** For a file that could not be written at path: when its folder does not exist, writes into
+** buf (and returns it) "; the folder 'out' does not exist: create it first with
+** mech.mkdir("out")", the end of the error message; else "".  Keeps errno.
+*/
+const char *lu_folder_hint(const char *path, char *buf, size_t size);
+
+/// Gives the table on top of the stack the metatable of lu_push_names' lists.
+void lu_names_meta(lua_State *L);
 
 #endif

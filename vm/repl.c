@@ -205,6 +205,23 @@ static int is_word_char(int c)
     return isalnum(c) || c == '_';
 }
 
+/* Whether the metatable at idx is one that mechlua's C code registered (under its __name in
+** the registry): only those may hold a __complete function (a C function), which
+** completion calls with the object to list the names that depend on it (an entity's
+** kind).  Tables of scripts never have Tab run a function of theirs. */
+static int own_metatable(lua_State *L, int idx)
+{
+    idx = lua_absindex(L, idx);
+    int own = 0;
+    if (lua_getfield(L, idx, "__name") == LUA_TSTRING) {
+        luaL_getmetatable(L, lua_tostring(L, -1));
+        own = lua_rawequal(L, -1, idx);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    return own;
+}
+
 /* Looks up field `name` of the value on top (tables raw, then __index tables),
 ** replacing it with the result (nil if not found). Never calls a metamethod. */
 static void lookup_field(lua_State *L, const char *name, size_t len)
@@ -221,7 +238,8 @@ static void lookup_field(lua_State *L, const char *name, size_t len)
         if (!lua_getmetatable(L, -1)) break;
         /* mechlua's own objects (their metatable has __complete) may be indexed for real:
         ** their __index functions have no side effects */
-        if (lua_getfield(L, -1, "__complete") == LUA_TTABLE) {
+        int ct = lua_getfield(L, -1, "__complete");
+        if (ct == LUA_TTABLE || (lua_iscfunction(L, -1) && own_metatable(L, -2))) {
             lua_pop(L, 2);
             lua_pushlstring(L, name, len);
             lua_gettable(L, -2);
@@ -259,15 +277,21 @@ static void add_keys(lua_State *L, int set, const char *prefix, size_t plen, int
 }
 
 /* Adds to set (at index `set`) the identifier keys of the value on top, of its __index
-** tables, and of the __complete table mechlua's objects keep in their metatables. */
+** tables, and of the __complete table mechlua's objects keep in their metatables (or the
+** table that their __complete function returns for this object). */
 static void collect_fields(lua_State *L, int set, const char *prefix, size_t plen, int methods)
 {
     lua_pushvalue(L, -1);
     for (int depth = 0; depth < MAX_INDEX_CHAIN; depth++) {
         if (lua_istable(L, -1)) add_keys(L, set, prefix, plen, methods);
         if (!lua_getmetatable(L, -1)) break;
-        if (lua_getfield(L, -1, "__complete") == LUA_TTABLE)
-            add_keys(L, set, prefix, plen, methods);
+        int ct = lua_getfield(L, -1, "__complete");
+        if (lua_iscfunction(L, -1) && own_metatable(L, -2)) { /* names that depend on it */
+            lua_pushvalue(L, -3);
+            lua_call(L, 1, 1); /* protected by the caller; mechlua's own code */
+            ct = lua_type(L, -1);
+        }
+        if (ct == LUA_TTABLE) add_keys(L, set, prefix, plen, methods);
         lua_pop(L, 1);
         lua_pushliteral(L, "__index");
         lua_rawget(L, -2);

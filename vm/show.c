@@ -68,6 +68,22 @@ static int has_tostring(lua_State *L, int idx)
     return found;
 }
 
+/* Whether the value at idx is shown as a table: a table without __tostring, or a list of
+** names (entity.channels, run.channels), whose tostring is for print but which the REPL
+** shows as the list it is. */
+static int shown_as_table(lua_State *L, int idx)
+{
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) != LUA_TTABLE) return 0;
+    if (!has_tostring(L, idx)) return 1;
+    int names = 0;
+    if (luaL_getmetafield(L, idx, "__name") != LUA_TNIL) {
+        names = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "mech.names") == 0;
+        lua_pop(L, 1);
+    }
+    return names;
+}
+
 /* A value inside a table: quoted strings, {...} for nested tables. */
 static void show_item(lua_State *L, int idx, FILE *out)
 {
@@ -78,7 +94,7 @@ static void show_item(lua_State *L, int idx, FILE *out)
         show_quoted(s, len, out);
         return;
     }
-    if (lua_type(L, idx) == LUA_TTABLE && !has_tostring(L, idx)) {
+    if (shown_as_table(L, idx)) {
         lua_pushnil(L);
         if (lua_next(L, idx)) {
             lua_pop(L, 2);
@@ -203,7 +219,7 @@ void repl_show(lua_State *L, int idx, FILE *out)
 {
     idx = lua_absindex(L, idx);
     luaL_checkstack(L, 8, "showing a value");
-    if (lua_type(L, idx) == LUA_TTABLE && !has_tostring(L, idx)) {
+    if (shown_as_table(L, idx)) {
         show_table(L, idx, out);
         return;
     }

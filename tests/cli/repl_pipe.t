@@ -31,6 +31,11 @@ is($r->{out},
     'a table lists its sequence, then its other keys sorted, then its length');
 $r = repl("{}\n");
 is($r->{out}, "{}  -- #0\n", 'an empty table');
+$r = repl(qq(s = mech.planar{}\nb = s:body{ name = "b", mass = 1, inertia = 1 }\nb.channels\n)
+    . qq(print(b.channels)\n));
+is($r->{out}, qq({ "x", "y", "phi", "vx", "vy", "omega", "ax", "ay", "alpha", "kinetic" }  -- #10\n)
+    . qq(x, y, phi, vx, vy, omega, ax, ay, alpha, kinetic\n),
+    "an entity's channels show as the list they are; print gives them on one line");
 $r = repl(qq({["two words"] = 1, ["end"] = 2, q = "say \\"hi\\"\\n"}\n));
 is($r->{out}, qq({ ["end"] = 2, q = "say \\"hi\\"\\n", ["two words"] = 1 }  -- #0\n),
     'keys that are not names are bracketed; strings are quoted and escaped');

@@ -148,6 +148,11 @@ keys_('C-u', 'run.t:m', 'Tab');
 ok(wait_for(qr/^max\s+mean\s+min\n> run\.t:m$/m), 'column methods, through the run');
 keys_('C-u', 'run.stats.steps > 0', 'Enter');
 ok(wait_for(qr/^true\n>$/m), 'the results are there to explore');
+keys_('C-u', 'crank.', 'Tab');
+ok(wait_for(qr/^channels\s+kind\s+name\s+point\s+system\n> crank\.$/m),
+    'Tab on a rigid body lists its fields and methods, no flexible-body method');
+keys_('C-u', 'crank:', 'Tab');
+ok(wait_for(qr/^> crank:point$/m), 'its one method completes after ":"');
 keys_('C-u', 'fe = sys:flexible{ name = "plate", mesh = mech.mesh.rectangle{ nx = 2 }, E = 1e5, density = 10 }', 'Enter');
 keys_('C-u', 'fe:fr', 'Tab');
 ok(wait_for(qr/^> fe:frequencies$/m), 'Tab completes a flexible body method');

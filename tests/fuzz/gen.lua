@@ -152,7 +152,9 @@ local function methods_of(obj)
   local mt = debug.getmetatable(obj)
   if mt then
     for _, key in ipairs{ "__index", "__methods", "__complete" } do
-      if type(mt[key]) == "table" then for k, v in pairs(mt[key]) do add(k, v) end end
+      local list = mt[key]
+      if key == "__complete" and type(list) == "function" then list = list(obj) end -- by kind
+      if type(list) == "table" then for k, v in pairs(list) do add(k, v) end end
     end
   end
   table.sort(names)

@@ -86,7 +86,7 @@ do -- runaway states (issue 14, item 10)
       .. "4e%+06 m", method .. ": the rocket is stopped beyond 1e6 times its scale (a t^2 / 2 = 4 m)")
     tap.ok(#res >= 100, method .. ": with the rows before (" .. #res .. ")")
     tap.raises(function() r:lyapunov{ t = 2, every = 0.1, h = 1e-3, method = method } end,
-      "lyapunov: the reference trajectory failed at t = ", method .. ": sys:lyapunov stops it too")
+      "sys:lyapunov: the reference trajectory failed at t = ", method .. ": sys:lyapunov stops it too")
   end
 
   -- RK4 on a spring far too stiff for its step: the oscillation grows 400-fold per step
@@ -94,7 +94,7 @@ do -- runaway states (issue 14, item 10)
   local bob = spring:body{ name = "bob", mass = 1, inertia = 1, at = { 0.1, 0 } }
   spring:spring{ spring.ground, bob, at = { { 0, 0 }, { 0.1, 0 } }, k = 1e8, length = 0.05, name = "stiff" }
   tap.raises(function() spring:lyapunov{ t = 0.04, every = 0.01, h = 1e-3, method = "rk4" } end,
-    "sys:lyapunov: lyapunov: the reference trajectory failed at t = 0.005 s (step 5): body 'bob' x = -2.04e+11 m "
+    "sys:lyapunov: the reference trajectory failed at t = 0.005 s (step 5): body 'bob' x = -2.04e+11 m "
     .. "is beyond 4e+09 m, 1e+06 times the model's scale", "sys:lyapunov: RK4 on a stiff spring")
 end
 

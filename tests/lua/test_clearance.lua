@@ -32,9 +32,26 @@ do -- at rest: a pendulum hangs on its journal, the journal on the bearing's wal
     end
     local run = sys:simulate{ t = 0.5, report = 1e-3, method = "bdf", rtol = 1e-8, atol = 1e-12,
       record = { "pivot.ex", "pivot.ey", "pivot.exb", "pivot.eyb", "pivot.fn", "pivot.penetration",
-        "pivot.stick", "bob.phi" } }
+        "pivot.stick", "bob.phi", "pivot.fx", "pivot.fy", "pivot.f" } }
     local n = #run
     tap.diag(v[1])
+    -- the resultant force, named as the ideal joint's: on the joint's second body (the bob;
+    -- the ground in the second case), so the weight m g up, or its reaction down
+    tap.near(run["pivot.fy"][n], -v[2] * g, 1e-6 * g, "pivot.fy carries the weight exactly")
+    tap.near(run["pivot.fx"][n], 0, 1e-6 * g, "pivot.fx is zero at rest")
+    tap.near(run["pivot.f"][n], g, 1e-6 * g, "pivot.f is the weight")
+    local ideal = mech.planar{ gravity = { 0, -g } }
+    local ibob = ideal:body{ name = "bob", mass = 1, inertia = 0.01, at = { 0, -0.1 }, angle = v[3] }
+    if v[2] < 0 then
+      ideal:revolute{ ideal.ground, ibob, a_at = { 0, 0 }, b_at = { 0, 0.1 }, name = "pivot" }
+    else
+      ideal:revolute{ ibob, ideal.ground, a_at = { 0.1, 0 }, b_at = { 0, 0 }, name = "pivot" }
+    end
+    local irun = ideal:simulate{ t = 0.01, report = 1e-3, record = { "pivot.fx", "pivot.fy" } }
+    tap.ok(math.abs(irun["pivot.fy"][#irun] - run["pivot.fy"][n]) < 1e-6 * g
+      and math.abs(irun["pivot.fx"][#irun] - run["pivot.fx"][n]) < 1e-6 * g,
+      string.format("the ideal joint's fx, fy are the same (%.9g, %.9g N)", irun["pivot.fx"][#irun],
+        irun["pivot.fy"][#irun]))
     tap.near(run["pivot.penetration"][n], d, 1e-3 * d,
       string.format("the journal sinks into the bearing by (m g / K)^(2/3) = %.4g m", d))
     tap.near(run["pivot.ey"][n], v[2] * (c + d), 1e-3 * d,
@@ -85,7 +102,8 @@ do -- friction along the guide: a slider sliding on either surface decelerates a
       clearance = { gap = gap, length = 0.1, height = 0.05, law = mech.contact.hu_guo{ K = 1e10, restitution = 0.5 },
         friction = mech.friction.coulomb{ mu = mu } } }
     local run = sys:simulate{ t = 0.5, report = 1e-3, method = "bdf", rtol = 1e-8, atol = 1e-12,
-      record = { "slider.vx", "guide.ft", "guide.fn" } }
+      record = { "slider.vx", "guide.ft", "guide.fn", "guide.fx", "guide.fy", "guide.f", "guide.m",
+        "guide.tilt" } }
     local n, surface = #run, side < 0 and "bottom" or "top"
     -- Coulomb's sgn(v) with v > 0 throughout: v = 1 - mu g t exactly, up to the
     -- integration error (rtol 1e-8)
@@ -93,6 +111,18 @@ do -- friction along the guide: a slider sliding on either surface decelerates a
       string.format("on the %s surface: v(0.5 s) = 1 - mu g t", surface))
     tap.near(run["guide.ft"][n], -mu * run["guide.fn"][n], 1e-9,
       "guide.ft, along the axis, is -mu fn: it opposes the sliding")
+    -- the resultant on the slider, as the ideal prismatic joint's fx, fy, f, m: friction
+    -- -mu m g along x, the weight carried along y, and, the slider not turning, no moment
+    -- about its centre: about its anchor (on the guide's axis, gap from the centre in the
+    -- slider's frame, turned by its small tilt) the moment of (fx, fy) at the centre
+    tap.near(run["guide.fx"][n], -mu * m * g, 1e-6, "guide.fx is the friction on the slider")
+    tap.near(run["guide.fy"][n], -side * m * g, 1e-6, "guide.fy carries the weight")
+    tap.near(run["guide.f"][n], m * g * math.sqrt(1 + mu ^ 2), 1e-6,
+      "guide.f is the vector sum of the normal and friction forces")
+    local tilt = run["guide.tilt"][n]
+    local arm = { -side * gap * math.sin(tilt), side * gap * math.cos(tilt) } -- centre - anchor
+    tap.near(run["guide.m"][n], arm[1] * run["guide.fy"][n] - arm[2] * run["guide.fx"][n], 1e-10,
+      string.format("guide.m is their moment about the slider's anchor (%.6g N m)", run["guide.m"][n]))
   end
 end
 
@@ -149,6 +179,49 @@ do -- as the clearance shrinks the slider follows the ideal mechanism
     tap.ok(ratio > 0.8 and ratio < 1.25, string.format("the error shrinks with the clearance (x %.3f "
       .. "for x 0.2 of the clearance: %.2f of proportional)", errs[i] / errs[i - 1], ratio))
   end
+end
+
+do -- the resultant force of a small clearance follows the ideal joint's, under the same names
+  -- Benchmark A's law and friction with a 0.01 mm clearance, and the ideal mechanism; the
+  -- second revolution (0.012 .. 0.024 s), same report grid.  pin.f of the clearance joint
+  -- is also exactly the vector sum of its contact's normal and friction forces.
+  local names = { "pin.fx", "pin.fy", "pin.f" }
+  local ideal = benchmarks.a{}:simulate{ t = 0.024, report = 1e-5, rtol = 1e-8, atol = 1e-12,
+    record = names }
+  local run = benchmarks.a{ clearance = benchmarks.a_clearance{ radial = 0.01e-3 } }:simulate{
+    t = 0.024, report = 1e-5, rtol = 1e-8, atol = 1e-12,
+    record = { "pin.fx", "pin.fy", "pin.f", "pin.fn", "pin.ft" } }
+  tap.is(#run, #ideal, "both on the same report grid")
+  local sum = function(r, name, f)
+    local s, n = 0, 0
+    for i = 1, #r do
+      if r.t[i] >= 0.012 then s, n = s + (f or function(x) return x end)(r[name][i], i), n + 1 end
+    end
+    return s / n
+  end
+  local fmean = sum(ideal, "pin.f")
+  tap.diag(string.format("benchmark A, second revolution: mean |f| %.5g N ideal, %.5g N with a "
+    .. "0.01 mm clearance", fmean, sum(run, "pin.f")))
+  tap.ok(math.abs(sum(run, "pin.f") / fmean - 1) < 0.05, "the mean resultant is the ideal's within 5 %")
+  for _, q in ipairs{ "pin.fx", "pin.fy" } do
+    local rms_i = math.sqrt(sum(ideal, q, function(x) return x * x end))
+    local rms_c = math.sqrt(sum(run, q, function(x) return x * x end))
+    local dot = sum(run, q, function(x, i) return x * ideal[q][i] end) / (rms_i * rms_c)
+    local mdiff = math.abs(sum(run, q) - sum(ideal, q))
+    tap.diag(string.format("%s: rms %.5g N ideal, %.5g N clearance; correlation %.4f; means "
+      .. "%.4g, %.4g N", q, rms_i, rms_c, dot, sum(ideal, q), sum(run, q)))
+    tap.ok(math.abs(rms_c / rms_i - 1) < 0.05, q .. ": its rms is the ideal's within 5 %")
+    tap.ok(dot > 0.95, q .. ": it follows the ideal's (correlation > 0.95): same sign convention")
+    tap.ok(mdiff < 0.05 * fmean, q .. ": its mean is the ideal's within 5 % of the mean force")
+  end
+  local worst = 0
+  for i = 1, #run do
+    local fn, ft = run["pin.fn"][i], run["pin.ft"][i]
+    worst = math.max(worst, math.abs(run["pin.f"][i] - math.sqrt(fn * fn + ft * ft)),
+      math.abs(run["pin.f"][i] - math.sqrt(run["pin.fx"][i] ^ 2 + run["pin.fy"][i] ^ 2)))
+  end
+  tap.ok(run["pin.ft"]:max() > 10 and worst < 1e-9 * run["pin.f"]:max(), string.format(
+    "with friction (|ft| up to %.3g N), f = |fx, fy| = |fn n + ft t| at every row", run["pin.ft"]:max()))
 end
 
 do -- elastic contact conserves energy through many impacts
@@ -265,8 +338,8 @@ do -- channels, names and the model's description
   local sys = benchmarks.a{ clearance = benchmark_a }
   local pin = sys:entity("pin")
   tap.is(pin.kind, "joint", "a joint with clearance is a joint")
-  tap.is(pin.channels, "ex, ey, e, exb, eyb, gap, penetration, rate, fn, ft, vt, mu, active, impacts, "
-    .. "v0, z, stick", "a journal's channels: eccentricity, then its contact's")
+  tap.is(tostring(pin.channels), "ex, ey, e, exb, eyb, fx, fy, f, gap, penetration, rate, fn, ft, vt, mu, active, impacts, "
+    .. "v0, z, stick", "a journal's channels: eccentricity, resultant force, then its contact's")
   tap.is(sys:entity("pin.journal").kind, "contact", "its contact is the entity 'pin.journal'")
   tap.is(sys.dof, 2, "the journal in its bearing frees two degrees of freedom")
   local text = sys:describe()
@@ -277,7 +350,7 @@ do -- channels, names and the model's description
   local b = s2:body{ name = "block", mass = 1, inertia = 1 }
   local guide = s2:prismatic{ s2.ground, b, name = "guide", clearance = { gap = 1e-3, length = 0.1,
     height = 0.05, law = mech.contact.hertz{ K = 1e9 } } }
-  tap.is(guide.channels, "fn, ft, tilt, offset, impacts, active, c1_bottom.gap, c1_bottom.fn, c1_top.gap, "
+  tap.is(tostring(guide.channels), "fn, ft, tilt, offset, impacts, active, fx, fy, f, m, c1_bottom.gap, c1_bottom.fn, c1_top.gap, "
     .. "c1_top.fn, c2_bottom.gap, c2_bottom.fn, c2_top.gap, c2_top.fn, c3_bottom.gap, c3_bottom.fn, "
     .. "c3_top.gap, c3_top.fn, c4_bottom.gap, c4_bottom.fn, c4_top.gap, c4_top.fn",
     "a guide's channels: totals, then each corner against each surface")
@@ -291,7 +364,7 @@ do -- channels, names and the model's description
   local man = f:read("a")
   f:close()
   local missing = {}
-  for _, list in ipairs{ pin.channels, "fn, ft, tilt, offset, impacts, active" } do
+  for _, list in ipairs{ tostring(pin.channels), "fn, ft, tilt, offset, impacts, active, fx, fy, f, m" } do
     for q in list:gmatch("[%w_]+") do
       if not man:find(q, 1, true) then missing[#missing + 1] = q end
     end
@@ -371,7 +444,7 @@ do -- errors name the joint and the values
   tap.is(sys:entity("pin"), nil, "a refused joint is not added")
   tap.ok(not tostring(sys):find("contact"), "nor its contacts")
   local s1 = benchmarks.a{ clearance = benchmark_a }
-  tap.raises(function() s1:lyapunov{ t = 0.1, every = 0.01 } end, "lyapunov: systems with contacts "
+  tap.raises(function() s1:lyapunov{ t = 0.1, every = 0.01 } end, "sys:lyapunov: systems with contacts "
     .. "are not supported (joint with clearance 'pin')", "sys:lyapunov refuses contacts (it locates no onset)")
   -- a body that only a joint with clearance guides needs its inertia
   local s2 = mech.planar{}

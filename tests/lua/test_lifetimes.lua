@@ -324,7 +324,7 @@ cat <&3 >/dev/null
   local r = s:simulate{ t = 0.5, report = 1e-5, record = { "b.x", "b.y", "b.vx", "b.vy" } }
   assert(os.execute("sh '" .. dir .. "/reader.sh' &"))
   local ok, err = pcall(r.csv, r, path)
-  tap.ok(not ok and err:find("run:csv: csv: interrupted; '" .. path .. "' was not written", 1, true),
+  tap.ok(not ok and err:find("run:csv: interrupted; '" .. path .. "' was not written", 1, true),
     "Ctrl-C while writing: an error that says the file was not written")
   tap.is(io.open(path), nil, "no file")
   tap.is(io.open(tmp), nil, "no temporary file")
@@ -341,7 +341,7 @@ do
   local s = mech.planar{}
   s:body{ name = 'a,"b', mass = 1, inertia = 1 }
   tap.raises(function() s:body{ name = "x\ny", mass = 1 } end,
-    "sys:body: body: name must not contain control characters (byte 0x0a at position 2)",
+    "sys:body: name must not contain control characters (byte 0x0a at position 2)",
     "a newline in a name is refused")
   tap.raises(function() s:body{ name = "x\0y", mass = 1 } end,
     "sys:body: field 'name' must not contain a zero byte", "a zero byte in a name is refused")

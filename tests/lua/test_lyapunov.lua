@@ -48,7 +48,7 @@ do -- errors
   sys:revolute{ sys.ground, w, at = { 0, 0 } }
   sys:drive{ w, speed = 1 }
   tap.raises(function() sys:lyapunov{ t = 10, every = 1 } end,
-    "sys:lyapunov: lyapunov: the joints and drivers leave no freedom to move", "no degree of freedom")
+    "sys:lyapunov: the joints and drivers leave no freedom to move", "no degree of freedom")
   local free = mech.planar{}
   free:body{ name = "f", mass = 1, inertia = 1 }
   tap.raises(function() free:lyapunov{ t = 10 } end, "field 'every' is required", "every is required")

@@ -137,7 +137,7 @@ local scenarios = {
     return run.rows .. " " .. #run.events
   end },
   { "the text of systems, entities, runs and columns", function()
-    local out = { ref_sys:describe(), tostring(ref_sys), tostring(ref_b), ref_b.channels,
+    local out = { ref_sys:describe(), tostring(ref_sys), tostring(ref_b), tostring(ref_b.channels),
       tostring(ref_sys:entity("s")), ref_sys:value("b.x"), tostring(ref_run), tostring(ref_run.t),
       tostring(ref_run["b.x"]), ref_run.message, ref_run.status, ref_run.parameters }
     return table.concat(out, "\n")

@@ -91,8 +91,12 @@ do -- failed writes leave nothing behind
   local fig = plot.figure{ "fail", x = x, y = y }
   local before = listing(tmp)
   tap.raises(function() fig:save(tmp .. "/no/such/folder/f.png") end,
-    "fig:save: cannot write '" .. tmp .. "/no/such/folder/f.png': No such file or directory",
-    "a folder that does not exist: the error names the path and the reason")
+    "fig:save: cannot write '" .. tmp .. "/no/such/folder/f.png': No such file or directory; "
+    .. "the folder '" .. tmp .. "/no/such/folder' does not exist: create it first with mech.mkdir(\""
+    .. tmp .. "/no/such/folder\")",
+    "a folder that does not exist: the error names the path and the reason, and how to make it")
+  local msg = select(2, pcall(fig.save, fig, "/proc/mechlua_plot_test.png"))
+  tap.ok(not msg:find("mkdir", 1, true), "a folder that exists gets no such advice")
   tap.raises(function() fig:save("/proc/mechlua_plot_test.png") end,
     "fig:save: cannot write '/proc/mechlua_plot_test.png': ", "a folder that cannot be written")
   tap.is(listing("/proc"):find("mechlua_plot_test", 1, true), nil, "nothing appears in /proc")

@@ -64,9 +64,15 @@ do -- columns
   local two = assert(io.open(tmp .. "/two.csv")):read("a")
   tap.like(two, "\nt %[s%],motor.torque %[N m%]\n", "columns selects channels")
   tap.raises(function() run:csv(tmp .. "/x.csv", { columns = { "nope.x" } }) end,
-    "csv: channel 'nope.x' was not recorded in this run", "unknown column")
-  tap.raises(function() run:csv("/proc/no/such/dir/x.csv") end, "run:csv: csv: cannot write",
+    "run:csv: channel 'nope.x' was not recorded in this run", "unknown column")
+  tap.raises(function() run:csv("/proc/no/such/dir/x.csv") end, "run:csv: cannot write",
     "an unwritable path is an error")
+  tap.raises(run.csv, "run:csv: cannot write '" .. tmp .. "/nodir/x.csv': No such file or directory; "
+    .. "the folder '" .. tmp .. "/nodir' does not exist: create it first with mech.mkdir(\"" .. tmp
+    .. "/nodir\")", "a missing folder: the error says how to create it", run, tmp .. "/nodir/x.csv")
+  local msg = select(2, pcall(run.csv, run, "/proc/x.csv"))
+  tap.ok(msg:find("run:csv: cannot write '/proc/x.csv'", 1, true) and not msg:find("mkdir", 1, true),
+    "a folder that exists but cannot be written gets no such advice")
 
   -- same script, same machine: same bits
   local again = crank_system():simulate{ t = 1, report = 0.01, method = "dopri5", rtol = 1e-10,
@@ -182,6 +188,58 @@ do -- finite-time blow-up: x' = x^2 reaches infinity at t = 1
   tap.ok(#sys.last_run >= 100, "the rows before it are kept")
 end
 
+do -- a channel that was not recorded is an error that says what was, and how to record it
+  local sys = crank_system()
+  local run = sys:simulate{ t = 0.1, report = 0.05, record = { "crank.tip.x", "motor.torque",
+    radius = function(_, s) return s:value("crank.tip.x") end } }
+  tap.raises(function() return run["crank.tip.vx"] end,
+    "run: channel 'crank.tip.vx' was not recorded (recorded: t, crank.tip.x, motor.torque, radius); "
+    .. "record it with sys:simulate{ ..., record = { \"crank.tip.vx\", ... } }",
+    "run[name] of a channel of the model that was not recorded")
+  tap.raises(run.column, "run:column: channel 'crank.tip.vx' was not recorded (recorded: t, "
+    .. "crank.tip.x, motor.torque, radius); record it with", "run:column says the same", run, "crank.tip.vx")
+  tap.raises(function() return run["crank.tp.x"] end, "run: no channel 'crank.tp.x' in this run "
+    .. "(recorded: t, crank.tip.x, motor.torque, radius), nor in the model: no body, node, flexible "
+    .. "body, point, force, joint, driver or contact is named 'crank.tp'", "a name the model does not have")
+  tap.raises(function() return run["motor.speed"] end, "nor in the model: 'motor' has no quantity "
+    .. "'speed'; it has torque, angle, target, power, work", "a quantity the entity does not have")
+  tap.raises(run.column, "run:column: channel 'other' was not recorded (recorded: t, crank.tip.x, "
+    .. "motor.torque, radius)", "run:column of an unknown plain name", run, "other")
+  tap.is(run.nothing, nil, "a name that is no channel (no '.') and no field of the run is nil")
+  tap.is(type(run.csv), "function", "methods are still there")
+  tap.is(run.rows, 3, "and fields")
+  tap.near(run.radius[1], 0.2, 1e-12, "and recorded Lua channels")
+  sys:simulate{ t = 0.05, report = 0.05, record = { "crank.x" } }
+  tap.raises(function() return run["crank.tip.vx"] end, "record it with",
+    "a later run of the system does not change what an earlier one says")
+  local big = crank_system()
+  local names = { "crank.x", "crank.y", "crank.phi", "crank.vx", "crank.vy", "crank.omega", "crank.ax",
+    "crank.ay", "crank.alpha", "crank.kinetic", "crank.tip.x", "crank.tip.y", "crank.tip.vx",
+    "crank.tip.vy", "crank.tip.ax", "crank.tip.ay", "motor.torque", "motor.angle", "motor.target",
+    "motor.power", "motor.work", "pin.fx" }
+  local r2 = big:simulate{ t = 0.05, report = 0.05, record = names }
+  tap.raises(function() return r2["pin.fy"] end, "motor.power, ... (23 in all: run.channels)); "
+    .. "record it with", "a long list is cut after 20 channels")
+end
+
+do -- a message names the Lua function once: libmech's own "simulate: ", "csv: ", ... are not repeated
+  local sys = mech.planar{}
+  sys:body{ name = "b", mass = 1, inertia = 1 }
+  tap.raises(sys.simulate, "sys:simulate: end time must be > 0 (got -1)", "sys:simulate", sys, { t = -1 })
+  local msg = select(2, pcall(sys.simulate, sys, { t = -1 }))
+  tap.ok(not msg:find("simulate: simulate", 1, true), "no doubled prefix: " .. msg)
+  tap.raises(sys.lyapunov, "sys:lyapunov: need 0 <= transient < end time (got 0 and -1)", "sys:lyapunov",
+    sys, { t = -1, every = 0.1 })
+  local fe = sys:flexible{ name = "plate", mesh = mech.mesh.rectangle{ nx = 2 }, E = 1e5, density = 10 }
+  tap.raises(fe.frequencies, "fe:frequencies: flexible body 'plate': ask for 1 to 12 (got 1000)",
+    "fe:frequencies: the entity stays named, the function once", fe, { n = 1000 })
+  local run = sys:simulate{ t = 0.1, record = { "b.x" } }
+  tap.raises(run.csv, "run:csv: cannot write '/proc/nonexistent/x.csv': ", "run:csv", run,
+    "/proc/nonexistent/x.csv")
+  tap.raises(function() sys:body{ name = "x\ny", mass = 1 } end,
+    "sys:body: name must not contain control characters", "sys:body")
+end
+
 do -- summaries for the REPL
   local sys, crank = crank_system()
   tap.like(tostring(sys), "^mech%.planar: 1 body %(crank%), 1 joint, 1 driver, 0 force elements, "
@@ -193,7 +251,17 @@ do -- summaries for the REPL
   tap.like(tostring(sys:entity("motor")), "^driver 'motor': body angle of crank, from 0 at constant speed 6%.28",
     "a driver prints its motion")
   tap.is(sys:entity("crank.tip").name, "crank.tip", "points are named body.point")
-  tap.like(crank.channels, "^x, y, phi, vx, vy, omega, ax, ay, alpha, kinetic$", "entities list their channels")
+  tap.is(type(crank.channels), "table", "an entity's channels are a Lua list")
+  tap.is(#crank.channels, 10, "of the names of its quantities")
+  tap.is(crank.channels[1] .. " " .. crank.channels[10], "x kinetic", "in the order of the man page")
+  tap.is(tostring(crank.channels), "x, y, phi, vx, vy, omega, ax, ay, alpha, kinetic",
+    "and tostring (print, the REPL) shows them on one line")
+  sys:assemble()
+  local readable = 0
+  for _, q in ipairs(crank.channels) do
+    if pcall(sys.value, sys, "crank." .. q) then readable = readable + 1 end
+  end
+  tap.is(readable, 10, "every name listed reads as a channel")
   tap.is(sys:entity("nothing"), nil, "sys:entity of an unknown name is nil")
   tap.ok(sys:entity("crank") == crank, "entities compare equal")
 end

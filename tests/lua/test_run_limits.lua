@@ -32,14 +32,14 @@ end
 
 do -- a fixed step: t / h steps
   tap.raises(simulate{ t = 1, method = "rk4", h = 1e-12, report = 0.5 },
-    "sys:simulate: simulate: h = 1e-12 s makes 1e+12 steps to t = 1 s, more than max_steps = 1e+09: "
+    "sys:simulate: h = 1e-12 s makes 1e+12 steps to t = 1 s, more than max_steps = 1e+09: "
     .. "take a longer h or a shorter t (or raise max_steps)", "rk4: h = 1e-12 over 1 s")
   tap.raises(simulate{ t = 1, method = "rk4", h = 1e-320, report = 0.5 },
-    "sys:simulate: simulate: h = 9.99989e-321 s makes 1e+320 steps to t = 1 s", "rk4: a subnormal h")
+    "sys:simulate: h = 9.99989e-321 s makes 1e+320 steps to t = 1 s", "rk4: a subnormal h")
   tap.raises(simulate{ t = 1e300, method = "rk4", h = 1, report = 1e299 },
-    "sys:simulate: simulate: h = 1 s makes 1e+300 steps to t = 1e+300 s", "rk4: a huge t")
+    "sys:simulate: h = 1 s makes 1e+300 steps to t = 1e+300 s", "rk4: a huge t")
   tap.raises(simulate{ t = 1, method = "rk4", h = 2 },
-    "sys:simulate: simulate: h = 2 s is longer than the run (t = 1 s): take h <= t",
+    "sys:simulate: h = 2 s is longer than the run (t = 1 s): take h <= t",
     "rk4: a step longer than the run (it took one step of 1 s, not 2)")
   local sys = model(1e6)
   local run = sys:simulate{ t = 1, method = "rk4", h = 1, quiet = true }
@@ -49,27 +49,27 @@ end
 do -- the largest step of an adaptive method: at least t / max_step steps
   for _, method in ipairs{ "dopri5", "bdf" } do
     tap.raises(simulate{ t = 1, method = method, max_step = 1e-12, report = 0.5 },
-      "sys:simulate: simulate: max_step = 1e-12 s makes at least 1e+12 steps to t = 1 s, more than "
+      "sys:simulate: max_step = 1e-12 s makes at least 1e+12 steps to t = 1 s, more than "
       .. "max_steps = 1e+09: take a longer max_step or leave it out", method .. ": max_step = 1e-12 over 1 s")
   end
   -- bdf took 1e-320 as "no step at all": "step size underflow at t = 0 (h = 0)"
   tap.raises(simulate{ t = 1, method = "bdf", max_step = 1e-320 },
-    "sys:simulate: simulate: max_step = 9.99989e-321 s makes at least 1e+320 steps", "bdf: a subnormal max_step")
+    "sys:simulate: max_step = 9.99989e-321 s makes at least 1e+320 steps", "bdf: a subnormal max_step")
 end
 
 do -- report rows: t / report + 1, and their memory (allocated at the start)
   tap.raises(simulate{ t = 1, report = 1e-10 },
-    "sys:simulate: simulate: report = 1e-10 s makes 1e+10 rows to t = 1 s, more than the limit of 1e+09: "
+    "sys:simulate: report = 1e-10 s makes 1e+10 rows to t = 1 s, more than the limit of 1e+09: "
     .. "take a longer report step", "report = 1e-10 over 1 s")
   tap.raises(simulate{ t = 1, h = 1e-320 },
-    "sys:simulate: simulate: report = 9.99989e-321 s makes 1e+320 rows", "the report step defaults to h")
+    "sys:simulate: report = 9.99989e-321 s makes 1e+320 rows", "the report step defaults to h")
   -- 5e8 rows of 10001 values: 40 TB, refused before any is allocated (the sanitizer build
   -- stopped at the allocation, the normal one said "out of memory")
   local record = {}
   for i = 1, 10000 do record["c" .. i] = function() return 0 end end
   local msg = tap.raises(simulate{ t = 1, report = 2e-9, record = record },
     "more than this machine's memory (", "rows that do not fit in memory")
-  tap.like(msg, "sys:simulate: simulate: 500000001 rows of t and 10000 channels take 4e%+13 bytes, "
+  tap.like(msg, "sys:simulate: 500000001 rows of t and 10000 channels take 4e%+13 bytes, "
     .. "more than this machine's memory %([%d.]+e%+%d+ bytes%): record fewer channels or take a longer "
     .. "report step$", "naming the rows, the channels and the bytes")
 end
@@ -96,21 +96,21 @@ do -- sys:lyapunov: renormalisations, steps and pace
     return function() return sys:lyapunov(o) end
   end
   tap.raises(lyapunov{ t = 1, every = 1e-300 },
-    "sys:lyapunov: lyapunov: every = 1e-300 s makes 1e+300 renormalisations from transient = 0 s to t = 1 s, "
+    "sys:lyapunov: every = 1e-300 s makes 1e+300 renormalisations from transient = 0 s to t = 1 s, "
     .. "more than the limit of 1e+08: take a longer every", "every = 1e-300")
   -- it returned NaN and no history
   tap.raises(lyapunov{ t = 1, every = 2 },
-    "sys:lyapunov: lyapunov: every = 2 s is longer than the measured time (t - transient = 1 s): there would "
+    "sys:lyapunov: every = 2 s is longer than the measured time (t - transient = 1 s): there would "
     .. "be no estimate", "every longer than t - transient")
   tap.raises(lyapunov{ t = 1, every = 0.5, transient = 0.8 }, "every = 0.5 s is longer than the measured time "
     .. "(t - transient = 0.2 s)", "every longer than t - transient, after a transient")
   tap.raises(lyapunov{ t = 1, every = 0.1, method = "rk4", h = 1e-12 },
-    "sys:lyapunov: lyapunov: h = 1e-12 s makes 1e+12 steps to t = 1 s, more than max_steps = 1e+09",
+    "sys:lyapunov: h = 1e-12 s makes 1e+12 steps to t = 1 s, more than max_steps = 1e+09",
     "rk4: h = 1e-12")
   tap.raises(lyapunov{ t = 1, every = 0.1, max_step = 1e-12 },
-    "sys:lyapunov: lyapunov: max_step = 1e-12 s makes at least 1e+12 steps to t = 1 s", "max_step = 1e-12")
+    "sys:lyapunov: max_step = 1e-12 s makes at least 1e+12 steps to t = 1 s", "max_step = 1e-12")
   local msg = select(2, pcall(lyapunov({ t = 1e300, every = 1e299 }, 2e6)))
-  tap.like(msg, "sys:lyapunov: lyapunov: the reference trajectory failed at t = [%d.e%+]+ s %(step 100000%): "
+  tap.like(msg, "sys:lyapunov: the reference trajectory failed at t = [%d.e%+]+ s %(step 100000%): "
     .. "at the pace of its 100000 steps to t = [%d.e%+]+ s %([%d.e%+%-]+ s a step%) the run would take about [%d.]+e%+30%d steps to "
     .. "reach t = 1e%+300 s", "t = 1e300: the pace fails the reference trajectory at step 1e5")
 end
