@@ -1591,6 +1591,13 @@ void lmech_open_system(lua_State *L)
 
     luaL_newmetatable(L, LMECH_ENTITY);
     luaL_setfuncs(L, ent_meta, 0);
+    /* every method some kind of entity has (help() finds them by value here; what an
+    ** entity offers is ent_index's and ent_complete's business) */
+    lua_newtable(L);
+    lua_pushcfunction(L, ent_point);
+    lua_setfield(L, -2, "point");
+    luaL_setfuncs(L, lfe_methods, 0);
+    lua_setfield(L, -2, "__methods");
     lua_pop(L, 1);
 
     lua_newtable(L);

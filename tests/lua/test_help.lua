@@ -107,6 +107,17 @@ for tname, objs in pairs(types) do
       end
     end
   end
+  -- entities complete by kind: their __complete is a function of the object
+  if type(rawget(mt, "__complete")) == "function" then
+    for _, o in ipairs(objs) do
+      local ok, t = pcall(rawget(mt, "__complete"), o)
+      if ok and type(t) == "table" then
+        for k, v in pairs(t) do
+          if type(v) == "function" then names[k] = true end
+        end
+      end
+    end
+  end
   for k in pairs(names) do
     local f
     for _, o in ipairs(objs) do
