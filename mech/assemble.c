@@ -248,7 +248,7 @@ mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *er
         for (int listed = 0; listed < 4; listed++) {
             int worst = -1;
             for (int i = 0; i < m; i++)
-                if (w.indep[i] && fabs(w.phi[i]) > tol &&
+                if (w.indep[i] == 1 && fabs(w.phi[i]) > tol &&
                     (worst < 0 || fabs(w.phi[i]) > fabs(w.phi[worst])))
                     worst = i;
             if (worst < 0) break;

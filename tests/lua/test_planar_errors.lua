@@ -125,6 +125,13 @@ do
   local msg = raises(function() t:assemble() end, "assembly failed: the joints cannot all hold; still violated: revolute",
     "a mechanism that cannot close names the violated joints")
   tap.like(msg, "still violated: revolute '%w+' %(equation [xy]%) by %d[%d.e%-]*, ", "largest first, with the amount")
+  -- each equation once (the largest was listed four times)
+  local seen, twice = {}, nil
+  for eq in msg:gmatch("(revolute '%w+' %(equation [xy]%))") do
+    if seen[eq] then twice = eq end
+    seen[eq] = true
+  end
+  tap.is(twice, nil, "each violated equation is listed once")
 end
 do
   local t = sys0()
