@@ -8,7 +8,9 @@
 ** Velocities: v = v0 - A^T (A A^T)^-1 (A v0 + Phi_t).
 ** Before iterating, the rows of A are orthogonalized in order (modified Gram-Schmidt,
 ** twice): a row that adds nothing to the ones before it is redundant, and if it does
-** not hold once the others do, the model is conflicting.  Both are reported by name.
+** not hold once the others do, the model is conflicting.  Both are reported by name, and
+** so is a row that comes to depend on the others in the assembled configuration (a locked
+** mechanism, a dead centre): the velocities are not determined there.
 */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +20,10 @@
 
 #define MAX_ITER      100
 #define DEPENDENT_TOL 1e-8 /* a row whose new part is this small relative to it is redundant */
+/* In the assembled configuration: Newton reaches a configuration where rows become dependent
+** (links aligned) only to about the square root of its tolerance, so a row whose new part is
+** below this is taken as dependent there; its velocities would be 1e5 times the drivers'. */
+#define LOCKED_TOL 1e-5
 
 typedef struct eqref {
     int kind, id, eq;
@@ -32,6 +38,7 @@ typedef struct work {
     double *w; /* m */
     int *piv;
     int *indep;    /* 1 for rows kept */
+    int *indep0;   /* indep before the assembled configuration's check */
     double *basis; /* m x n orthonormalized rows */
 } work;
 
@@ -100,8 +107,8 @@ static mech_status check_rows(const mech_system *sys, const work *w, const char 
     return MECH_OK;
 }
 
-/* Marks rows that are combinations of earlier rows; returns how many. */
-static int find_dependent(work *w)
+/* Marks rows that are combinations of earlier rows (to tol); returns how many. */
+static int find_dependent(work *w, double tol)
 {
     int n = w->n, nb = 0, dep = 0;
     for (int r = 0; r < w->m; r++) {
@@ -121,7 +128,7 @@ static int find_dependent(work *w)
         double norm = 0;
         for (int k = 0; k < n; k++) norm += u[k] * u[k];
         norm = sqrt(norm);
-        if (norm <= DEPENDENT_TOL * norm0 || norm0 == 0) {
+        if (norm <= tol * norm0 || norm0 == 0) {
             w->indep[r] = 0;
             dep++;
             continue;
@@ -196,9 +203,11 @@ mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *er
     w.w = mech_calloc((size_t)m, sizeof(double));
     w.piv = mech_calloc((size_t)(2 * m), sizeof(int));
     w.indep = mech_calloc((size_t)m, sizeof(int));
+    w.indep0 = mech_calloc((size_t)m, sizeof(int));
     mech_status st = MECH_OK;
     char label[160];
-    if (!w.eqs || !w.A || !w.basis || !w.phi || !w.phit || !w.G || !w.w || !w.piv || !w.indep) {
+    if (!w.eqs || !w.A || !w.basis || !w.phi || !w.phit || !w.G || !w.w || !w.piv || !w.indep ||
+        !w.indep0) {
         st = mech_error_set(err, MECH_ERR_NOMEM, "assembly: out of memory");
         goto done;
     }
@@ -218,7 +227,7 @@ mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *er
     double *q = y, *v = y + n;
     evaluate(sys, &w, q, v);
     if ((st = check_rows(sys, &w, "at the start", err))) goto done;
-    int ndep = find_dependent(&w);
+    int ndep = find_dependent(&w, DEPENDENT_TOL);
     double tol = 1e-12 * (1 + length_scale(sys, q));
 
     /* positions */
@@ -279,6 +288,22 @@ mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *er
         }
     }
 
+    /* in the assembled configuration a row may have come to depend on those before it: the
+    ** mechanism is locked there (links aligned at a dead centre) and its velocities are not
+    ** determined.  The positions' last evaluation was at this configuration. */
+    memcpy(w.indep0, w.indep, sizeof(int) * (size_t)m);
+    if (find_dependent(&w, LOCKED_TOL) > 0) {
+        for (int i = 0; i < m; i++) {
+            if (w.indep[i] || !w.indep0[i]) continue; /* independent, or dependent from the start */
+            st = mech_error_set(err, MECH_ERR_SINGULAR,
+                                "assembly: in the assembled configuration %s depends on the joints "
+                                "and drivers before it: the mechanism is locked there (links "
+                                "aligned, a dead centre) and its velocities are not determined",
+                                eq_label(sys, &w.eqs[i], label, sizeof label));
+            goto done;
+        }
+    }
+
     /* velocities */
     for (int i = 0; i < m; i++) {
         double s = w.phit[i];
@@ -306,5 +331,6 @@ done:
     mech_free(w.w);
     mech_free(w.piv);
     mech_free(w.indep);
+    mech_free(w.indep0);
     return st;
 }
