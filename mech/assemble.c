@@ -11,6 +11,9 @@
 ** not hold once the others do, the model is conflicting.  Both are reported by name, and
 ** so is a row that comes to depend on the others in the assembled configuration (a locked
 ** mechanism, a dead centre): the velocities are not determined there.
+**
+** An ideal start (mech_system_set_start) adds the equations of the joints with clearance
+** as their ideal joints: the journals centred, the velocities those of the ideal mechanism.
 */
 #include <math.h>
 #include <stdio.h>
@@ -50,7 +53,8 @@ static const char *eq_label(const mech_system *sys, const eqref *e, char *buf, s
         snprintf(buf, size, "driver '%s'", sys->drivers[e->id].name);
     } else {
         const joint *j = &sys->joints[e->id];
-        snprintf(buf, size, "%s '%s' (equation %s)", mech_joint_type_name(j->type), j->name,
+        snprintf(buf, size, "%s '%s' (%sequation %s)", mech_joint_type_name(j->type), j->name,
+                 j->enforce == MECH_CLEARANCE ? "with clearance, held ideal for the start; " : "",
                  eqname[j->type][e->eq]);
     }
     return buf;
@@ -70,9 +74,10 @@ static void evaluate(mech_system *sys, work *w, const double *q, const double *v
             driver_eval(sys, d, q, v, rows);
             driver_bodies(sys, d, &a, &b);
         } else {
-            const joint *j = &sys->joints[e->id];
-            joint_eval(sys, j, q, v, rows);
-            a = j->a, b = j->b;
+            joint held;
+            clearance_ideal(sys, &sys->joints[e->id], q, &held);
+            joint_eval(sys, &held, q, v, rows);
+            a = held.a, b = held.b;
         }
         const crow *c = &rows[e->kind == MECH_KIND_DRIVER ? 0 : e->eq];
         int da = sys->bodies[a].dof, db = sys->bodies[b].dof;
@@ -184,10 +189,16 @@ static double length_scale(const mech_system *sys, const double *q)
     return L;
 }
 
-mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *err)
+/* The equations joint j adds: its own, or with ideal those of its ideal joint. */
+static int joint_rows(const joint *j, int ideal)
+{
+    return ideal && j->enforce == MECH_CLEARANCE ? joint_equations(j->type) : j->neq;
+}
+
+mech_status assemble_state(mech_system *sys, double t, double *y, int ideal, mech_error *err)
 {
     int n = sys->ncoord, m = sys->ndrivers;
-    for (int i = 0; i < sys->njoints; i++) m += sys->joints[i].neq;
+    for (int i = 0; i < sys->njoints; i++) m += joint_rows(&sys->joints[i], ideal);
     if (m == 0 || n == 0) return MECH_OK;
 
     work w;
@@ -213,7 +224,8 @@ mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *er
     }
     int r = 0;
     for (int i = 0; i < sys->njoints; i++)
-        for (int e = 0; e < sys->joints[i].neq; e++) w.eqs[r++] = (eqref){MECH_KIND_JOINT, i, e};
+        for (int e = 0; e < joint_rows(&sys->joints[i], ideal); e++)
+            w.eqs[r++] = (eqref){MECH_KIND_JOINT, i, e};
     for (int i = 0; i < sys->ndrivers; i++) {
         w.eqs[r++] = (eqref){MECH_KIND_DRIVER, i, 0};
         if (driver_motion(sys, &sys->drivers[i], t) != 0) {
@@ -267,18 +279,30 @@ mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *er
                     eq_label(sys, &w.eqs[worst], label, sizeof label), fabs(w.phi[worst]));
             w.indep[worst] = 2; /* listed */
         }
+        if (ideal && used < sizeof msg)
+            snprintf(msg + used, sizeof msg - used,
+                     " (an ideal start: the joints with clearance held as ideal joints; the ideal "
+                     "mechanism cannot be assembled here)");
         st = mech_error_set(err, MECH_ERR_CONVERGENCE, "%s", msg);
         goto done;
     }
     if (ndep > 0) {
         for (int i = 0; i < m; i++) {
             if (w.indep[i]) continue;
+            /* a joint with clearance held ideal may repeat the others (two hinges of a door):
+            ** harmless for the start as long as it holds */
+            int held = w.eqs[i].kind == MECH_KIND_JOINT &&
+                       sys->joints[w.eqs[i].id].enforce == MECH_CLEARANCE;
+            if (held && fabs(w.phi[i]) <= 1e3 * tol) continue;
             eq_label(sys, &w.eqs[i], label, sizeof label);
             if (fabs(w.phi[i]) > 1e3 * tol)
                 st = mech_error_set(err, MECH_ERR_SINGULAR,
                                     "%s conflicts with the joints and drivers before it: when they "
-                                    "hold it is violated by %.3g",
-                                    label, fabs(w.phi[i]));
+                                    "hold it is violated by %.3g%s",
+                                    label, fabs(w.phi[i]),
+                                    held ? " (an ideal start: the ideal mechanism cannot be "
+                                           "assembled here)"
+                                         : "");
             else
                 st = mech_error_set(err, MECH_ERR_SINGULAR,
                                     "%s is redundant: the joints and drivers before it already "
@@ -298,8 +322,11 @@ mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *er
             st = mech_error_set(err, MECH_ERR_SINGULAR,
                                 "assembly: in the assembled configuration %s depends on the joints "
                                 "and drivers before it: the mechanism is locked there (links "
-                                "aligned, a dead centre) and its velocities are not determined",
-                                eq_label(sys, &w.eqs[i], label, sizeof label));
+                                "aligned, a dead centre) and its velocities are not determined%s",
+                                eq_label(sys, &w.eqs[i], label, sizeof label),
+                                ideal ? " (an ideal start: the joints with clearance held as "
+                                        "ideal joints)"
+                                      : "");
             goto done;
         }
     }
