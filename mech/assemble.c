@@ -8,7 +8,12 @@
 ** Velocities: v = v0 - A^T (A A^T)^-1 (A v0 + Phi_t).
 ** Before iterating, the rows of A are orthogonalized in order (modified Gram-Schmidt,
 ** twice): a row that adds nothing to the ones before it is redundant, and if it does
-** not hold once the others do, the model is conflicting.  Both are reported by name.
+** not hold once the others do, the model is conflicting.  Both are reported by name, and
+** so is a row that comes to depend on the others in the assembled configuration (a locked
+** mechanism, a dead centre): the velocities are not determined there.
+**
+** An ideal start (mech_system_set_start) adds the equations of the joints with clearance
+** as their ideal joints: the journals centred, the velocities those of the ideal mechanism.
 */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +23,10 @@
 
 #define MAX_ITER      100
 #define DEPENDENT_TOL 1e-8 /* a row whose new part is this small relative to it is redundant */
+/* In the assembled configuration: Newton reaches a configuration where rows become dependent
+** (links aligned) only to about the square root of its tolerance, so a row whose new part is
+** below this is taken as dependent there; its velocities would be 1e5 times the drivers'. */
+#define LOCKED_TOL 1e-5
 
 typedef struct eqref {
     int kind, id, eq;
@@ -32,6 +41,7 @@ typedef struct work {
     double *w; /* m */
     int *piv;
     int *indep;    /* 1 for rows kept */
+    int *indep0;   /* indep before the assembled configuration's check */
     double *basis; /* m x n orthonormalized rows */
 } work;
 
@@ -43,7 +53,8 @@ static const char *eq_label(const mech_system *sys, const eqref *e, char *buf, s
         snprintf(buf, size, "driver '%s'", sys->drivers[e->id].name);
     } else {
         const joint *j = &sys->joints[e->id];
-        snprintf(buf, size, "%s '%s' (equation %s)", mech_joint_type_name(j->type), j->name,
+        snprintf(buf, size, "%s '%s' (%sequation %s)", mech_joint_type_name(j->type), j->name,
+                 j->enforce == MECH_CLEARANCE ? "with clearance, held ideal for the start; " : "",
                  eqname[j->type][e->eq]);
     }
     return buf;
@@ -63,9 +74,10 @@ static void evaluate(mech_system *sys, work *w, const double *q, const double *v
             driver_eval(sys, d, q, v, rows);
             driver_bodies(sys, d, &a, &b);
         } else {
-            const joint *j = &sys->joints[e->id];
-            joint_eval(sys, j, q, v, rows);
-            a = j->a, b = j->b;
+            joint held;
+            clearance_ideal(sys, &sys->joints[e->id], q, &held);
+            joint_eval(sys, &held, q, v, rows);
+            a = held.a, b = held.b;
         }
         const crow *c = &rows[e->kind == MECH_KIND_DRIVER ? 0 : e->eq];
         int da = sys->bodies[a].dof, db = sys->bodies[b].dof;
@@ -100,8 +112,8 @@ static mech_status check_rows(const mech_system *sys, const work *w, const char 
     return MECH_OK;
 }
 
-/* Marks rows that are combinations of earlier rows; returns how many. */
-static int find_dependent(work *w)
+/* Marks rows that are combinations of earlier rows (to tol); returns how many. */
+static int find_dependent(work *w, double tol)
 {
     int n = w->n, nb = 0, dep = 0;
     for (int r = 0; r < w->m; r++) {
@@ -121,7 +133,7 @@ static int find_dependent(work *w)
         double norm = 0;
         for (int k = 0; k < n; k++) norm += u[k] * u[k];
         norm = sqrt(norm);
-        if (norm <= DEPENDENT_TOL * norm0 || norm0 == 0) {
+        if (norm <= tol * norm0 || norm0 == 0) {
             w->indep[r] = 0;
             dep++;
             continue;
@@ -177,10 +189,16 @@ static double length_scale(const mech_system *sys, const double *q)
     return L;
 }
 
-mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *err)
+/* The equations joint j adds: its own, or with ideal those of its ideal joint. */
+static int joint_rows(const joint *j, int ideal)
+{
+    return ideal && j->enforce == MECH_CLEARANCE ? joint_equations(j->type) : j->neq;
+}
+
+mech_status assemble_state(mech_system *sys, double t, double *y, int ideal, mech_error *err)
 {
     int n = sys->ncoord, m = sys->ndrivers;
-    for (int i = 0; i < sys->njoints; i++) m += sys->joints[i].neq;
+    for (int i = 0; i < sys->njoints; i++) m += joint_rows(&sys->joints[i], ideal);
     if (m == 0 || n == 0) return MECH_OK;
 
     work w;
@@ -196,15 +214,18 @@ mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *er
     w.w = mech_calloc((size_t)m, sizeof(double));
     w.piv = mech_calloc((size_t)(2 * m), sizeof(int));
     w.indep = mech_calloc((size_t)m, sizeof(int));
+    w.indep0 = mech_calloc((size_t)m, sizeof(int));
     mech_status st = MECH_OK;
     char label[160];
-    if (!w.eqs || !w.A || !w.basis || !w.phi || !w.phit || !w.G || !w.w || !w.piv || !w.indep) {
+    if (!w.eqs || !w.A || !w.basis || !w.phi || !w.phit || !w.G || !w.w || !w.piv || !w.indep ||
+        !w.indep0) {
         st = mech_error_set(err, MECH_ERR_NOMEM, "assembly: out of memory");
         goto done;
     }
     int r = 0;
     for (int i = 0; i < sys->njoints; i++)
-        for (int e = 0; e < sys->joints[i].neq; e++) w.eqs[r++] = (eqref){MECH_KIND_JOINT, i, e};
+        for (int e = 0; e < joint_rows(&sys->joints[i], ideal); e++)
+            w.eqs[r++] = (eqref){MECH_KIND_JOINT, i, e};
     for (int i = 0; i < sys->ndrivers; i++) {
         w.eqs[r++] = (eqref){MECH_KIND_DRIVER, i, 0};
         if (driver_motion(sys, &sys->drivers[i], t) != 0) {
@@ -218,7 +239,7 @@ mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *er
     double *q = y, *v = y + n;
     evaluate(sys, &w, q, v);
     if ((st = check_rows(sys, &w, "at the start", err))) goto done;
-    int ndep = find_dependent(&w);
+    int ndep = find_dependent(&w, DEPENDENT_TOL);
     double tol = 1e-12 * (1 + length_scale(sys, q));
 
     /* positions */
@@ -248,7 +269,7 @@ mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *er
         for (int listed = 0; listed < 4; listed++) {
             int worst = -1;
             for (int i = 0; i < m; i++)
-                if (w.indep[i] && fabs(w.phi[i]) > tol &&
+                if (w.indep[i] == 1 && fabs(w.phi[i]) > tol &&
                     (worst < 0 || fabs(w.phi[i]) > fabs(w.phi[worst])))
                     worst = i;
             if (worst < 0) break;
@@ -258,23 +279,54 @@ mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *er
                     eq_label(sys, &w.eqs[worst], label, sizeof label), fabs(w.phi[worst]));
             w.indep[worst] = 2; /* listed */
         }
+        if (ideal && used < sizeof msg)
+            snprintf(msg + used, sizeof msg - used,
+                     " (an ideal start: the joints with clearance held as ideal joints; the ideal "
+                     "mechanism cannot be assembled here)");
         st = mech_error_set(err, MECH_ERR_CONVERGENCE, "%s", msg);
         goto done;
     }
     if (ndep > 0) {
         for (int i = 0; i < m; i++) {
             if (w.indep[i]) continue;
+            /* a joint with clearance held ideal may repeat the others (two hinges of a door):
+            ** harmless for the start as long as it holds */
+            int held = w.eqs[i].kind == MECH_KIND_JOINT &&
+                       sys->joints[w.eqs[i].id].enforce == MECH_CLEARANCE;
+            if (held && fabs(w.phi[i]) <= 1e3 * tol) continue;
             eq_label(sys, &w.eqs[i], label, sizeof label);
             if (fabs(w.phi[i]) > 1e3 * tol)
                 st = mech_error_set(err, MECH_ERR_SINGULAR,
                                     "%s conflicts with the joints and drivers before it: when they "
-                                    "hold it is violated by %.3g",
-                                    label, fabs(w.phi[i]));
+                                    "hold it is violated by %.3g%s",
+                                    label, fabs(w.phi[i]),
+                                    held ? " (an ideal start: the ideal mechanism cannot be "
+                                           "assembled here)"
+                                         : "");
             else
                 st = mech_error_set(err, MECH_ERR_SINGULAR,
                                     "%s is redundant: the joints and drivers before it already "
                                     "impose it; remove it or make the joint a penalty joint",
                                     label);
+            goto done;
+        }
+    }
+
+    /* in the assembled configuration a row may have come to depend on those before it: the
+    ** mechanism is locked there (links aligned at a dead centre) and its velocities are not
+    ** determined.  The positions' last evaluation was at this configuration. */
+    memcpy(w.indep0, w.indep, sizeof(int) * (size_t)m);
+    if (find_dependent(&w, LOCKED_TOL) > 0) {
+        for (int i = 0; i < m; i++) {
+            if (w.indep[i] || !w.indep0[i]) continue; /* independent, or dependent from the start */
+            st = mech_error_set(err, MECH_ERR_SINGULAR,
+                                "assembly: in the assembled configuration %s depends on the joints "
+                                "and drivers before it: the mechanism is locked there (links "
+                                "aligned, a dead centre) and its velocities are not determined%s",
+                                eq_label(sys, &w.eqs[i], label, sizeof label),
+                                ideal ? " (an ideal start: the joints with clearance held as "
+                                        "ideal joints)"
+                                      : "");
             goto done;
         }
     }
@@ -306,5 +358,6 @@ done:
     mech_free(w.w);
     mech_free(w.piv);
     mech_free(w.indep);
+    mech_free(w.indep0);
     return st;
 }

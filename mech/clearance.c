@@ -127,6 +127,7 @@ static void guide_contacts(mech_system *sys, int jid, const mech_clearance_def *
     /* the surfaces at -+(half the slider's height + gap) from the axis, a's frame */
     const double nu[2] = {-j->axis[1], j->axis[0]}; /* the axis turned +90 degrees */
     const double h = (ymax - ymin) / 2 + d->gap, level[2] = {-h, h}, side[2] = {1, -1};
+    sys->joints[jid].mid = (ymin + ymax) / 2;
     for (int k = 0; k < d->ncorners; k++) {
         for (int s = 0; s < 2; s++) {
             char suffix[32];
@@ -243,4 +244,75 @@ void clearance_force(const mech_system *sys, const joint *j, const double *q, co
         f[1] += fy;
         f[2] += (at[0] - anchor[0]) * fy - (at[1] - anchor[1]) * fx;
     }
+}
+
+/* The angle phi_b - phi_a at which prismatic joint j's slider is not tilted: the axis's
+** direction, plus the whole turns nearest to the relative angle in q. */
+static double untilted_angle(const mech_system *sys, const joint *j, const double *q)
+{
+    double posea[3], poseb[3];
+    body_pose(sys, j->a, q, q, posea, NULL);
+    body_pose(sys, j->b, q, q, poseb, NULL);
+    const double two_pi = 6.283185307179586, base = atan2(j->axis[1], j->axis[0]);
+    double turns = nearbyint((poseb[2] - posea[2] - base) / two_pi);
+    return base + (isfinite(turns) ? turns * two_pi : 0);
+}
+
+void clearance_ideal(const mech_system *sys, const joint *j, const double *q, joint *ideal)
+{
+    *ideal = *j;
+    if (j->enforce != MECH_CLEARANCE) return;
+    ideal->enforce = MECH_LAGRANGE;
+    ideal->neq = joint_equations(j->type);
+    if (j->type == MECH_PRISMATIC) {
+        ideal->pb[0] = 0;
+        ideal->pb[1] = j->mid;
+        ideal->angle0 = untilted_angle(sys, j, q);
+    }
+}
+
+int clearance_centred(const mech_system *sys, const joint *j, const double *q, double tol)
+{
+    if (j->type == MECH_REVOLUTE) {
+        double world[2], local[2];
+        clearance_eccentricity(sys, j, q, q, world, local);
+        return hypot(world[0], world[1]) <= tol;
+    }
+    /* the ideal joint's equations: the middle's distance from the axis, and the tilt times the
+    ** farthest corner's distance from the middle */
+    joint ideal;
+    crow rows[3];
+    clearance_ideal(sys, j, q, &ideal);
+    joint_eval(sys, &ideal, q, q, rows);
+    double reach = 0;
+    for (int k = 0; k < j->ncontact; k += 2) {
+        const contact *c = &sys->contacts[j->contact0 + k];
+        reach = fmax(reach, hypot(c->pa[0], c->pa[1] - j->mid));
+    }
+    return fabs(rows[0].phi) <= tol && fabs(rows[1].phi) * reach <= tol;
+}
+
+double clearance_speed(const mech_system *sys, const joint *j, const double *q, const double *v)
+{
+    double p[2], pv[2];
+    if (j->type == MECH_REVOLUTE) {
+        double pb[2], pbv[2];
+        body_point(sys, j->b, j->pb, q, v, p, pv);
+        body_point(sys, j->a, j->pa, q, v, pb, pbv);
+        return hypot(pv[0] - pbv[0], pv[1] - pbv[1]);
+    }
+    /* each corner (on b) against the guide's material point (on a) where it is */
+    double posea[3], vela[3], c, s;
+    body_pose(sys, j->a, q, v, posea, vela);
+    body_trig(sys, j->a, q, &c, &s);
+    const double nu[2] = {-(s * j->axis[0] + c * j->axis[1]), c * j->axis[0] - s * j->axis[1]};
+    double fastest = 0;
+    for (int k = 0; k < j->ncontact; k += 2) {
+        const contact *ct = &sys->contacts[j->contact0 + k];
+        body_point(sys, j->b, ct->pa, q, v, p, pv);
+        double ga[2] = {vela[0] - vela[2] * (p[1] - posea[1]),
+                        vela[1] + vela[2] * (p[0] - posea[0])};
+        fastest = fmax(fastest, fabs(nu[0] * (pv[0] - ga[0]) + nu[1] * (pv[1] - ga[1])));
+    }
+    return fastest;
 }

@@ -192,7 +192,7 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
     memcpy(ya, mech_integ_state(ia), sizeof(double) * (size_t)ns);
     memcpy(yb, ya, sizeof(double) * (size_t)ns);
     for (int i = 0; i < n2; i++) yb[i] += 1e-4 * sin(1.0 + 2.0 * i);
-    if ((st = assemble_state(sys, o->transient, yb, err))) goto done;
+    if ((st = assemble_state(sys, o->transient, yb, 0, err))) goto done;
     double d = separation(ya, yb, n2);
     if (!(d > 1e-12))
         st = mech_error_set(err, MECH_ERR_ARG,

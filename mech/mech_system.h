@@ -277,6 +277,51 @@ mech_status mech_system_set_baumgarte(mech_system *sys, double alpha, double bet
 void mech_system_set_assembly(mech_system *sys, int on);
 
 /*
+** How the assembly starts a model with joints with clearance (MECH_CLEARANCE).
+**
+** MECH_START_IDEAL: the assembly holds every joint with clearance as the ideal joint (a
+** revolute one: the journal's centre on the bearing's; a prismatic one: the middle of the
+** slider's corners on the guide's axis, the slider not tilted), so that the positions are
+** centred and the velocities are those of the ideal mechanism (the rate equations of the
+** ideal joints hold); the joints are then released for the run.  This is how clearance
+** studies start (Flores and Ambrosio): the journal free of its bearing, moving with it.
+**
+** MECH_START_AS_GIVEN: the joints with clearance take no part in the assembly: the bodies
+** they join keep their relative position and velocity as given, up to what the other
+** joints change.
+**
+** MECH_START_AUTO (the default): MECH_START_IDEAL when the model has a joint with clearance,
+** every body was given zero velocity and angular velocity, and every joint with clearance
+** was placed centred (within a thousandth of its clearance: not placed on purpose
+** elsewhere); otherwise MECH_START_AS_GIVEN.  A model without joints with clearance starts
+** the same either way.  Without assembly (mech_system_set_assembly) nothing is changed.
+*/
+typedef enum mech_start {
+    MECH_START_AUTO = 0,
+    MECH_START_IDEAL = 1,
+    MECH_START_AS_GIVEN = 2,
+} mech_start;
+
+/// Chooses how the assembly starts the joints with clearance (default MECH_START_AUTO).
+mech_status mech_system_set_start(mech_system *sys, mech_start start, mech_error *err);
+
+/// The start the next (or last) assembly uses: MECH_START_IDEAL or MECH_START_AS_GIVEN (the
+/// rule of MECH_START_AUTO applied to the model as it is now).
+mech_start mech_system_start(const mech_system *sys);
+
+/*
+** After finalize: when a joint with clearance starts with a large relative velocity across
+** its clearance, writes a one-line note naming it into buf (size bytes) and returns 1;
+** otherwise writes "" and returns 0.  "Large": above V sqrt(2 c / L), with V the fastest
+** speed of the mechanism's centres of mass and joint anchors at the start, c the clearance
+** and L the model's longest anchor offset.  A journal started centred and consistent meets
+** its bearing only after the mechanism's own relative acceleration, of order V^2 / L, has
+** carried it across c, at about that speed: a start faster than it makes the first impact
+** an artefact of the start.
+*/
+int mech_system_start_note(const mech_system *sys, char *buf, size_t size);
+
+/*
 ** Checks the model, sizes the workspaces and, unless turned off, assembles: Newton
 ** iterations make the Lagrange and penalty joint equations hold at t = 0 (drivers at
 ** their initial values) moving the bodies as little as possible, then the velocities

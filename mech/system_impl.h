@@ -55,6 +55,7 @@ typedef struct joint {
     /* clearance: the joint's contacts are contacts[contact0 .. contact0 + ncontact) */
     int contact0, ncontact;
     double gap, radius; /* the clearance and the bearing's radius, as given */
+    double mid;         /* prismatic: the y of the middle of the slider's corners, b's frame */
     /* last evaluation */
     double phi[3], phidot[3], lambda[3];
     double react[4]; /* on body b: fx, fy, moment about anchor b, normal force (prismatic) */
@@ -154,6 +155,9 @@ struct mech_system {
     double gravity[2];
     double alpha, beta;
     int assemble;
+    mech_start start;      /* as chosen (MECH_START_AUTO by default) */
+    mech_start start_used; /* by the last assembly: IDEAL or AS_GIVEN */
+    char start_note[400];  /* after finalize: the warning of mech_system_start_note, or "" */
     int final;
 
     body *bodies;
@@ -362,6 +366,18 @@ mech_status clearance_check_state(const mech_system *sys, const double *y, const
 ** centre) in the world and in the bearing body's frame. */
 void clearance_eccentricity(const mech_system *sys, const joint *j, const double *q,
                             const double *v, double world[2], double local[2]);
+/* The ideal joint of joint j with clearance, for an ideal start: a revolute one holds the
+** journal's centre on the bearing's; a prismatic one the middle of the slider's corners on
+** the guide's axis, the slider not tilted (the nearest untilted angle to that in positions q).
+** Writes it into *ideal (j itself for a joint without clearance). */
+void clearance_ideal(const mech_system *sys, const joint *j, const double *q, joint *ideal);
+/* Whether joint j with clearance is centred at positions q: the journal's centre within tol
+** of the bearing's, or the slider's corners within tol of their centred, untilted places. */
+int clearance_centred(const mech_system *sys, const joint *j, const double *q, double tol);
+/* The speed across the clearance of joint j at (q, v): the journal's centre relative to the
+** bearing's (any direction crosses the clearance from the centre), or the largest speed of a
+** slider's corner along the guide's normal relative to the guide. */
+double clearance_speed(const mech_system *sys, const joint *j, const double *q, const double *v);
 /* Prismatic joint j with clearance at (q, v): the slider's angle to the guide axis and the
 ** distance of its centre of mass from the axis (along the axis turned +90 degrees). */
 void clearance_slider(const mech_system *sys, const joint *j, const double *q, const double *v,
@@ -375,8 +391,9 @@ void clearance_force(const mech_system *sys, const joint *j, const double *q, co
 
 /* ---- assemble.c ---- */
 /* Moves the positions and velocities of state y the least so that every joint and driver
-** equation holds at time t (the initial assembly is t = 0, y = y0). */
-mech_status assemble_state(mech_system *sys, double t, double *y, mech_error *err);
+** equation holds at time t (the initial assembly is t = 0, y = y0).  With ideal, the joints
+** with clearance take part as their ideal joints (clearance_ideal): an ideal start. */
+mech_status assemble_state(mech_system *sys, double t, double *y, int ideal, mech_error *err);
 
 /* ---- linalg.c: small dense solvers (row-major n x n) ---- */
 /* Cholesky (lower, in place, with the reciprocals of the pivots on the diagonal); -1 on

@@ -576,6 +576,24 @@ topic name (help("sys:simulate")); help() lists the topics.]]
 
 -- ==] end of the help part's block
 
+-- ---- issue 15, consistent starts (h15-start) ----
+topics["start"] = [[
+mech.planar{ start = "auto" | "ideal" | "as_given" }   how a model with clearance starts
+  "ideal": the assembly holds every joint with clearance as the ideal joint (journal
+    centred in its bearing; slider centred in its guide, not tilted) and takes every
+    velocity from the ideal mechanism; the joints are released for the run.
+  "as_given": the joints with clearance are free in the assembly: their bodies keep the
+    relative place and velocity given.
+  "auto" (default): "ideal" when no body is given a velocity (velocity and omega absent or
+    0) and every joint with clearance is placed centred (within 1/1000 of its clearance);
+    else "as_given".  sys:describe() and the CSV header say which ("start: ...").
+  A warning names a joint with clearance that starts fast across its clearance (faster
+  than V sqrt(2 c / L): V the fastest point, c the clearance, L the model's size).]]
+topics["mech.planar"] = topics["mech.planar"] .. [[
+
+  start = "auto" | "ideal" | "as_given": how joints with clearance start.  help("start")]]
+
+
 -- ---- finding the topic of a value ------------------------------------------------------
 -- Topic names: a module ("mech.contact", "analysis"), a function by its path
 -- ("mech.friction.ambrosio", "analysis.poincare"), a method as var:name with the variable

@@ -367,9 +367,11 @@ static int sys_gc(lua_State *L)
 static int l_planar(lua_State *L)
 {
     const char *fn = "mech.planar";
-    static const char *const known[] = {"gravity", "baumgarte", "assemble", NULL};
+    static const char *const known[] = {"gravity", "baumgarte", "assemble", "start", NULL};
+    /* in the order of mech_start */
+    static const char *const starts[] = {"auto", "ideal", "as_given", NULL};
     double g[2] = {0, 0};
-    int assemble = 1;
+    int assemble = 1, start = MECH_START_AUTO;
     double bg[2] = {NAN, NAN};
     if (!lua_isnoneornil(L, 1)) {
         int t = lu_checktable(L, 1, fn, "{ gravity = {gx, gy} }");
@@ -377,6 +379,11 @@ static int l_planar(lua_State *L)
         lu_vec2(L, t, fn, "gravity", g);
         lu_vec2(L, t, fn, "baumgarte", bg);
         assemble = lu_bool(L, t, fn, "assemble", 1);
+        start = lu_option(L, t, fn, "start", starts, MECH_START_AUTO);
+        if (start == MECH_START_IDEAL && !assemble)
+            lu_error(L, fn,
+                     "field 'start' = \"ideal\" is an assembly: it needs assemble = true "
+                     "(assemble = false keeps the state as given)");
     }
     lsys *ls = lua_newuserdatauv(L, sizeof *ls, 1);
     memset(ls, 0, sizeof *ls);
@@ -394,6 +401,8 @@ static int l_planar(lua_State *L)
     if (!isnan(bg[0]) && mech_system_set_baumgarte(ls->sys, bg[0], bg[1], &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
     mech_system_set_assembly(ls->sys, assemble);
+    if (mech_system_set_start(ls->sys, (mech_start)start, &err) != MECH_OK)
+        return lu_mech_error(L, fn, &err);
     return 1;
 }
 
@@ -951,6 +960,13 @@ static void finalize(lua_State *L, lsys *ls, const char *fn)
         if (ls->cb_error[0]) lu_error(L, fn, "%s: %s", err.msg, ls->cb_error);
         lu_mech_error(L, fn, &err);
     }
+    /* a joint with clearance started fast across it: the first impact is the start's */
+    char note[400];
+    if (mech_system_start_note(sys, note, sizeof note))
+        lu_warn(L,
+                "%s; mech.planar{ start = \"ideal\" } starts it with the ideal mechanism's "
+                "velocities (the default when no body is given a velocity)",
+                note);
 }
 
 static int sys_assemble(lua_State *L)

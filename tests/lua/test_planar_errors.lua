@@ -11,7 +11,7 @@ local function raises(f, text, name) return tap.raises(f, text, name) end
 raises(function() mech.planar{ gravity = "down" } end,
   "mech.planar: field 'gravity' must be a table of two numbers {x, y}", "gravity must be a vector")
 raises(function() mech.planar{ gravty = { 0, -9.81 } } end,
-  "mech.planar: unknown field 'gravty' (known fields: gravity, baumgarte, assemble)",
+  "mech.planar: unknown field 'gravty' (known fields: gravity, baumgarte, assemble, start)",
   "misspelled fields are caught")
 raises(function() mech.planar{ baumgarte = { -1, 5 } } end,
   "Baumgarte alpha and beta must be finite and >= 0", "negative Baumgarte coefficient")
@@ -125,6 +125,33 @@ do
   local msg = raises(function() t:assemble() end, "assembly failed: the joints cannot all hold; still violated: revolute",
     "a mechanism that cannot close names the violated joints")
   tap.like(msg, "still violated: revolute '%w+' %(equation [xy]%) by %d[%d.e%-]*, ", "largest first, with the amount")
+  -- each equation once (the largest was listed four times)
+  local seen, twice = {}, nil
+  for eq in msg:gmatch("(revolute '%w+' %(equation [xy]%))") do
+    if seen[eq] then twice = eq end
+    seen[eq] = true
+  end
+  tap.is(twice, nil, "each violated equation is listed once")
+end
+do
+  -- a four-bar that cannot turn fully (ground 0.3, crank 0.25, coupler 0.2, rocker 0.1 m),
+  -- its crank driven from the angle where coupler and rocker align: the assembly reaches
+  -- that toggle, where the driven crank cannot move (the velocities were 3e6 rad/s)
+  local t = sys0()
+  local th = math.acos(0.0625 / 0.15)
+  local A = { 0.25 * math.cos(th), 0.25 * math.sin(th) }
+  local B = { A[1] + 0.2, A[2] }
+  local crank = t:body{ name = "crank", mass = 1, inertia = 1e-3, at = { A[1] / 2, A[2] / 2 }, angle = th }
+  local coupler = t:body{ name = "coupler", mass = 1, inertia = 1e-3, at = { A[1] + 0.1, A[2] } }
+  local rocker = t:body{ name = "rocker", mass = 1, inertia = 1e-3, at = { B[1], B[2] - 0.05 }, angle = math.pi / 2 }
+  t:revolute{ t.ground, crank, at = { 0, 0 }, name = "O2" }
+  t:revolute{ crank, coupler, at = A, name = "A" }
+  t:revolute{ t.ground, rocker, a_at = { 0.3, 0 }, b_at = { -0.05, 0 }, name = "O4" }
+  t:revolute{ coupler, rocker, at = B, name = "B" }
+  t:drive{ crank, speed = 10, name = "motor" }
+  raises(function() t:assemble() end, "sys:assemble: assembly: in the assembled configuration driver "
+    .. "'motor' depends on the joints and drivers before it: the mechanism is locked there (links "
+    .. "aligned, a dead centre) and its velocities are not determined", "a locked configuration is named")
 end
 do
   local t = sys0()
