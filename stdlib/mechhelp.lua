@@ -187,7 +187,8 @@ a run (results of sys:simulate):
   #run, run.channels, run.status ("complete", "stopped", "failed", "interrupted"),
   run.ok, run.message, run.stats (steps, rejected, rhs_evals, events, wall_time, ...),
   run.events (list of { name, t, values = { [channel] = value } }), run.parameters
-  run:csv(path, { columns = {...}, params = {...} })   written whole or not at all]]
+  run:csv(path, { columns = {...}, params = {...} })   written whole or not at all
+  run:mat(path, { version = "5" | "7.3", ... })       a MATLAB file (help "run:mat")]]
 
 topics["mech.column"] = [[
 a column of a run: col[i] (i from 1), #col, col.name, col.unit,
@@ -217,10 +218,18 @@ analysis = require "analysis" (man -l man/mechlua-analysis.3)
   analysis.bifurcation{ values, run = function(v) ... end, section = {...} }
   sys:lyapunov{ t, every, ... }              largest Lyapunov exponent]]
 
+-- ---- issue 15, figures and MATLAB files (run:mat, plot aspect, labels, clearance) ----
+topics["run:mat"] = [[
+run:mat(path, { version = "5" | "7.3", columns = {...}, params = {...} })   (man mechlua(3))
+  a MATLAB file, written whole or not at all: t and one N x 1 column per channel
+  ("slider.x" -> slider_x), and a struct mechlua: version, header, parameters, status,
+  message, channels (the original names), variables, units, params, events (t, name).
+  "5" (default): MATLAB, Octave, scipy.io.loadmat; "7.3": HDF5 (h5py)]]
+
 local order = { "mech", "mech.planar", "mech.system", "sys:body", "sys:revolute", "sys:prismatic",
   "clearance", "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
   "sys:simulate", "sys:lyapunov", "sys:flexible", "sys:guide", "mech.mesh", "mech.entity", "mech.run",
-  "mech.column", "plot", "analysis" }
+  "run:mat", "mech.column", "plot", "analysis" }
 
 -- The topic of a value: a name, a function of the mech module or a system method, or
 -- the type of an object.

@@ -787,6 +787,11 @@ function G:results(run)
       self:step("local ok = pcall(%s.csv, %s, %s%s); H.check_csv(%s, ok, %s)", r, r, path, opts, path,
         fresh and "true" or "false")
     end,
+    function()
+      local opts = self:chance(0.4) and "" or ", " .. self:args({ { "params", fmt("{ a = 1, b = %s }", self:hstr()) },
+        { "columns", "{ " .. self:channel(sys) .. " }" }, { "version", self:pick{ '"5"', '"7.3"', self:hostile() } } }, 0.3)
+      self:step("pcall(%s.mat, %s, %s%s)", r, r, self:path(".mat"), opts)
+    end,
     function() self:step("print(%s, %s.t, %s.stats.method)", r, r, r) end,
     function() self:step("return %s[%s]", r, self:hostile()) end,
     function() self:step("return %s.csv(%s, %s)", r, self:hostile(), self:path(".csv")) end,
