@@ -201,7 +201,8 @@ plot = require "plot": figures for papers (man -l man/mechlua-plot.3)
   fig:panel(i) or fig:panel(row, col) -> ax;  fig:save("out/fig.png" | ".svg" | ".pdf")
   ax:line{ x, y, label, color, width, style }   ax:scatter{ x, y, label, marker, size }
   ax:step{ ... }   ax:set{ title, xlabel, ylabel, xlim, ylim, xlog, ylog, legend, grid }
-  ax:inset{ at = {x0, y0, w, h}, xlim, ylim }   a zoomed view inside the panel]]
+  ax:inset{ at = {x0, y0, w, h}, xlim, ylim }   a zoomed view inside the panel
+  ax:set{ aspect = "equal" }   ax:circle{ radius, center }   plot.clearance{ run, joint }]]
 topics["plot.figure"] = topics["plot"]
 topics["plot.axes"] = topics["plot"]
 
@@ -226,10 +227,25 @@ run:mat(path, { version = "5" | "7.3", columns = {...}, params = {...} })   (man
   message, channels (the original names), variables, units, params, events (t, name).
   "5" (default): MATLAB, Octave, scipy.io.loadmat; "7.3": HDF5 (h5py)]]
 
+topics["plot.clearance"] = [[
+plot.clearance{ run, joint = "pin", clearance, frame, unit, from, to, title, ... } -> fig, ax
+  the journal centre's path (pin.exb, pin.eyb recorded; frame = "world": ex, ey) inside
+  its clearance circle (from run.parameters, or clearance = c in m), at equal scales,
+  in mm (unit = "um" or "m"); man -l man/mechlua-plot.3]]
+
+topics["ax:circle"] = [[
+ax:circle{ radius, center = {x, y}, label, color, width, style }
+  a circle as a line series (a clearance circle); with ax:set{ aspect = "equal" }]]
+
+topics["aspect"] = [[
+ax:set{ aspect = "equal" }: one unit along x as long as one along y (orbits, sketches);
+  one axis's limits are widened around their middle to fill the plot area.
+  Long titles, labels and legend entries shrink (to 70 %), then end in an ellipsis.]]
+
 local order = { "mech", "mech.planar", "mech.system", "sys:body", "sys:revolute", "sys:prismatic",
   "clearance", "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
   "sys:simulate", "sys:lyapunov", "sys:flexible", "sys:guide", "mech.mesh", "mech.entity", "mech.run",
-  "run:mat", "mech.column", "plot", "analysis" }
+  "run:mat", "mech.column", "plot", "plot.clearance", "ax:circle", "aspect", "analysis" }
 
 -- The topic of a value: a name, a function of the mech module or a system method, or
 -- the type of an object.
