@@ -237,6 +237,10 @@ topics["ax:circle"] = [[
 ax:circle{ radius, center = {x, y}, label, color, width, style }
   a circle as a line series (a clearance circle); with ax:set{ aspect = "equal" }]]
 
+topics["plot._report"] = [[
+plot._report(): for the tests, what the last fig:save drew: the page, each axes' viewport
+  and window as PLplot reports them, each panel's region, each text's place and font size]]
+
 topics["aspect"] = [[
 ax:set{ aspect = "equal" }: one unit along x as long as one along y (orbits, sketches);
   one axis's limits are widened around their middle to fill the plot area.
