@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <lauxlib.h>
@@ -257,10 +258,19 @@ static matvar_t *meta_var(const matjob *J)
 
 static char mat_log[256]; /* matio's last message */
 
+/* Keeps the first line of matio's message (HDF5's error stacks take many). */
 static void log_to_buffer(int level, char *message)
 {
     (void)level;
     snprintf(mat_log, sizeof mat_log, "%s", message ? message : "");
+    mat_log[strcspn(mat_log, "\n")] = '\0';
+}
+
+/* What went wrong: the system's word for a write that failed, else matio's, else what. */
+static const char *failure(int e, const char *what)
+{
+    if (e == ENOSPC || e == EFBIG || e == EDQUOT || e == EIO) return strerror(e);
+    return *mat_log ? mat_log : what;
 }
 
 /* Writes v (NULL: it could not be made) and frees it; 0 or -1. */
@@ -305,11 +315,54 @@ static const char *write_job(const matjob *J, const char *file)
     for (int i = 0; !bad && i < J->nsel; i++)
         bad = write_var(mat, column_var(J->vars[i], mech_run_column(run, J->sel[i]), rows));
     if (!bad) bad = write_var(mat, meta_var(J));
-    int e = errno;
     if (Mat_Close(mat) != 0) bad = 1;
-    if (bad) return *mat_log ? mat_log : e ? strerror(e) : "matio could not write a variable";
-    if (!reads_back(file, J->nsel + 2, "t")) return "the file does not read back (disk full?)";
+    int e = errno;
+    if (bad) return failure(e, "matio could not write a variable");
+    if (!reads_back(file, J->nsel + 2, "t")) return failure(e, "the file does not read back");
     return NULL;
+}
+
+/*
+** write_job in a child process, for MAT 7.3: HDF5 keeps a file that it failed to write
+** open, and then crashes when the program ends (in H5F__close_cb, on a disk that filled).
+** The child ends with _exit, which runs no exit handler; its message comes through a pipe.
+*/
+static const char *write_job_apart(const matjob *J, const char *file)
+{
+    static char msg[256];
+    int fds[2], status = 0;
+    if (pipe(fds) != 0) return strerror(errno);
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(fds[0]);
+        close(fds[1]);
+        return strerror(e);
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        const char *err = write_job(J, file);
+        size_t n = err ? strlen(err) : 0;
+        for (size_t done = 0; done < n;) {
+            ssize_t w = write(fds[1], err + done, n - done);
+            if (w <= 0 && errno != EINTR) break;
+            if (w > 0) done += (size_t)w;
+        }
+        _exit(err ? 1 : 0);
+    }
+    close(fds[1]);
+    size_t n = 0;
+    while (n < sizeof msg - 1) {
+        ssize_t r = read(fds[0], msg + n, sizeof msg - 1 - n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        n += (size_t)r;
+    }
+    msg[n] = '\0';
+    close(fds[0]);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) continue;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return NULL;
+    return n ? msg : "the writer ended abnormally";
 }
 
 /* ---- run:mat ------------------------------------------------------------------------------ */
@@ -442,7 +495,8 @@ int lmat_run_mat(lua_State *L)
     const char *err = fchmod(fd, 0666 & ~mask) != 0 ? strerror(errno) : NULL;
     close(fd);
     Mat_LogInitFunc("mechlua", log_to_buffer);
-    if (err == NULL) err = write_job(&J, tmp);
+    if (err == NULL)
+        err = J.version == MAT_FT_MAT73 ? write_job_apart(&J, tmp) : write_job(&J, tmp);
     if (err == NULL && rename(tmp, path) != 0) err = strerror(errno);
     if (err) {
         remove(tmp);

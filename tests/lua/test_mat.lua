@@ -192,5 +192,34 @@ do
   os.remove(ro)
 end
 
+-- a file that outgrows what the system lets it be (as on a full disk): an error, no file,
+-- and a program that ends cleanly (HDF5 crashed at exit after a failed MAT 7.3 write)
+do
+  local script = tmp .. "/big.lua"
+  local f = assert(io.open(script, "w"))
+  f:write([[
+local sys = mech.planar{}
+local b = sys:body{ name = "b", mass = 1, inertia = 1, velocity = { 1, 0 } }
+local run = sys:simulate{ t = 1, report = 1e-4, record = { "b.x", "b.y", "b.vx", "b.vy" } }
+for _, v in ipairs{ "5", "7.3" } do
+  local ok, err = pcall(run.mat, run, arg[1] .. "/big" .. v .. ".mat", { version = v })
+  print(v, ok, err)
+end
+]])
+  f:close()
+  local mechlua = assert(os.getenv("MECHLUA"), "run under tests/run")
+  local p = assert(io.popen(string.format("trap '' XFSZ; ulimit -f 64; %q %q %q 2>&1", mechlua, script, tmp)))
+  local out = p:read("a")
+  local ok, how, code = p:close()
+  tap.ok(ok and how == "exit" and code == 0, "the program ends cleanly (" .. tostring(how) .. " " .. tostring(code) .. ")")
+  tap.like(out, "\n?5\tfalse\trun:mat: cannot write '[^']*/big5%.mat': File too large\n",
+    "MAT 5: the error says why")
+  tap.like(out, "7%.3\tfalse\trun:mat: cannot write '[^']*/big7%.3%.mat': File too large\n",
+    "MAT 7.3: the error says why")
+  local left = io.popen(string.format("ls -A %q", tmp)):read("a")
+  tap.is(left, "big.lua\n", "and no file is left, whole or partial")
+  os.remove(script)
+end
+
 os.remove(tmp)
 tap.done()
