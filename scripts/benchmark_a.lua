@@ -146,14 +146,13 @@ print(string.format("  %d rows each written to %s", #run, table.concat(csv, ", "
 -- ---- figures ------------------------------------------------------------------------
 
 local n = #run
-local angle, x, x0, v, v0, dxs, dvs, force, ex, ey = {}, {}, {}, {}, {}, {}, {}, {}, {}, {}
+local angle, x, x0, v, v0, dxs, dvs, force = {}, {}, {}, {}, {}, {}, {}, {}
 for i = 1, n do
   angle[i] = deg(run.t[i])
   x[i], x0[i] = run["slider.x"][i] * 1e3, ideal["slider.x"][i] * 1e3
   v[i], v0[i] = run["slider.vx"][i], ideal["slider.vx"][i]
   dxs[i], dvs[i] = x[i] - x0[i], v[i] - v0[i]
   force[i] = fn[i] / 1e3
-  ex[i], ey[i] = run["pin.exb"][i] * 1e3, run["pin.eyb"][i] * 1e3
 end
 local theta = "crank angle [deg]"
 local label_c = string.format("clearance %g mm", p.clearance * 1e3)
@@ -190,24 +189,10 @@ save(plot.figure{ title, x = angle, y = force, color = BLUE, xlabel = theta,
   ylabel = "normal contact force [kN]",
   width = 160, height = 90 }, "benchmark_a_contact_force")
 
--- the journal centre in its bearing (the slider's frame), inside the clearance circle
-local cx, cy = {}, {}
-for k = 0, 360 do
-  cx[k + 1] = p.clearance * 1e3 * math.cos(math.rad(k))
-  cy[k + 1] = p.clearance * 1e3 * math.sin(math.rad(k))
-end
--- Equal scales on both axes: the plot area is 80.2 mm wide for 2.6 c (a figure 99.4 mm
--- wide) and as many mm per c high, with room for the legend above the circle.
-local xlim = { -1.3 * p.clearance * 1e3, 1.3 * p.clearance * 1e3 }
-local ylim = { -1.3 * p.clearance * 1e3, 1.75 * p.clearance * 1e3 }
-local orbit = plot.figure{ width = 99.4, height = 19.8 + 80.2 * 3.05 / 2.6,
+-- the journal centre in its bearing (the slider's frame), inside the clearance circle, at
+-- equal scales on both axes
+local orbit = plot.clearance{ run, joint = "pin", clearance = p.clearance, color = BLUE,
   title = string.format("Journal centre, K = %s N/m^1.5", sci(p.K)) }
-orbit:panel(1):line{ x = cx, y = cy,
-    label = string.format("clearance circle, c = %g mm", p.clearance * 1e3),
-    color = "gray", width = 1, style = "dashed" }
-  :line{ x = ex, y = ey, label = "journal centre (bearing frame)", color = BLUE }
-  :set{ xlim = xlim, ylim = ylim, xlabel = "eccentricity along x [mm]",
-    ylabel = "eccentricity along y [mm]", legend = "upper center" }
 save(orbit, "benchmark_a_journal")
 
 -- the slider's position and velocity, and their differences from the ideal

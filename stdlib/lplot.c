@@ -56,6 +56,7 @@ enum { LINE, SCATTER, STEP };
 enum { PNG, SVG, PDF };
 
 static const char *const kinds[] = {"line", "scatter", "step", NULL};
+static const char *const aspects[] = {"auto", "equal", NULL};
 static const char *const styles[] = {"solid", "dashed", "dotted", "dashdot", NULL};
 static const char *const markers[] = {"dot", "circle", "square", "triangle", "plus", "cross", NULL};
 static const char *const positions[] = {
@@ -103,6 +104,7 @@ typedef struct axes {
     int log[2];       /* 1 log axis, 0 linear, -1 as the parent (insets) */
     int grid, legend; /* legend: index in positions[] (BEST), or -1 hidden */
     int mark;         /* inset: outline the zoomed region on the parent */
+    int aspect;       /* 1: one unit on x is as long as one unit on y ("equal") */
 } axes;
 
 /* A series; user values: 1 x data (column, buffer or nil for 1..n), 2 y data, 3 label. */
@@ -145,6 +147,9 @@ typedef struct paxes {
     double at[4]; /* inset: its place in the parent's plot area (fractions) */
     int inset, parent, grid, legend, mark, zoom; /* zoom: an inset with both limits given */
     int row, col;
+    int aspect;        /* equal scales: the limits are widened on one axis to fit the box */
+    double base[2][2]; /* the limits before that widening */
+    double cell[4];    /* the panel's region on the page (mm): plot area and margins */
     const char *title, *label[2]; /* PLplot text or NULL */
     int s0, ns;                   /* its series: plan series s0 .. s0 + ns - 1 */
 } paxes;
@@ -605,6 +610,9 @@ static void apply_settings(lua_State *L, int ai, int t, const char *fn, int with
                      why);
     }
     a->grid = lu_bool(L, t, fn, "grid", a->grid);
+    a->aspect = lu_option(L, t, fn, "aspect", aspects, a->aspect);
+    if (a->aspect && (a->log[0] == 1 || a->log[1] == 1))
+        lu_error(L, fn, "aspect = \"equal\" needs linear axes (xlog and ylog false)");
     int ty = lua_getfield(L, t, "legend");
     lua_pop(L, 1);
     if (ty == LUA_TBOOLEAN)
@@ -695,8 +703,48 @@ static int ax_scatter(lua_State *L)
     return kind_method(L, SCATTER, "ax:scatter", known);
 }
 
-static const char *const set_fields[] = {"title", "xlabel", "ylabel", "xlim", "ylim",
-                                         "xlog",  "ylog",   "legend", "grid", NULL};
+/*
+** ax:circle{ radius, center, label, color, width, style }: a circle as a line series of
+** 361 points (a clearance circle, a bearing's outline); its first point is its last.
+*/
+static int ax_circle(lua_State *L)
+{
+    const char *fn = "ax:circle";
+    static const char *const known[] = {"radius", "center", "label", "color",
+                                        "width",  "style",  NULL};
+    static const char *const copied[] = {"label", "color", "width", "style", NULL};
+    check_axes(L);
+    int t = lu_checktable(L, 2, fn, "{ radius = , center = {x, y}, label = , ... }");
+    lu_checkfields(L, t, fn, known, 0);
+    double r = lu_number(L, t, fn, "radius", 0, 1), c[2] = {0, 0};
+    if (!(r > 0 && r <= MAXLIN))
+        return lu_error(L, fn, "field 'radius' must be a positive number up to 1e300 (got %g)", r);
+    lu_vec2(L, t, fn, "center", c);
+    if (!(fabs(c[0]) <= MAXLIN && fabs(c[1]) <= MAXLIN))
+        return lu_error(L, fn, "field 'center' must be within -1e300 to 1e300 (got {%g, %g})", c[0],
+                        c[1]);
+    lua_settop(L, 2);
+    lua_createtable(L, 0, 6);
+    for (int i = 0; copied[i]; i++) {
+        lu_getfield(L, t, fn, copied[i]);
+        lua_setfield(L, 3, copied[i]);
+    }
+    for (int i = 0; i < 2; i++) {
+        lua_createtable(L, 361, 0);
+        for (int k = 0; k <= 360; k++) {
+            double a = 2 * PI * (k % 360) / 360;
+            lua_pushnumber(L, c[i] + r * (i ? sin(a) : cos(a)));
+            lua_rawseti(L, -2, k + 1);
+        }
+        lua_setfield(L, 3, i ? "y" : "x");
+    }
+    add_series(L, 1, 3, LINE, fn, 1);
+    lua_settop(L, 1);
+    return 1;
+}
+
+static const char *const set_fields[] = {"title", "xlabel", "ylabel", "xlim",   "ylim", "xlog",
+                                         "ylog",  "legend", "grid",   "aspect", NULL};
 
 static int ax_set(lua_State *L)
 {
@@ -712,8 +760,9 @@ static int ax_set(lua_State *L)
 static int ax_inset(lua_State *L)
 {
     const char *fn = "ax:inset";
-    static const char *const known[] = {"at",   "mark", "title", "xlabel", "ylabel", "xlim",
-                                        "ylim", "xlog", "ylog",  "legend", "grid",   NULL};
+    static const char *const known[] = {"at",   "mark",   "title", "xlabel", "ylabel",
+                                        "xlim", "ylim",   "xlog",  "ylog",   "legend",
+                                        "grid", "aspect", NULL};
     axes *p = check_axes(L);
     int t = lu_checktable(L, 2, fn, "{ at = {x0, y0, w, h}, xlim = , ylim = , ... }");
     lu_checkfields(L, t, fn, known, 0);
@@ -837,9 +886,9 @@ static int plot_figure(lua_State *L)
     static const char *const fig_fields[] = {"rows", "cols", "width", "height",
                                              "dpi",  "font", "title", NULL};
     static const char *const short_fields[] = {
-        "x",      "y",      "label", "kind", "color", "style", "marker", "size",
-        "xlabel", "ylabel", "xlim",  "ylim", "xlog",  "ylog",  "legend", "grid",
-        "width",  "height", "dpi",   "font", "title", NULL};
+        "x",      "y",      "label", "kind", "color", "style",  "marker", "size",
+        "xlabel", "ylabel", "xlim",  "ylim", "xlog",  "ylog",   "legend", "grid",
+        "width",  "height", "dpi",   "font", "title", "aspect", NULL};
     int t = lu_checktable(L, 1, fn, "{ rows = , cols = , width = , ... } or { title, x = , y = }");
     int shorthand = lua_getfield(L, t, "y") != LUA_TNIL || lua_getfield(L, t, "x") != LUA_TNIL;
     lua_settop(L, 1);
@@ -1077,6 +1126,8 @@ static void layout(lua_State *L, plan *P, int rows, int cols, const char *fn)
         A->box[3] = y - m[3][A->row];
         A->box[2] = A->box[0] + aw;
         A->box[1] = A->box[3] - ah;
+        A->cell[0] = x, A->cell[2] = A->box[2] + m[2][A->col];
+        A->cell[3] = y, A->cell[1] = A->box[1] - m[1][A->row];
     }
 }
 
@@ -1090,6 +1141,11 @@ static void place_inset(plan *P, paxes *A)
     A->box[1] = pb[1] + at[1] * h;
     A->box[2] = A->box[0] + at[2] * w;
     A->box[3] = A->box[1] + at[3] * h;
+    /* its labels stay within the parent's plot area */
+    A->cell[0] = fmax(A->box[0] - A->margin[0], pb[0]);
+    A->cell[1] = fmax(A->box[1] - A->margin[1], pb[1]);
+    A->cell[2] = fmin(A->box[2] + A->margin[2], pb[2]);
+    A->cell[3] = fmin(A->box[3] + A->margin[3], pb[3]);
 }
 
 /*
@@ -1107,6 +1163,7 @@ static void plan_axes(lua_State *L, plan *P, int k, int ai, int parent, int *ns,
     A->legend = a->legend;
     A->mark = a->mark;
     A->zoom = a->inset && a->haslim[0] && a->haslim[1];
+    A->aspect = a->aspect;
     A->font = a->inset ? 0.8 * P->font : P->font;
     uv_field(L, ai, "title");
     A->title = pin_text(L, pin, lua_tostring(L, -1), NULL);
@@ -1157,7 +1214,29 @@ static void plan_axes(lua_State *L, plan *P, int k, int ai, int parent, int *ns,
         if (why)
             lu_error(L, fn, "%sthe %c limits {%.15g, %.15g} %s", where, i ? 'y' : 'x', A->ax[i].lo,
                      A->ax[i].hi, why);
+        A->base[i][0] = A->ax[i].lo, A->base[i][1] = A->ax[i].hi;
     }
+    if (A->aspect && (A->ax[0].log || A->ax[1].log))
+        lu_error(L, fn, "%saspect = \"equal\" needs linear axes (xlog and ylog false)", where);
+}
+
+/*
+** Equal scales: widens the limits of one axis of A around their middle (from those
+** planned, A->base) so that a unit along x is as long on the page as a unit along y in
+** its plot area, as it is now: as long in device units (pixels), since the page's size
+** in them is rounded.
+*/
+static void apply_aspect(const plan *P, paxes *A)
+{
+    if (!A->aspect) return;
+    double w = (A->box[2] - A->box[0]) * P->wdev / P->wmm;
+    double h = (A->box[3] - A->box[1]) * P->hdev / P->hmm;
+    double ux = (A->base[0][1] - A->base[0][0]) / w, uy = (A->base[1][1] - A->base[1][0]) / h;
+    int i = ux > uy ? 1 : 0; /* the axis to widen */
+    double u = fmax(ux, uy), mid = A->base[i][0] / 2 + A->base[i][1] / 2;
+    double half = u * (i ? h : w) / 2;
+    for (int j = 0; j < 2; j++) A->ax[j].lo = A->base[j][0], A->ax[j].hi = A->base[j][1];
+    A->ax[i].lo = fmax(mid - half, -MAXLIN), A->ax[i].hi = fmin(mid + half, MAXLIN);
 }
 
 /*
@@ -1229,13 +1308,22 @@ static void plan_figure(lua_State *L, plan *P, const char *fn)
             paxes *A = &P->axes[k];
             double em = A->font * MM_PER_PT;
             if (A->inset) place_inset(P, A);
+            apply_aspect(P, A);
             make_ticks(&A->ax[0], A->box[2] - A->box[0], em, 0);
             make_ticks(&A->ax[1], A->box[3] - A->box[1], em, 1);
         }
         layout(L, P, f->rows, f->cols, fn);
     }
-    for (int k = 0; k < P->naxes; k++)
-        if (P->axes[k].inset) place_inset(P, &P->axes[k]);
+    for (int k = 0; k < P->naxes; k++) {
+        paxes *A = &P->axes[k];
+        if (A->inset) place_inset(P, A);
+        if (A->aspect) { /* the limits for the final box, and their ticks */
+            double em = A->font * MM_PER_PT;
+            apply_aspect(P, A);
+            make_ticks(&A->ax[0], A->box[2] - A->box[0], em, 0);
+            make_ticks(&A->ax[1], A->box[3] - A->box[1], em, 1);
+        }
+    }
 }
 
 /* ---- drawing (no Lua from here to render()) --------------------------------------------- */
@@ -1253,8 +1341,11 @@ static void set_width(const plan *P, double pt)
     plwidth(pt * P->scale);
 }
 
+static double cur_pt; /* the font size set last */
+
 static void set_font(const plan *P, double pt)
 {
+    cur_pt = pt;
     plschr(pt * MM_PER_PT * PANGO_PT * P->scale, 1.0);
 }
 
@@ -1537,6 +1628,148 @@ static void draw_scatter(const plan *P, const paxes *A, const pseries *S)
     }
 }
 
+/* ---- text that fits its panel: measured by PLplot, shrunk, then cut ---------------------- */
+
+#define FIT_FLOOR 0.7 /* a text may shrink to this fraction of its font size */
+#define MAXREPORT 512 /* axes and texts the report of the last save keeps */
+
+/*
+** What the last fig:save drew (plot._report(), for the tests): the page, each axes'
+** viewport (plgvpd) and window (plgvpw) as PLplot reports them, its plot area and the
+** region of its panel, and where each text went (its estimated extent and font size).
+*/
+static struct {
+    double wmm, hmm;
+    int wdev, hdev;
+    int naxes, ntext;
+    struct {
+        double vpd[4], vpw[4], box[4], cell[4];
+    } axes[MAXREPORT];
+    struct {
+        int axes, cut;
+        const char *kind;
+        double ext[4], pt; /* x0, y0, x1, y1 in page mm; the font size used */
+    } text[MAXREPORT];
+} last;
+
+/*
+** Length of PLplot text s in page mm in the current font, from the advance widths of
+** DejaVu Sans (text_em): "##" is one '#', "#u" ... "#d" a superscript.  PLplot 5.15 does
+** not export plstrl, its own measure.
+*/
+static double measure(const char *s)
+{
+    char one[2] = {0, 0}, utf[5];
+    double w = 0, f = 1;
+    for (const char *p = s; *p;) {
+        if (p[0] == '#' && (p[1] == 'u' || p[1] == 'd')) {
+            f = p[1] == 'u' ? 0.83 : 1;
+            p += 2;
+            continue;
+        }
+        if (p[0] == '#' && p[1] == '#') p++;
+        size_t n = 1;
+        while (n < 4 && ((unsigned char)p[n] & 0xC0) == 0x80) n++;
+        memcpy(utf, p, n);
+        utf[n] = '\0';
+        one[0] = *p; /* alone, a '^' is no superscript mark for text_em */
+        w += f * text_em(n > 1 ? utf : one);
+        p += n;
+    }
+    return w * cur_pt * MM_PER_PT;
+}
+
+static void record(int k, const char *kind, double x, double y, int vertical, double just,
+                   double len, double pt, int cut)
+{
+    if (last.ntext >= MAXREPORT) return;
+    double h = pt * MM_PER_PT / 2, a = (vertical ? y : x) - just * len;
+    double ext[4] = {a, y - h, a + len, y + h};
+    if (vertical) ext[0] = x - h, ext[1] = a, ext[2] = x + h, ext[3] = a + len;
+    last.text[last.ntext].axes = k;
+    last.text[last.ntext].kind = kind;
+    last.text[last.ntext].cut = cut;
+    last.text[last.ntext].pt = pt;
+    memcpy(last.text[last.ntext].ext, ext, sizeof ext);
+    last.ntext++;
+}
+
+/*
+** Writes into buf the longest beginning of PLplot text s, cut before a character (never
+** inside an escape), followed by an ellipsis, that is at most avail mm long (the ellipsis
+** alone if none is); a superscript cut open is closed.  Returns its length in mm.
+*/
+static double ellipsize(const char *s, double avail, char *buf)
+{
+    static size_t cuts[4096];
+    static unsigned char sup[4096];
+    size_t n = 0;
+    int in = 0;
+    for (size_t i = 0; s[i] && n < 4096;) {
+        cuts[n] = i, sup[n] = (unsigned char)in, n++;
+        if (s[i] == '#' && s[i + 1]) {
+            in = s[i + 1] == 'u' ? 1 : s[i + 1] == 'd' ? 0 : in;
+            i += 2;
+            continue;
+        }
+        for (i++; ((unsigned char)s[i] & 0xC0) == 0x80; i++) continue;
+    }
+    size_t lo = 0, hi = n ? n - 1 : 0;
+    for (int pass = 0; pass < 2; pass++) {
+        while (pass == 0 && lo < hi) {
+            size_t mid = (lo + hi + 1) / 2;
+            memcpy(buf, s, cuts[mid]);
+            strcpy(buf + cuts[mid], sup[mid] ? "\u2026#d" : "\u2026");
+            if (measure(buf) <= avail)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        size_t c = n ? cuts[lo] : 0;
+        while (pass == 1 && c > 0 && s[c - 1] == ' ') c--; /* no space before the ellipsis */
+        memcpy(buf, s, c);
+        strcpy(buf + c, n && sup[lo] ? "\u2026#d" : "\u2026");
+    }
+    return measure(buf);
+}
+
+/*
+** Draws PLplot text s at (x, y) (page mm; vertical: upwards; just: 0 left, 0.5 centred,
+** 1 right) so that it is at most avail mm long: in a font of pt, else smaller down to
+** floor_pt, else cut with an ellipsis.  kind and k (the axes, -1 the figure) go into the
+** report.
+*/
+static void fit_text(const plan *P, int k, const char *kind, double pt, double floor_pt,
+                     double avail, double x, double y, int vertical, double just, const char *s)
+{
+    char buf[4096 + 16];
+    if (s == NULL) return;
+    double f = pt;
+    set_font(P, f);
+    double len = measure(s);
+    for (int i = 0; i < 4 && len > avail && f > floor_pt; i++) {
+        f = fmax(floor_pt, f * avail / len * 0.995);
+        set_font(P, f);
+        len = measure(s);
+    }
+    int cut = len > avail && strlen(s) < 4096;
+    if (cut) {
+        len = ellipsize(s, avail, buf);
+        s = buf;
+    }
+    text(x, y, vertical, just, s);
+    record(k, kind, x, y, vertical, just, len, f, cut);
+    set_font(P, pt);
+}
+
+/* Draws and records a text that is not fitted (tick labels). */
+static void plain_text(int k, const char *kind, double pt, double x, double y, int vertical,
+                       double just, const char *s)
+{
+    text(x, y, vertical, just, s);
+    record(k, kind, x, y, vertical, just, measure(s), pt, 0);
+}
+
 /* The rectangle (page mm: x0, y0, x1, y1) of a w x h legend at position pos of A. */
 static void legend_rect(const paxes *A, int pos, double w, double h, double r[4])
 {
@@ -1593,10 +1826,23 @@ static void draw_legend(const plan *P, int k)
     int n = 0;
     for (int s = 0; s < A->ns; s++) {
         const pseries *S = &P->series[A->s0 + s];
-        if (S->label) n++, wtext = fmax(wtext, S->label_em * em * 1.05);
+        if (S->label) n++, wtext = fmax(wtext, measure(S->label));
     }
     if (n == 0 || A->legend < 0) return;
-    double w = 2 * pad + sample + 0.5 * em + wtext, h = 2 * pad + n * row;
+    /* the legend fits in the plot area: its texts shrink together, then long ones are cut */
+    double fixed = 2 * pad + sample + 0.5 * em;
+    double avail = fmax(em, A->box[2] - A->box[0] - em - fixed), f = A->font;
+    if (wtext > avail) {
+        f = fmax(FIT_FLOOR * A->font, A->font * avail / wtext * 0.995);
+        set_font(P, f);
+        wtext = 0;
+        for (int s = 0; s < A->ns; s++) {
+            const pseries *S = &P->series[A->s0 + s];
+            if (S->label) wtext = fmax(wtext, measure(S->label));
+        }
+        wtext = fmin(wtext, avail);
+    }
+    double w = fixed + wtext, h = 2 * pad + n * row;
     if (A->legend == BEST) {
         long least = -1;
         for (int pos = 0; pos < BEST && least != 0; pos++) {
@@ -1631,14 +1877,18 @@ static void draw_legend(const plan *P, int k)
             pllsty(1);
         }
         set_color(0x000000);
-        text(x0 + pad + sample + 0.5 * em, y, 0, 0, S->label);
+        fit_text(P, k, "legend", f, f, avail, x0 + pad + sample + 0.5 * em, y, 0, 0, S->label);
         y -= row;
     }
 }
 
-/* Tick labels, axis labels and title of A, in page coordinates. */
-static void draw_labels(const plan *P, const paxes *A)
+/*
+** Tick labels, axis labels and title of axes k, in page coordinates; the axis labels and
+** the title fit in the panel (fit_text).
+*/
+static void draw_labels(const plan *P, int k)
 {
+    const paxes *A = &P->axes[k];
     double em = A->font * MM_PER_PT;
     const double *b = A->box;
     set_color(0x000000);
@@ -1646,29 +1896,37 @@ static void draw_labels(const plan *P, const paxes *A)
     for (int i = 0; i < 2; i++) {
         const paxis *a = &A->ax[i];
         double lo = world(a->lo, a->log), hi = world(a->hi, a->log);
-        for (int k = 0; k < a->nticks; k++) {
-            double f = (world(a->tick[k], a->log) - lo) / (hi - lo);
+        for (int j = 0; j < a->nticks; j++) {
+            double f = (world(a->tick[j], a->log) - lo) / (hi - lo);
             if (i == 0)
-                text(b[0] + f * (b[2] - b[0]), b[1] - em * (GAP_EM + LINE_EM / 2), 0, 0.5,
-                     a->text[k]);
+                plain_text(k, "tick", A->font, b[0] + f * (b[2] - b[0]),
+                           b[1] - em * (GAP_EM + LINE_EM / 2), 0, 0.5, a->text[j]);
             else
-                text(b[0] - 0.4 * em, b[1] + f * (b[3] - b[1]), 0, 1, a->text[k]);
+                plain_text(k, "tick", A->font, b[0] - 0.4 * em, b[1] + f * (b[3] - b[1]), 0, 1,
+                           a->text[j]);
         }
         if (a->exp10) {
             char buf[48];
             snprintf(buf, sizeof buf, "\u00d710#u%s%d#d", a->exp10 < 0 ? "\u2212" : "",
                      abs(a->exp10));
             if (i == 0)
-                text(b[2], b[1] - em * (2 * GAP_EM + 1.5 * LINE_EM), 0, 1, buf);
+                plain_text(k, "tick", A->font, b[2], b[1] - em * (2 * GAP_EM + 1.5 * LINE_EM), 0, 1,
+                           buf);
             else
-                text(b[0], b[3] + em * (0.2 + LINE_EM / 2), 0, 0, buf);
+                plain_text(k, "tick", A->font, b[0], b[3] + em * (0.2 + LINE_EM / 2), 0, 0, buf);
         }
     }
-    text((b[0] + b[2]) / 2, b[1] - em * (2 * GAP_EM + 1.5 * LINE_EM), 0, 0.5, A->label[0]);
-    text(b[0] - em * (0.4 + A->ax[1].width_em + GAP_EM + LINE_EM / 2), (b[1] + b[3]) / 2, 1, 0.5,
-         A->label[1]);
-    text((b[0] + b[2]) / 2, b[3] + em * (0.3 + (A->ax[1].exp10 ? LINE_EM : 0) + LINE_EM / 2), 0,
-         0.5, A->title);
+    /* centred on the plot area: across as much of the panel as both sides leave room for,
+       the y label along the plot area's height */
+    const double *c = A->cell;
+    double cx = (b[0] + b[2]) / 2, cy = (b[1] + b[3]) / 2, lo = FIT_FLOOR * A->font;
+    double wide = 2 * fmin(cx - c[0], c[2] - cx), high = fmin(b[3] - b[1] + em, c[3] - c[1]);
+    fit_text(P, k, "xlabel", A->font, lo, wide, cx, b[1] - em * (2 * GAP_EM + 1.5 * LINE_EM), 0,
+             0.5, A->label[0]);
+    fit_text(P, k, "ylabel", A->font, lo, high,
+             b[0] - em * (0.4 + A->ax[1].width_em + GAP_EM + LINE_EM / 2), cy, 1, 0.5, A->label[1]);
+    fit_text(P, k, "title", A->font, lo, wide, cx,
+             b[3] + em * (0.3 + (A->ax[1].exp10 ? LINE_EM : 0) + LINE_EM / 2), 0, 0.5, A->title);
 }
 
 /* The axes box with ticks inside on all four sides (and the grid, first). */
@@ -1737,8 +1995,16 @@ static void draw_axes(const plan *P, int k)
         if (I->zoom && I->mark && mark_rect(A, I, r)) rect(r[0], r[1], r[2], r[3], 0);
     }
     draw_box(P, A, 0);
+    if (k < MAXREPORT) {
+        double *v = last.axes[k].vpd, *w = last.axes[k].vpw;
+        plgvpd(&v[0], &v[1], &v[2], &v[3]);
+        plgvpw(&w[0], &w[1], &w[2], &w[3]);
+        memcpy(last.axes[k].box, A->box, sizeof A->box);
+        memcpy(last.axes[k].cell, A->cell, sizeof A->cell);
+        last.naxes = k + 1;
+    }
     page_coords(P);
-    draw_labels(P, A);
+    draw_labels(P, k);
     draw_legend(P, k);
 }
 
@@ -1820,13 +2086,15 @@ static const char *render(const plan *P, const char *file)
     plscolbg(255, 255, 255);
     plinit();
     pladv(0);
+    last.wmm = P->wmm, last.hmm = P->hmm, last.wdev = P->wdev, last.hdev = P->hdev;
+    last.naxes = last.ntext = 0;
     for (int k = 0; k < P->naxes; k++) draw_axes(P, k);
     if (P->title) {
+        double pt = 1.15 * P->font;
         page_coords(P);
         set_color(0x000000);
-        set_font(P, 1.15 * P->font);
-        text(P->wmm / 2, P->hmm - 1.15 * P->font * MM_PER_PT * (0.3 + LINE_EM / 2), 0, 0.5,
-             P->title);
+        fit_text(P, -1, "title", pt, FIT_FLOOR * pt, P->wmm - P->font * MM_PER_PT, P->wmm / 2,
+                 P->hmm - pt * MM_PER_PT * (0.3 + LINE_EM / 2), 0, 0.5, P->title);
     }
     strm = -1;
     plend1();
@@ -1938,15 +2206,67 @@ static int fig_save(lua_State *L)
     return 1;
 }
 
+/* plot._report(): what the last fig:save drew, as PLplot reports it (for the tests). */
+static int plot_report(lua_State *L)
+{
+    static const char *const side[] = {"x0", "y0", "x1", "y1"};
+    lua_createtable(L, 0, 6);
+    lua_pushnumber(L, last.wmm);
+    lua_setfield(L, -2, "width");
+    lua_pushnumber(L, last.hmm);
+    lua_setfield(L, -2, "height");
+    lua_pushinteger(L, last.wdev);
+    lua_setfield(L, -2, "wdev");
+    lua_pushinteger(L, last.hdev);
+    lua_setfield(L, -2, "hdev");
+    lua_createtable(L, last.naxes, 0);
+    for (int k = 0; k < last.naxes; k++) {
+        lua_createtable(L, 0, 4);
+        const double *v[4] = {last.axes[k].vpd, last.axes[k].vpw, last.axes[k].box,
+                              last.axes[k].cell};
+        const char *names[4] = {"vpd", "vpw", "box", "cell"};
+        for (int j = 0; j < 4; j++) {
+            lua_createtable(L, 4, 0);
+            for (int i = 0; i < 4; i++) {
+                lua_pushnumber(L, v[j][i]);
+                lua_rawseti(L, -2, i + 1);
+            }
+            lua_setfield(L, -2, names[j]);
+        }
+        lua_rawseti(L, -2, k + 1);
+    }
+    lua_setfield(L, -2, "axes");
+    lua_createtable(L, last.ntext, 0);
+    for (int k = 0; k < last.ntext; k++) {
+        lua_createtable(L, 0, 8);
+        lua_pushinteger(L, last.text[k].axes + 1);
+        lua_setfield(L, -2, "axes");
+        lua_pushstring(L, last.text[k].kind);
+        lua_setfield(L, -2, "kind");
+        lua_pushboolean(L, last.text[k].cut);
+        lua_setfield(L, -2, "cut");
+        lua_pushnumber(L, last.text[k].pt);
+        lua_setfield(L, -2, "pt");
+        for (int i = 0; i < 4; i++) {
+            lua_pushnumber(L, last.text[k].ext[i]);
+            lua_setfield(L, -2, side[i]);
+        }
+        lua_rawseti(L, -2, k + 1);
+    }
+    lua_setfield(L, -2, "texts");
+    return 1;
+}
+
 /* ---- the module ---------------------------------------------------------------------------- */
 
 int luaopen_plot(lua_State *L)
 {
     static const luaL_Reg fig_methods[] = {{"panel", fig_panel}, {"save", fig_save}, {NULL, NULL}};
-    static const luaL_Reg ax_methods[] = {{"line", ax_line},   {"scatter", ax_scatter},
-                                          {"step", ax_step},   {"set", ax_set},
-                                          {"inset", ax_inset}, {NULL, NULL}};
-    static const luaL_Reg funcs[] = {{"figure", plot_figure}, {NULL, NULL}};
+    static const luaL_Reg ax_methods[] = {
+        {"line", ax_line},   {"scatter", ax_scatter}, {"step", ax_step}, {"set", ax_set},
+        {"inset", ax_inset}, {"circle", ax_circle},   {NULL, NULL}};
+    static const luaL_Reg funcs[] = {
+        {"figure", plot_figure}, {"_report", plot_report}, {NULL, NULL}};
     luaL_newmetatable(L, FIGURE_MT);
     luaL_newlib(L, fig_methods);
     lua_setfield(L, -2, "__index");
@@ -1959,5 +2279,11 @@ int luaopen_plot(lua_State *L)
     lua_setfield(L, -2, "__tostring");
     lua_pop(L, 2);
     luaL_newlib(L, funcs);
+    /* plot.clearance is written in Lua (stdlib/plotclearance.lua): it installs itself */
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "plotclearance");
+    lua_call(L, 1, 1);
+    lua_pushvalue(L, -2);
+    lua_call(L, 1, 0);
     return 1;
 }

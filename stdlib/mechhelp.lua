@@ -199,7 +199,8 @@ a run (results of sys:simulate):
   #run, run.channels, run.status ("complete", "stopped", "failed", "interrupted"),
   run.ok, run.message, run.stats (steps, rejected, rhs_evals, events, wall_time, ...),
   run.events (list of { name, t, values = { [channel] = value } }), run.parameters
-  run:csv(path, { columns = {...}, params = {...} })   written whole or not at all]]
+  run:csv(path, { columns = {...}, params = {...} })   written whole or not at all
+  run:mat(path, { version = "5" | "7.3", ... })       a MATLAB file (help "run:mat")]]
 
 topics["mech.column"] = [[
 a column of a run: col[i] (i from 1), #col, col.name, col.unit,
@@ -212,7 +213,8 @@ plot = require "plot": figures for papers ({man:mechlua-plot.3})
   fig:panel(i) or fig:panel(row, col) -> ax;  fig:save("out/fig.png" | ".svg" | ".pdf")
   ax:line{ x, y, label, color, width, style }   ax:scatter{ x, y, label, marker, size }
   ax:step{ ... }   ax:set{ title, xlabel, ylabel, xlim, ylim, xlog, ylog, legend, grid }
-  ax:inset{ at = {x0, y0, w, h}, xlim, ylim }   a zoomed view inside the panel]]
+  ax:inset{ at = {x0, y0, w, h}, xlim, ylim }   a zoomed view inside the panel
+  ax:set{ aspect = "equal" }   ax:circle{ radius, center }   plot.clearance{ run, joint }]]
 
 topics["analysis"] = [[
 analysis = require "analysis" ({man:mechlua-analysis.3})
@@ -593,6 +595,33 @@ topics["mech.planar"] = topics["mech.planar"] .. [[
 
   start = "auto" | "ideal" | "as_given": how joints with clearance start.  help("start")]]
 
+
+-- ---- issue 15, figures and MATLAB files (run:mat, plot aspect, labels, clearance) ----
+topics["run:mat"] = [[
+run:mat(path, { version = "5" | "7.3", columns = {...}, params = {...} })   ({man:mechlua.3})
+  a MATLAB file, written whole or not at all: t and one N x 1 column per channel
+  ("slider.x" -> slider_x), and a struct mechlua: version, header, parameters, status,
+  message, channels (the original names), variables, units, params, events (t, name).
+  "5" (default): MATLAB, Octave, scipy.io.loadmat; "7.3": HDF5 (h5py)]]
+
+topics["plot.clearance"] = [[
+plot.clearance{ run, joint = "pin", clearance, frame, unit, from, to, title, ... } -> fig, ax
+  the journal centre's path (pin.exb, pin.eyb recorded; frame = "world": ex, ey) inside
+  its clearance circle (from run.parameters, or clearance = c in m), at equal scales,
+  in mm (unit = "um" or "m"); {man:mechlua-plot.3}]]
+
+topics["ax:circle"] = [[
+ax:circle{ radius, center = {x, y}, label, color, width, style }
+  a circle as a line series (a clearance circle); with ax:set{ aspect = "equal" }]]
+
+topics["plot._report"] = [[
+plot._report(): for the tests, what the last fig:save drew: the page, each axes' viewport
+  and window as PLplot reports them, each panel's region, each text's place and font size]]
+
+topics["aspect"] = [[
+ax:set{ aspect = "equal" }: one unit along x as long as one along y (orbits, sketches);
+  one axis's limits are widened around their middle to fill the plot area.
+  Long titles, labels and legend entries shrink (to 70 %), then end in an ellipsis.]]
 
 -- ---- finding the topic of a value ------------------------------------------------------
 -- Topic names: a module ("mech.contact", "analysis"), a function by its path

@@ -12,6 +12,7 @@
 #include <lua.h>
 
 #include "host.h"
+#include "lmat.h"
 #include "lmech.h"
 #include "lsystem.h"
 #include "lutil.h"
@@ -292,6 +293,8 @@ static int run_index(lua_State *L)
         push_column(L, 1, -1);
     } else if (strcmp(key, "csv") == 0) {
         lua_pushcfunction(L, run_csv);
+    } else if (strcmp(key, "mat") == 0) {
+        lua_pushcfunction(L, lmat_run_mat);
     } else if (strcmp(key, "column") == 0) {
         lua_pushcfunction(L, run_column);
     } else if (strcmp(key, "channels") == 0) {
@@ -504,7 +507,7 @@ void lmech_open_run(lua_State *L)
     static const char *const run_fields[] = {"t",       "channels", "rows",   "status",     "ok",
                                              "message", "stats",    "events", "parameters", NULL};
     static const luaL_Reg run_completed[] = {
-        {"csv", run_csv}, {"column", run_column}, {NULL, NULL}};
+        {"csv", run_csv}, {"mat", lmat_run_mat}, {"column", run_column}, {NULL, NULL}};
     static const luaL_Reg run_meta[] = {
         {"__index", run_index}, {"__len", run_len},           {"__gc", run_gc},
         {"__close", run_gc},    {"__tostring", run_tostring}, {NULL, NULL}};

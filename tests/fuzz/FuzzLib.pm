@@ -84,11 +84,11 @@ sub signature {
     return "$kind: $first";
 }
 
-# Temporary files of run:csv (path.tmp<pid>) and fig:save (path.XXXXXX) left in dir.
+# Temporary files of run:csv (path.tmp<pid>), fig:save and run:mat (path.XXXXXX) left in dir.
 sub leftovers {
     my ($dir) = @_;
     opendir my $d, $dir or return ();
-    my @left = grep { /\.tmp\d+$/ || /\.(png|svg|pdf|csv)\.[A-Za-z0-9]{6}$/ } readdir $d;
+    my @left = grep { /\.tmp\d+$/ || /\.(png|svg|pdf|csv|mat)\.[A-Za-z0-9]{6}$/ } readdir $d;
     closedir $d;
     return sort @left;
 }

@@ -789,6 +789,17 @@ function G:results(run)
       self:step("local ok = pcall(%s.csv, %s, %s%s); H.check_csv(%s, ok, %s)", r, r, path, opts, path,
         fresh and "true" or "false")
     end,
+    function()
+      local opts = self:chance(0.4) and "" or ", " .. self:args({ { "params", fmt("{ a = 1, b = %s }", self:hstr()) },
+        { "columns", "{ " .. self:channel(sys) .. " }" }, { "version", self:pick{ '"5"', '"7.3"', self:hostile() } } }, 0.3)
+      self:step("pcall(%s.mat, %s, %s%s)", r, r, self:path(".mat"), opts)
+    end,
+    function()
+      local joint = #self.names > 0 and self:chance(0.8) and q(self:pick(self.names)) or self:hstr()
+      self:step("local ok, f = pcall(plot.clearance, { %s, joint = %s%s }); if ok then f:save(%s) end", r, joint,
+        self:chance(0.5) and "" or fmt(", clearance = %s, frame = %s", self:pick{ "1e-3", "-1", "NAN", "1e300" },
+          q(self:pick{ "world", "bearing", "moon" })), self:path(".png"))
+    end,
     function() self:step("print(%s, %s.t, %s.stats.method)", r, r, r) end,
     function() self:step("return %s[%s]", r, self:hostile()) end,
     function() self:step("return %s.csv(%s, %s)", r, self:hostile(), self:path(".csv")) end,
@@ -875,7 +886,15 @@ function G:plotting()
       if self:chance(0.3) then f[#f + 1] = { "xlabel", self:hstr() } end
       if self:chance(0.2) then f[#f + 1] = { "grid", "true" } end
       if self:chance(0.2) then f[#f + 1] = { "legend", q(self:pick{ "best", "upper right", "center", "nowhere" }) } end
+      if self:chance(0.2) then f[#f + 1] = { "aspect", q(self:pick{ "equal", "equal", "auto", "square" }) } end
       self:step("%s:set%s", ax and self:v(ax) or v .. ":panel(1)", self:args(f, 0.2))
+    end,
+    function()
+      local ax = self:any("axes inset")
+      self:step("%s:circle%s", ax and self:v(ax) or v .. ":panel(1)", self:args({
+        { "radius", self:pick{ "1", "1e-3", "0.5", "-1", "0", "1e300", "1e-300", "NAN", "INF" } },
+        { "center", self:pick{ "{ 0, 0 }", "{ 1e300, 0 }", "{ -1e301, 0 }", "{ NAN, 0 }", vec{ self:float(-1, 1), self:float(-1, 1) } } },
+        { "label", self:chance(0.5) and q("c" .. self.n) or self:hstr() } }, 0.3))
     end,
     function()
       local ax = self:any("axes")
@@ -890,6 +909,7 @@ function G:plotting()
       if self:chance(0.5) then set[#set + 1] = { self:pick{ "xlog", "ylog" }, "true" } end
       if self:chance(0.5) then set[#set + 1] = { self:pick{ "xlim", "ylim" }, self:pick{ "{ -1e308, 1e308 }", "{ 5e-324, 1 }", "{ 0, 1e308 }", "{ 1e307, 1e308 }", "{ -1.7e308, 1.7e308 }", "{ 1e-300, 1e300 }", vec{ 0, self:logu(1e-300, 1e300) } } } end
       if self:chance(0.5) then set[#set + 1] = { "grid", "true" } end
+      if self:chance(0.3) then set[#set + 1] = { "aspect", '"equal"' } end
       self:step("local f = plot.figure{ dpi = 30, width = 60, height = 40 }; f:panel(1):%s{ x = %s, y = %s }:set%s; f:save(%s)",
         self:pick{ "line", "scatter", "step" }, self:series_data(), self:series_data(), self:args(set, 0.2), self:path(".png"))
     end,
