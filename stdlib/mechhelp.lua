@@ -217,6 +217,21 @@ analysis = require "analysis" (man -l man/mechlua-analysis.3)
   analysis.bifurcation{ values, run = function(v) ... end, section = {...} }
   sys:lyapunov{ t, every, ... }              largest Lyapunov exponent]]
 
+-- issue 15, units: the unit helpers and the plausibility warnings
+topics["mech.units"] = [[
+unit helpers: mech.<unit>(x) is x <unit> in SI units, mech.to_<unit>(x) an SI value in <unit>
+  mech.um(x), mech.mm(x), mech.cm(x)   -> m          mech.deg(d)          -> rad
+  mech.rpm(n)                          -> rad/s      mech.Hz(f)           -> rad/s (2 pi f)
+  mech.ms(t)                           -> s          mech.kN(f)           -> N
+  mech.MPa(p), mech.GPa(p)             -> Pa         mech.g = 9.80665 m/s^2 (standard gravity)
+  mech.to_um(m), mech.to_mm(m), mech.to_deg(rad), mech.to_rpm(rad/s), mech.to_ms(s), mech.to_kN(N)
+  x: a number, a list of numbers (at = mech.mm{50, 0}) or a column (mech.to_deg(run["crank.phi"])):
+  a list in, a list out.]]
+for _, u in ipairs { "um", "mm", "cm", "deg", "rpm", "Hz", "ms", "kN", "MPa", "GPa", "g",
+  "to_um", "to_mm", "to_deg", "to_rpm", "to_ms", "to_kN" } do
+  topics["mech." .. u] = topics["mech.units"]
+end
+
 local order = { "mech", "mech.planar", "mech.system", "sys:body", "sys:revolute", "sys:prismatic",
   "clearance", "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
   "sys:simulate", "sys:lyapunov", "sys:flexible", "sys:guide", "mech.mesh", "mech.entity", "mech.run",
