@@ -226,11 +226,23 @@ unit helpers: mech.<unit>(x) is x <unit> in SI units, mech.to_<unit>(x) an SI va
   mech.MPa(p), mech.GPa(p)             -> Pa         mech.g = 9.80665 m/s^2 (standard gravity)
   mech.to_um(m), mech.to_mm(m), mech.to_deg(rad), mech.to_rpm(rad/s), mech.to_ms(s), mech.to_kN(N)
   x: a number, a list of numbers (at = mech.mm{50, 0}) or a column (mech.to_deg(run["crank.phi"])):
-  a list in, a list out.]]
+  a list in, a list out.  Values that look like a unit slip are warned about: help("mech.warnings")]]
 for _, u in ipairs { "um", "mm", "cm", "deg", "rpm", "Hz", "ms", "kN", "MPa", "GPa", "g",
   "to_um", "to_mm", "to_deg", "to_rpm", "to_ms", "to_kN" } do
   topics["mech." .. u] = topics["mech.units"]
 end
+
+topics["mech.warnings"] = [[
+mech.warnings = true (default) | false
+  A value that is legal but probably a slip of unit prints, once per message, on stderr:
+    mechlua: warning: body 'crank': angle = 78 rad is more than 2 pi: degrees? use mech.deg(78)
+  Checked: angles beyond 2 pi at creation (body, joint, driver start, rotational spring,
+  load phase); angular speeds above 1000 rad/s (rpm?), a prismatic driver's above 100 m/s;
+  a bearing radius or gap larger than the model, a radial clearance over half the radius, a
+  gap over the slider's height; an outline 100 times the model; masses 1e4 apart; E below
+  1e6 Pa (materials; flexible bodies of density >= 100); a material's rho out of 100..3e4
+  kg/m^3; friction mu or mu_s above 2.
+  mech.warnings = false silences them.  man -l man/mechlua.3, PLAUSIBILITY WARNINGS]]
 
 local order = { "mech", "mech.planar", "mech.system", "sys:body", "sys:revolute", "sys:prismatic",
   "clearance", "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
