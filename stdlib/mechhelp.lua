@@ -10,7 +10,8 @@ local _, this_file = ... -- require passes the file it loaded this module from
 topics["mech"] = [[
 mech: the mechanics library (also the global `mech`)
   mech.planar{ gravity = {gx, gy} }  a planar system              help(mech.planar)
-  mech.rpm(n), mech.deg(d), mech.mm(x)  unit helpers: rad/s, rad, m
+  mech.rpm(n), mech.deg(d), mech.mm(x), mech.um, mech.GPa, mech.g, ...
+                                     unit helpers to SI, and back  help(mech.units)
   mech.contact.<law>{...}            normal laws: kelvin_voigt, hertz, hunt_crossley,
                                      lankarani_nikravesh, flores, gonthier, hu_guo (modified)
   mech.friction.<law>{...}           friction laws: coulomb, stick, ambrosio, threlfall,
@@ -372,11 +373,6 @@ mech.materials.pair(a, b) -> { mu_s, mu }
   Table 5], against an aluminium guide); a pair without data is an error naming it.
   mech.friction.stick{ mu_s = p.mu_s, mu = p.mu }]]
 
-topics["mech.rpm"] = [[
-mech.rpm(n) -> rad/s;  mech.deg(d) -> rad;  mech.mm(x) -> m
-  Unit helpers: mechlua works in SI units (m, kg, s, rad, N).]]
-topics["mech.deg"] = topics["mech.rpm"]
-topics["mech.mm"] = topics["mech.rpm"]
 topics["mech.mkdir"] = [[
 mech.mkdir(path) -> path
   Creates the folder and its missing parents (mkdir -p); an existing folder is not an
@@ -622,6 +618,33 @@ topics["aspect"] = [[
 ax:set{ aspect = "equal" }: one unit along x as long as one along y (orbits, sketches);
   one axis's limits are widened around their middle to fill the plot area.
   Long titles, labels and legend entries shrink (to 70 %), then end in an ellipsis.]]
+
+-- issue 15, units: the unit helpers and the plausibility warnings
+topics["mech.units"] = [[
+unit helpers: mech.<unit>(x) is x <unit> in SI units, mech.to_<unit>(x) an SI value in <unit>
+  mech.um(x), mech.mm(x), mech.cm(x)   -> m          mech.deg(d)          -> rad
+  mech.rpm(n)                          -> rad/s      mech.Hz(f)           -> rad/s (2 pi f)
+  mech.ms(t)                           -> s          mech.kN(f)           -> N
+  mech.MPa(p), mech.GPa(p)             -> Pa         mech.g = 9.80665 m/s^2 (standard gravity)
+  mech.to_um(m), mech.to_mm(m), mech.to_deg(rad), mech.to_rpm(rad/s), mech.to_ms(s), mech.to_kN(N)
+  x: a number, a list of numbers (at = mech.mm{50, 0}) or a column (mech.to_deg(run["crank.phi"])):
+  a list in, a list out.  Values that look like a unit slip are warned about: help("mech.warnings")]]
+for _, u in ipairs { "um", "mm", "cm", "deg", "rpm", "Hz", "ms", "kN", "MPa", "GPa", "g",
+  "to_um", "to_mm", "to_deg", "to_rpm", "to_ms", "to_kN" } do
+  topics["mech." .. u] = topics["mech.units"]
+end
+
+topics["mech.warnings"] = [[
+mech.warnings = true (default) | false
+  A value that is legal but probably a slip of unit prints, once per message, on stderr:
+    mechlua: warning: body 'crank': angle = 78 rad is more than 2 pi: degrees? use mech.deg(78)
+  Checked: angles beyond 2 pi at creation (body, joint, driver start, rotational spring,
+  load phase); angular speeds above 1000 rad/s (rpm?), a prismatic driver's above 100 m/s;
+  a bearing radius or gap larger than the model, a radial clearance over half the radius, a
+  gap over the slider's height; an outline 100 times the model; masses 1e4 apart; E below
+  1e6 Pa (materials; flexible bodies of density >= 100); a material's rho out of 100..3e4
+  kg/m^3; friction mu or mu_s above 2.
+  mech.warnings = false silences them.  {man:mechlua.3}, PLAUSIBILITY WARNINGS]]
 
 -- ---- finding the topic of a value ------------------------------------------------------
 -- Topic names: a module ("mech.contact", "analysis"), a function by its path

@@ -48,6 +48,34 @@ static void push_materials(lua_State *L)
     lua_getfield(L, LUA_REGISTRYINDEX, "mech.materials");
 }
 
+/* Plausibility (mechlua(3), PLAUSIBILITY WARNINGS): a Young's modulus in GPa or MPa (the
+** softest solids of contacts, rubbers, have a few MPa), a density in g/cm^3, a friction
+** coefficient in percent. */
+static void plausible_E(lua_State *L, const char *fn, double E)
+{
+    if (E < 1e6)
+        lu_warn(
+            L,
+            "%s: material E = %g Pa is below 1e6 Pa: GPa or MPa? use mech.GPa(%g) or mech.MPa(%g)",
+            fn, E, E, E);
+}
+
+static void plausible_rho(lua_State *L, const char *fn, double rho)
+{
+    if (rho != 0 && (rho < 100 || rho > 3e4))
+        lu_warn(L,
+                "%s: rho = %g kg/m^3 is outside 100 to 3e4 kg/m^3: g/cm^3? (%g g/cm^3 is %g "
+                "kg/m^3)",
+                fn, rho, rho, rho * 1e3);
+}
+
+static void plausible_mu(lua_State *L, const char *fn, const char *field, double mu)
+{
+    if (mu > 2)
+        lu_warn(L, "%s: %s = %g is above 2: a percentage? (%g %% is %g)", fn, field, mu, mu,
+                mu / 100);
+}
+
 /* E and nu of the material named at index idx (a string) or given as a table {E, nu}. */
 static void material_of(lua_State *L, int idx, const char *fn, double *E, double *nu)
 {
@@ -72,6 +100,7 @@ static void material_of(lua_State *L, int idx, const char *fn, double *E, double
     if (!(*E > 0) || !(*nu > -1 && *nu < 0.5))
         lu_error(L, fn, "a material needs E > 0 and -1 < nu < 0.5 (got %g, %g)", *E, *nu);
     lua_pop(L, 1);
+    plausible_E(L, fn, *E);
 }
 
 /*
@@ -134,6 +163,8 @@ static int mat_add(lua_State *L)
     push_material(L, name, E, nu, rho);
     lua_pushvalue(L, -1);
     lua_setfield(L, -3, name);
+    plausible_E(L, fn, E);
+    plausible_rho(L, fn, rho);
     return 1;
 }
 
@@ -548,6 +579,10 @@ static int friction_law(lua_State *L)
     mech_friction_law fl;
     lcontact_friction(L, law, fn, type, &fl);
     finish_law(L, law, "friction", name);
+    if (type != MECH_FRICTION_NONE) {
+        plausible_mu(L, fn, "mu", fl.mu);
+        if (fl.mu_s != fl.mu) plausible_mu(L, fn, "mu_s", fl.mu_s);
+    }
     return 1;
 }
 

@@ -64,6 +64,15 @@ int lfe_sys_flexible(lua_State *L)
     mech_status st = mech_fe_add(ls->sys, &d, &e->id, &err);
     mech_mesh_free(&mesh);
     if (st != MECH_OK) return lu_mech_error(L, fn, &err);
+    /* plausibility (mechlua(3), PLAUSIBILITY WARNINGS): a modulus below 1e6 Pa, which no
+    ** solid of a mechanism has, with the density of a real solid (kg/m^3): E in GPa or
+    ** MPa.  Models in scaled units (E = 1000 with density 1/3) pass.  The name is read
+    ** before the warning, which may run Lua code */
+    if (d.E < 1e6 && d.density >= 100)
+        lu_warn(L,
+                "flexible body '%s': E = %g Pa is below 1e6 Pa, with density = %g kg/m^3: E in "
+                "GPa or MPa? use mech.GPa(%g) or mech.MPa(%g)",
+                ls->sys ? mech_fe_name(ls->sys, e->id) : "?", d.E, d.density, d.E, d.E);
     return 1;
 }
 

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "lcontact.h"
 #include "lmech.h"
 #include "lmesh.h"
+#include "lutil.h"
 #include "mech.h"
 
 /* Creates `dir` unless it is already a folder; on failure returns errno. */
@@ -52,22 +54,85 @@ static int mech_mkdir(lua_State *L)
     return 1;
 }
 
-/* Unit helpers: the result in SI units. */
-static int mech_rpm(lua_State *L)
+/*
+** Unit helpers: mech.<unit>(x) is x <unit> in SI units, mech.to_<unit>(x) an SI value in
+** <unit>.  x is a number, a list of numbers or a column (a new list is returned for
+** both).  The upvalues are the factor and the function's name.
+*/
+typedef struct unit {
+    const char *name;
+    double factor;
+} unit;
+
+#define PI 3.14159265358979323846
+
+static const unit units[] = {
+    {"um", 1e-6},
+    {"mm", 1e-3},
+    {"cm", 1e-2},
+    {"deg", PI / 180},
+    {"rpm", 2 * PI / 60},
+    {"Hz", 2 * PI},
+    {"ms", 1e-3},
+    {"kN", 1e3},
+    {"MPa", 1e6},
+    {"GPa", 1e9},
+    {"to_um", 1e6},
+    {"to_mm", 1e3},
+    {"to_deg", 180 / PI},
+    {"to_rpm", 60 / (2 * PI)},
+    {"to_ms", 1e3},
+    {"to_kN", 1e-3},
+    {NULL, 0},
+};
+
+/* Raises "mech.<unit>: argument #1 must be ... (got <what>)". */
+static int unit_error(lua_State *L, const char *what)
 {
-    lua_pushnumber(L, luaL_checknumber(L, 1) * (2 * 3.14159265358979323846 / 60));
-    return 1;
+    return lu_error(L, lua_tostring(L, lua_upvalueindex(2)),
+                    "argument #1 must be a number, a list of numbers or a column (got %s)", what);
 }
 
-static int mech_deg(lua_State *L)
+static int unit_convert(lua_State *L)
 {
-    lua_pushnumber(L, luaL_checknumber(L, 1) * (3.14159265358979323846 / 180));
-    return 1;
-}
-
-static int mech_mm(lua_State *L)
-{
-    lua_pushnumber(L, luaL_checknumber(L, 1) * 1e-3);
+    double f = lua_tonumber(L, lua_upvalueindex(1));
+    int type = lua_type(L, 1);
+    if (type == LUA_TNUMBER || type == LUA_TSTRING) {
+        int ok;
+        double x = lua_tonumberx(L, 1, &ok);
+        if (!ok) return unit_error(L, "a string that is not a number");
+        lua_pushnumber(L, x * f);
+        return 1;
+    }
+    long n;
+    const double *col = lmech_to_column(L, 1, &n, NULL, NULL);
+    if (col != NULL) {
+        if (n > INT_MAX)
+            return lu_error(L, lua_tostring(L, lua_upvalueindex(2)),
+                            "the column is too long for a list");
+        lua_createtable(L, (int)n, 0);
+        col = lmech_to_column(L, 1, &n, NULL, NULL); /* the allocation may have run Lua code */
+        for (long i = 0; col != NULL && i < n; i++) {
+            lua_pushnumber(L, col[i] * f);
+            lua_rawseti(L, -2, i + 1);
+        }
+        return 1;
+    }
+    if (type != LUA_TTABLE) return unit_error(L, luaL_typename(L, 1));
+    lua_Unsigned len = lua_rawlen(L, 1);
+    lua_createtable(L, len > INT_MAX ? 0 : (int)len, 0);
+    for (lua_Unsigned i = 1; i <= len; i++) {
+        int ok;
+        lua_rawgeti(L, 1, (lua_Integer)i);
+        double x = lua_tonumberx(L, -1, &ok);
+        if (!ok || lua_type(L, -1) != LUA_TNUMBER)
+            return lu_error(L, lua_tostring(L, lua_upvalueindex(2)),
+                            "element %d of the list must be a number (got %s)", (int)i,
+                            luaL_typename(L, -1));
+        lua_pop(L, 1);
+        lua_pushnumber(L, x * f);
+        lua_rawseti(L, -2, (lua_Integer)i);
+    }
     return 1;
 }
 
@@ -85,13 +150,22 @@ static int mech_isatty(lua_State *L)
 }
 
 static const luaL_Reg mech_functions[] = {
-    {"isatty", mech_isatty}, {"mkdir", mech_mkdir}, {"rpm", mech_rpm},
-    {"deg", mech_deg},       {"mm", mech_mm},       {NULL, NULL},
+    {"isatty", mech_isatty},
+    {"mkdir", mech_mkdir},
+    {NULL, NULL},
 };
 
 int luaopen_mech(lua_State *L)
 {
     luaL_newlib(L, mech_functions);
+    for (const unit *u = units; u->name; u++) {
+        lua_pushnumber(L, u->factor);
+        lua_pushfstring(L, "mech.%s", u->name);
+        lua_pushcclosure(L, unit_convert, 2);
+        lua_setfield(L, -2, u->name);
+    }
+    lua_pushnumber(L, 9.80665); /* standard gravity (CGPM 1901), m/s^2 */
+    lua_setfield(L, -2, "g");
     lua_pushstring(L, mech_version());
     lua_setfield(L, -2, "version");
     lua_pushinteger(L, mech_version_number());

@@ -415,6 +415,127 @@ static void baumgarte_field(lua_State *L, int t, const char *fn, double *a, doub
     *b = v[1];
 }
 
+/* ---- plausibility: values that are legal but probably a slip of unit -------------------
+** Warnings, never errors (lu_warn); each names the entity, the value and the likely slip.
+** The thresholds are explained in mechlua(3), section PLAUSIBILITY WARNINGS. */
+
+#define PLAUS_TURN    (2 * 3.14159265358979323846) /* an angle given at creation, rad */
+#define PLAUS_OMEGA   1000.0 /* rad/s (9549 rpm): a speed in rpm taken as rad/s */
+#define PLAUS_SPEED   100.0  /* m/s: a speed in mm/s taken as m/s */
+#define PLAUS_MASSES  1e4    /* ratio of the largest to the smallest body mass */
+#define PLAUS_OUTLINE 100.0  /* a body's outline against the model's extent */
+
+/* The name of entity (kind, id): read before any Lua code runs. */
+static const char *plaus_name(lsys *ls, int kind, int id)
+{
+    const char *name = ls->sys ? mech_system_name(ls->sys, kind, id) : NULL;
+    return name ? name : "?";
+}
+
+/* An angle given at creation beyond one turn: degrees? */
+static void plaus_angle(lua_State *L, const char *what, const char *name, const char *field,
+                        double v)
+{
+    if (fabs(v) > PLAUS_TURN)
+        lu_warn(L, "%s '%s': %s = %g rad is more than 2 pi: degrees? use mech.deg(%g)", what, name,
+                field, v, v);
+}
+
+/* An angular speed above PLAUS_OMEGA: rpm? */
+static void plaus_omega(lua_State *L, const char *what, const char *name, const char *field,
+                        double v)
+{
+    if (fabs(v) > PLAUS_OMEGA)
+        lu_warn(L, "%s '%s': %s = %g rad/s (%.0f rpm) is above %g rad/s: rpm? use mech.rpm(%g)",
+                what, name, field, v, v * 60 / PLAUS_TURN, PLAUS_OMEGA, v);
+}
+
+/* A linear speed above PLAUS_SPEED: mm/s? */
+static void plaus_speed(lua_State *L, const char *what, const char *name, const char *field,
+                        double v)
+{
+    if (fabs(v) > PLAUS_SPEED)
+        lu_warn(L, "%s '%s': %s = %g m/s is above %g m/s: mm/s? use mech.mm(%g)", what, name, field,
+                v, PLAUS_SPEED, v);
+}
+
+/* Adds world point p to the model's extent. */
+static void scale_point(lsys_scale *sc, const double p[2])
+{
+    if (!(isfinite(p[0]) && isfinite(p[1]))) return;
+    if (sc->npoints++ == 0) {
+        sc->box[0] = sc->box[2] = p[0];
+        sc->box[1] = sc->box[3] = p[1];
+        return;
+    }
+    sc->box[0] = fmin(sc->box[0], p[0]);
+    sc->box[1] = fmin(sc->box[1], p[1]);
+    sc->box[2] = fmax(sc->box[2], p[0]);
+    sc->box[3] = fmax(sc->box[3], p[1]);
+}
+
+/* The model's extent: the diagonal of the box of the bodies' centres and the ideal joints'
+** anchors (0 when there is no length yet). */
+static double scale_extent(const lsys_scale *sc)
+{
+    return sc->npoints < 2 ? 0 : hypot(sc->box[2] - sc->box[0], sc->box[3] - sc->box[1]);
+}
+
+/* Anchor pa of body b (body coordinates) in the world, before assembly. */
+static void scale_anchor(lsys *ls, int b, const double pa[2])
+{
+    double pose[3], w[2];
+    mech_body_initial_pose(ls->sys, b, pose);
+    double c = cos(pose[2]), s = sin(pose[2]);
+    w[0] = pose[0] + c * pa[0] - s * pa[1];
+    w[1] = pose[1] + s * pa[0] + c * pa[1];
+    scale_point(&ls->scale, w);
+}
+
+/* A body just added: its centre, mass and outline. */
+static void scale_body(lsys *ls, int id, const mech_body_def *d, double outline)
+{
+    lsys_scale *sc = &ls->scale;
+    scale_point(sc, d->pos);
+    if (d->mass > 0 && isfinite(d->mass)) {
+        if (sc->mass[0] == 0 || d->mass < sc->mass[0]) sc->mass[0] = d->mass, sc->mass_id[0] = id;
+        if (d->mass > sc->mass[1]) sc->mass[1] = d->mass, sc->mass_id[1] = id;
+    }
+    if (outline > sc->outline) sc->outline = outline, sc->outline_id = id;
+}
+
+/*
+** The checks against the whole model, before it is assembled (again after a change: lu_warn
+** gives each message once): a bearing radius or a gap larger than the model, an outline
+** much larger than the model, masses that differ too much.  Names are read before each
+** warning (which may run Lua code).
+*/
+static void scale_check(lua_State *L, lsys *ls)
+{
+    lsys_scale *sc = &ls->scale;
+    if (ls->sys == NULL) return;
+    double ext = scale_extent(sc);
+    for (int i = 0; i < sc->nclear && i < LSYS_SCALE_CLEARANCES && ext > 0; i++) {
+        if (!(sc->clear[i].size > ext) || ls->sys == NULL) continue;
+        lu_warn(L,
+                "joint '%s': %s = %g m is larger than the whole model (%g m across its bodies "
+                "and joints): millimetres? use mech.mm(%g)",
+                plaus_name(ls, MECH_KIND_JOINT, sc->clear[i].joint), sc->clear[i].what,
+                sc->clear[i].size, ext, sc->clear[i].size);
+    }
+    if (ext > 0 && sc->outline > PLAUS_OUTLINE * ext && ls->sys)
+        lu_warn(L,
+                "body '%s': its outline is %g m long, more than %g times the whole model (%g m "
+                "across its bodies and joints): millimetres? use mech.mm{...}",
+                plaus_name(ls, MECH_KIND_BODY, sc->outline_id), sc->outline, PLAUS_OUTLINE, ext);
+    if (sc->mass[0] > 0 && sc->mass[1] > PLAUS_MASSES * sc->mass[0] && ls->sys)
+        lu_warn(L,
+                "body '%s': mass = %g kg is more than %g times the mass of body '%s' (%g kg): "
+                "grams and kilograms mixed?",
+                plaus_name(ls, MECH_KIND_BODY, sc->mass_id[1]), sc->mass[1], PLAUS_MASSES,
+                plaus_name(ls, MECH_KIND_BODY, sc->mass_id[0]), sc->mass[0]);
+}
+
 /* World point `at` in the initial configuration -> coordinates of body b. */
 
 static int sys_body(lua_State *L)
@@ -451,6 +572,11 @@ static int sys_body(lua_State *L)
         return lu_mech_error(L, fn, &err);
     if (has_seg && mech_body_set_segment(ls->sys, id, seg[0], seg[1], &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
+    double outline = has_rect ? fmax(rect[0], rect[1]) : 0;
+    if (has_seg) outline = fmax(outline, hypot(seg[1][0] - seg[0][0], seg[1][1] - seg[0][1]));
+    scale_body(ls, id, &d, outline);
+    plaus_angle(L, "body", plaus_name(ls, MECH_KIND_BODY, id), "angle", d.angle);
+    plaus_omega(L, "body", plaus_name(ls, MECH_KIND_BODY, id), "omega", d.omega);
     return 1;
 }
 
@@ -641,6 +767,48 @@ static int read_clearance(lua_State *L, lsys *ls, int t, const char *fn, mech_jo
     return 1;
 }
 
+/* A joint just added: its anchors, its clearance (checked against the model at assembly,
+** and against itself now) and the angle of an ideal one. */
+static void scale_joint(lua_State *L, lsys *ls, int id, const mech_joint_def *d)
+{
+    lsys_scale *sc = &ls->scale;
+    if (d->enforce != MECH_CLEARANCE) { /* a clearance joint's anchors are its bearing's
+                                        ** centre and its journal's, its own size */
+        scale_anchor(ls, d->body_a, d->pa);
+        scale_anchor(ls, d->body_b, d->pb);
+        plaus_angle(L, "joint", plaus_name(ls, MECH_KIND_JOINT, id), "angle", d->angle0);
+        return;
+    }
+    const mech_clearance_def *cl = &d->clearance;
+    int revolute = d->type == MECH_REVOLUTE;
+    if (sc->nclear < LSYS_SCALE_CLEARANCES) {
+        sc->clear[sc->nclear].joint = id;
+        sc->clear[sc->nclear].size = revolute ? cl->radius : cl->gap;
+        sc->clear[sc->nclear].what = revolute ? "bearing radius" : "gap";
+    }
+    sc->nclear++;
+    if (revolute) {
+        if (cl->gap > cl->radius / 2)
+            lu_warn(L,
+                    "joint '%s': radial clearance = %g m is more than half the bearing radius "
+                    "(%g m), which leaves a journal of %g m: journal's radius and clearance "
+                    "mixed up? (clearance = { journal = %g, radius = %g } gives the journal)",
+                    plaus_name(ls, MECH_KIND_JOINT, id), cl->gap, cl->radius, cl->radius - cl->gap,
+                    cl->gap, cl->radius);
+        return;
+    }
+    double ymin = INFINITY, ymax = -INFINITY;
+    for (int k = 0; k < cl->ncorners; k++) {
+        ymin = fmin(ymin, cl->corners[k][1]);
+        ymax = fmax(ymax, cl->corners[k][1]);
+    }
+    if (cl->ncorners && cl->gap > ymax - ymin)
+        lu_warn(L,
+                "joint '%s': gap = %g m is more than the slider's height (%g m): the guide's "
+                "width? (clearance = { width = %g, ... } gives the gap)",
+                plaus_name(ls, MECH_KIND_JOINT, id), cl->gap, ymax - ymin, cl->gap);
+}
+
 static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
 {
     static const char *const known[] = {"name",   "at", "a_at", "b_at",      "axis", "angle",
@@ -697,6 +865,7 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
     lentity *e = lsys_push_entity(L, 1, MECH_KIND_JOINT, -1);
     mech_error err;
     if (mech_joint_add(LIVE(ls), &d, &e->id, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    scale_joint(L, ls, e->id, &d);
     return 1;
 }
 
@@ -763,6 +932,14 @@ static int sys_drive(lua_State *L)
         snprintf(cb->what, sizeof cb->what, "driver '%s' motion function",
                  mech_system_name(ls->sys, MECH_KIND_DRIVER, id));
     }
+    if (d.type == MECH_DRIVE_JOINT_DISTANCE) {
+        if (has_speed)
+            plaus_speed(L, "driver", plaus_name(ls, MECH_KIND_DRIVER, id), "speed", d.speed);
+    } else {
+        plaus_angle(L, "driver", plaus_name(ls, MECH_KIND_DRIVER, id), "start", d.value0);
+        if (has_speed)
+            plaus_omega(L, "driver", plaus_name(ls, MECH_KIND_DRIVER, id), "speed", d.speed);
+    }
     return 1;
 }
 
@@ -822,6 +999,7 @@ static int sys_rotational_spring(lua_State *L)
     mech_error err;
     if (mech_rot_spring_add(LIVE(ls), &d, &e->id, &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
+    plaus_angle(L, "rotational spring", plaus_name(ls, MECH_KIND_FORCE, e->id), "angle", d.angle0);
     return 1;
 }
 
@@ -871,6 +1049,8 @@ static int add_load(lua_State *L, int torque)
     if (cb)
         snprintf(cb->what, sizeof cb->what, "%s '%s' function", torque ? "torque" : "force",
                  mech_system_name(ls->sys, MECH_KIND_FORCE, id));
+    plaus_angle(L, torque ? "torque" : "force", plaus_name(ls, MECH_KIND_FORCE, id), "phase",
+                d.phase);
     return 1;
 }
 
@@ -953,6 +1133,7 @@ static void finalize(lua_State *L, lsys *ls, const char *fn)
     if (ls->busy)
         lu_error(L, fn, "the system is being %s: it is not assembled yet, and cannot be now",
                  ls->busy);
+    if (!mech_system_is_final(LIVE(ls))) scale_check(L, ls);
     mech_error err;
     mech_system *sys = LIVE(ls);
     ls->L = L;

@@ -9,6 +9,29 @@
 
 #include "mech.h"
 
+/* How many joints with clearance the plausibility checks of a system look at. */
+#define LSYS_SCALE_CLEARANCES 32
+
+/*
+** What the plausibility warnings know of a model as it was given (lsystem.c): its extent
+** and its masses, read as bodies and joints are added, checked against the clearances
+** when the system is assembled.
+*/
+typedef struct lsys_scale {
+    double box[4]; /* xmin, ymin, xmax, ymax of the bodies' centres and the ideal joints' anchors */
+    int npoints;   /* points in box */
+    double mass[2]; /* smallest and largest mass of a body */
+    int mass_id[2]; /* and their bodies */
+    double outline; /* largest dimension of a body's outline (rectangle, segment) */
+    int outline_id; /* and its body */
+    int nclear;     /* clearance joints below (beyond LSYS_SCALE_CLEARANCES: not checked) */
+    struct {
+        int joint;
+        double size; /* the bearing's radius (revolute), the gap (prismatic) */
+        const char *what;
+    } clear[LSYS_SCALE_CLEARANCES];
+} lsys_scale;
+
 typedef struct lsys {
     mech_system *sys;
     lua_State *L;     /* the state running the current call into libmech */
@@ -17,6 +40,7 @@ typedef struct lsys {
                       ** closes */
     int ncallbacks;   /* integer keys used in the user value table */
     char cb_error[1024];
+    lsys_scale scale;
 } lsys;
 
 typedef struct lentity {

@@ -19,6 +19,7 @@ sub min_of { my $m = shift; for (@_) { $m = $_ if $_ < $m } return $m }
     my $out = "$dir/a";
     my $r = run_mechlua(args => [source_dir() . '/scripts/benchmark_a.lua', $out, 'quick']);
     is($r->{status}, 0, 'benchmark A runs in quick mode') or diag($r->{err});
+    unlike($r->{err}, qr/mechlua: warning/, 'benchmark A gives no plausibility warning');
     like($r->{out}, qr/^mechlua \Q$version\E: benchmark A, .* 0\.5 revolutions \(quick\)$/m,
         'it prints the mechlua version and the quick run');
     like($r->{out}, qr/^  601 rows each written to \Q$out\E\/benchmark_a_clearance\.csv, \Q$out\E\/benchmark_a_ideal\.csv$/m,
@@ -101,6 +102,7 @@ sub min_of { my $m = shift; for (@_) { $m = $_ if $_ < $m } return $m }
     my $out = "$dir/b";
     my $r = run_mechlua(args => [source_dir() . '/scripts/benchmark_b.lua', $out, 'quick']);
     is($r->{status}, 0, 'benchmark B runs in quick mode') or diag($r->{err});
+    unlike($r->{err}, qr/mechlua: warning/, 'benchmark B gives no plausibility warning');
     like($r->{out}, qr/^mechlua \Q$version\E: benchmark B, .* free motion for 0\.02 s \(quick\)$/m,
         'it prints the mechlua version and the quick run');
     like($r->{out}, qr/^  2001 rows written to \Q$out\E\/benchmark_b\.csv$/m, 'it says where its CSV went');

@@ -10,6 +10,7 @@ my $dir = scratch_dir();
 my $version = project_version();
 my $r = run_mechlua(args => [source_dir() . '/scripts/demo.lua', "$dir/out"]);
 is($r->{status}, 0, 'the demo runs') or diag($r->{err});
+unlike($r->{err}, qr/mechlua: warning/, 'the demo gives no plausibility warning');
 like($r->{out}, qr/^mechlua \Q$version\E: ideal slider-crank/, 'it prints the mechlua version');
 like($r->{out}, qr/ written to \Q$dir\E\/out\/slider_crank_ideal\.csv$/m, 'it says where its output went');
 my ($dx) = $r->{out} =~ /position within (\S+) m/;

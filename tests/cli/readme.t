@@ -17,6 +17,7 @@ my $dir = scratch_dir();
 spew("$dir/example.lua", $code);
 my $r = run_mechlua(args => ['example.lua'], cwd => $dir);
 is($r->{status}, 0, 'the scenario example runs') or diag($r->{err});
+unlike($r->{err}, qr/mechlua: warning/, 'the scenario example gives no plausibility warning');
 my $csv = slurp("$dir/slider.csv") // '';
 like($csv, qr/^# mechlua [0-9.]+, script example\.lua$/m, 'its CSV names the program and script');
 like($csv, qr/^t \[s\],slider\.x \[m\],slider\.ax \[m\/s\^2\],pin\.f \[N\]$/m, 'and the columns it says');
@@ -33,6 +34,7 @@ ok(@steps >= 3, 'the tutorial has its code blocks');
 spew("$dir/tutorial.lua", join("\n", @steps));
 $r = run_mechlua(args => ['tutorial.lua'], cwd => $dir);
 is($r->{status}, 0, 'the tutorial runs as one script') or diag($r->{err});
+unlike($r->{err}, qr/mechlua: warning/, 'the tutorial gives no plausibility warning');
 like($r->{out}, qr/^mech\.planar: 3 bodies \(crank, rod, slider\), 4 joints, 1 driver, 0 force elements, 0 points; 0 degrees of freedom$/m,
     'print(sys) shows what the tutorial says');
 like($r->{out}, qr/^2401\t-19419\.36/m, '#run and the peak acceleration are as printed');

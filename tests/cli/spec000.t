@@ -15,6 +15,7 @@ sub max_abs { my $m = 0; for (@_) { $m = abs($_) if abs($_) > $m } return $m }
     my $out = "$dir/oscillator";
     my $r = run_mechlua(args => [source_dir() . '/scripts/spec000_oscillator.lua', $out, 'quick']);
     is($r->{status}, 0, 'the oscillator runs in quick mode') or diag($r->{err});
+    unlike($r->{err}, qr/mechlua: warning/, 'the oscillator gives no plausibility warning');
     like($r->{out}, qr/^mechlua \Q$version\E: \[Zheng & Wang, Sec\. 4\.1\], .* 8 s \(quick\)$/m, 'it names the version and the run');
     like($r->{out}, qr/nodes 2-5 never$/m, 'nodes 2-5 never touch the upper guide');
     like($r->{out}, qr/^  4001 rows written to \Q$out\E\/spec000_oscillator\.csv$/m, 'it says where the CSV went');
@@ -33,6 +34,7 @@ sub max_abs { my $m = 0; for (@_) { $m = abs($_) if abs($_) > $m } return $m }
     my $out = "$dir/crank";
     my $r = run_mechlua(args => [source_dir() . '/scripts/spec000_slidercrank.lua', $out, 'quick']);
     is($r->{status}, 0, 'the slider-crank runs in quick mode') or diag($r->{err});
+    unlike($r->{err}, qr/mechlua: warning/, 'the slider-crank gives no plausibility warning');
     like($r->{out}, qr/^mechlua \Q$version\E: \[Zheng & Wang, Sec\. 4\.2\], .* 24 s \(quick\)$/m, 'it names the version and the run');
     like($r->{out}, qr/^  Lagrange joint B \(\[Zheng & Wang, abstract\]\): crank angle within /m, 'it compares the Lagrange joint');
     check_figures($r->{out}, 10, 'the slider-crank');
@@ -51,6 +53,7 @@ sub max_abs { my $m = 0; for (@_) { $m = abs($_) if abs($_) > $m } return $m }
     my $out = "$dir/gmsh";
     my $r = run_mechlua(args => [source_dir() . '/scripts/spec000_gmsh.lua', $out, 'quick']);
     is($r->{status}, 0, 'the gmsh oscillator runs in quick mode') or diag($r->{err});
+    unlike($r->{err}, qr/mechlua: warning/, 'the gmsh oscillator gives no plausibility warning');
     like($r->{out}, qr/^  gmsh quadrangles 5 x 5 +36 nodes  25 elements:/m, 'it reads the quadrangles (format 4.1)');
     like($r->{out}, qr/^  gmsh triangles +58 nodes  90 elements:/m, 'and the triangles (format 2.2)');
     my ($dv) = $r->{out} =~ /gmsh quadrangles against the mesher: x velocity within (\S+) m\/s/;

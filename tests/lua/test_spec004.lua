@@ -35,6 +35,11 @@ do
     tap.diag(err)
     tap.done()
   end
+  -- the warnings given so far (lu_warn's set, in the registry): none
+  local given = {}
+  for message in pairs(debug.getregistry()["mechlua.warned"] or {}) do given[#given + 1] = message end
+  tap.is(#given, 0, "scripts/spec004.lua gives no plausibility warning")
+  for _, message in ipairs(given) do tap.diag(message) end
 end
 local summary = table.concat(printed, "\n")
 local p = spec004.p
