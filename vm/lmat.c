@@ -487,8 +487,9 @@ int lmat_run_mat(lua_State *L)
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int e = errno;
-        return lu_error(L, fn, "cannot write '%s': %s%s", path, strerror(e),
-                        e == ENOENT ? " (mech.mkdir creates a folder)" : "");
+        char hint[600];
+        lu_folder_hint(path, hint, sizeof hint);
+        return lu_error(L, fn, "cannot write '%s': %s%s", path, strerror(e), hint);
     }
     mode_t mask = umask(0);
     umask(mask);

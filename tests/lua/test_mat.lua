@@ -150,7 +150,8 @@ end
 -- errors: a clean Lua error, no file left behind
 do
   tap.raises(function() run:mat(tmp .. "/no/such/run.mat") end,
-    "run:mat: cannot write '" .. tmp .. "/no/such/run.mat': No such file or directory (mech.mkdir creates a folder)",
+    "run:mat: cannot write '" .. tmp .. "/no/such/run.mat': No such file or directory; the folder '" .. tmp ..
+      "/no/such' does not exist: create it first with mech.mkdir(\"" .. tmp .. "/no/such\")",
     "a missing folder names the path and mech.mkdir")
   local ro = tmp .. "/ro"
   mech.mkdir(ro)
