@@ -18,6 +18,10 @@ int luaopen_mech(lua_State *L);
 /// Adds mech.planar and the system and entity types to the table on top of the stack.
 void lmech_open_system(lua_State *L);
 
+/// Adds sys:flexible, sys:guide and the flexible bodies' methods to the system types (which
+/// lmech_open_system made), the mech table on top of the stack.
+void lmech_open_fe(lua_State *L);
+
 /// Registers the run and column types.
 void lmech_open_run(lua_State *L);
 

@@ -33,6 +33,10 @@
 ** that C callbacks can find their Lua functions without keeping the system alive. */
 #define UV_REGISTRY "mech.system.uv"
 
+/* Registry table from an entity kind to its binding (light userdata), what lsys_add_kind
+** registered; also the upvalue of the entity metatable's __index and __complete. */
+#define KINDS_REGISTRY "mech.entity.kinds"
+
 /* Context of one Lua callback: the function is uservalue[ref]. */
 typedef struct lcb {
     lsys *owner;
@@ -1684,6 +1688,16 @@ static int ent_eq(lua_State *L)
     return 1;
 }
 
+/* The binding registered for entities of `kind` (lsys_add_kind), or NULL: the kinds table is
+** the upvalue of ent_index and ent_complete.  Reads a table only (nothing allocates). */
+static const lsys_kind_binding *kind_binding(lua_State *L, int kind)
+{
+    lua_rawgeti(L, lua_upvalueindex(1), kind);
+    const lsys_kind_binding *b = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    return b;
+}
+
 static int ent_index(lua_State *L)
 {
     const char *key = luaL_checkstring(L, 2); /* first: turning a number into text allocates */
@@ -1712,8 +1726,14 @@ static int ent_index(lua_State *L)
         lua_pushcfunction(L, ent_point);
         return 1;
     }
-    if (e->kind == MECH_KIND_FE) return lfe_index(L, ls, e, key);
-    return 0;
+    const lsys_kind_binding *b = kind_binding(L, e->kind);
+    if (b == NULL) return 0;
+    for (const luaL_Reg *m = b->methods; m && m->name; m++)
+        if (strcmp(key, m->name) == 0) {
+            lua_pushcfunction(L, m->func);
+            return 1;
+        }
+    return b->index ? b->index(L, ls, e, key) : 0;
 }
 
 /* What Tab completes on entity e (the REPL calls the metatable's __complete with it): the
@@ -1730,10 +1750,9 @@ static int ent_complete(lua_State *L)
         lua_pushcfunction(L, ent_point);
         lua_setfield(L, -2, "point");
     }
-    if (e->kind == MECH_KIND_FE) {
-        lu_setflags(L, lfe_fields);
-        luaL_setfuncs(L, lfe_methods, 0);
-    }
+    const lsys_kind_binding *b = kind_binding(L, e->kind);
+    if (b && b->fields) lu_setflags(L, b->fields);
+    if (b && b->methods) luaL_setfuncs(L, b->methods, 0);
     return 1;
 }
 
@@ -1748,9 +1767,37 @@ static const luaL_Reg sys_methods[] = {
     {"contact", sys_contact},   {"entity", sys_entity},
     {"assemble", sys_assemble}, {"value", sys_value},
     {"describe", sys_describe}, {"simulate", sys_simulate},
-    {"lyapunov", sys_lyapunov}, {"flexible", lfe_sys_flexible},
-    {"guide", lfe_sys_guide},   {NULL, NULL},
+    {"lyapunov", sys_lyapunov}, {NULL, NULL},
 };
+
+void lsys_add_methods(lua_State *L, int mech, const luaL_Reg methods[])
+{
+    mech = lua_absindex(L, mech);
+    luaL_getmetatable(L, LMECH_SYSTEM);
+    lua_getfield(L, -1, "__methods");
+    lua_pushvalue(L, mech); /* upvalue of each method: the mech table (for mech.quiet) */
+    luaL_setfuncs(L, methods, 1);
+    lua_getfield(L, -2, "__complete"); /* what Tab completes after "sys." or "sys:" */
+    for (const luaL_Reg *m = methods; m->name; m++) {
+        lua_getfield(L, -2, m->name);
+        lua_setfield(L, -2, m->name);
+    }
+    lua_pop(L, 3);
+}
+
+void lsys_add_kind(lua_State *L, const lsys_kind_binding *b)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, KINDS_REGISTRY);
+    lua_pushlightuserdata(L, (void *)b);
+    lua_rawseti(L, -2, b->kind);
+    lua_pop(L, 1);
+    /* every method some kind of entity has (help() finds them by value here; what an
+    ** entity offers is ent_index's and ent_complete's business) */
+    luaL_getmetatable(L, LMECH_ENTITY);
+    lua_getfield(L, -1, "__methods");
+    if (b->methods) luaL_setfuncs(L, b->methods, 0);
+    lua_pop(L, 2);
+}
 
 void lmech_open_system(lua_State *L)
 {
@@ -1768,33 +1815,23 @@ void lmech_open_system(lua_State *L)
     int mech = lua_gettop(L);
     luaL_newmetatable(L, LMECH_SYSTEM);
     lua_newtable(L);
-    lua_pushvalue(L, mech); /* upvalue of each method: the mech table (for mech.quiet) */
-    luaL_setfuncs(L, sys_methods, 1);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, -3, "__methods");
-    /* what Tab completes after "sys." or "sys:" in the REPL */
+    lua_setfield(L, -2, "__methods"); /* filled by lsys_add_methods */
     lua_newtable(L);
-    lua_pushnil(L);
-    while (lua_next(L, -3)) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, -4);
-    }
     lu_setflags(L, sys_fields);
-    lua_setfield(L, -3, "__complete");
-    lua_pop(L, 1);
+    lua_setfield(L, -2, "__complete"); /* the fields, and the methods as they are added */
     luaL_setfuncs(L, sys_meta, 0);
     lua_pop(L, 1);
 
+    lua_newtable(L); /* the kinds' bindings */
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, KINDS_REGISTRY);
     luaL_newmetatable(L, LMECH_ENTITY);
-    luaL_setfuncs(L, ent_meta, 0);
-    /* every method some kind of entity has (help() finds them by value here; what an
-    ** entity offers is ent_index's and ent_complete's business) */
+    lua_insert(L, -2);
+    luaL_setfuncs(L, ent_meta, 1); /* their upvalue: the kinds table */
     lua_newtable(L);
     lua_pushcfunction(L, ent_point);
     lua_setfield(L, -2, "point");
-    luaL_setfuncs(L, lfe_methods, 0);
-    lua_setfield(L, -2, "__methods");
+    lua_setfield(L, -2, "__methods"); /* and the kinds' methods, as they are added */
     lua_pop(L, 1);
 
     lua_newtable(L);
@@ -1803,6 +1840,8 @@ void lmech_open_system(lua_State *L)
     lua_setfield(L, -2, "__mode");
     lua_setmetatable(L, -2);
     lua_setfield(L, LUA_REGISTRYINDEX, UV_REGISTRY);
+
+    lsys_add_methods(L, mech, sys_methods);
 
     lua_pushcfunction(L, l_planar);
     lua_setfield(L, mech, "planar");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals of the system bindings (lsystem.c) shared with the flexible-body bindings
-** (lfe.c). */
+/* Internals of the system bindings (lsystem.c) shared with the bindings that add methods
+** and entity kinds to systems (lfe.c). */
 #ifndef MECHLUA_LSYSTEM_H
 #define MECHLUA_LSYSTEM_H
 
@@ -79,13 +79,28 @@ mech_system *lsys_live(lua_State *L, lsys *ls, const char *fname);
 void lsys_read_laws(lua_State *L, lsys *ls, int t, const char *fn, mech_normal_law *law,
                     mech_friction_law *friction);
 
-/// Methods of flexible bodies and nodes, and sys:flexible / sys:guide (lfe.c).
-int lfe_sys_flexible(lua_State *L);
-int lfe_sys_guide(lua_State *L);
-/// Pushes the value of `key` for flexible body e (a field or a method); 0 if none.
-int lfe_index(lua_State *L, lsys *ls, lentity *e, const char *key);
-/// What Tab completes on a flexible body: its methods and its fields (NULL-terminated).
-extern const luaL_Reg lfe_methods[];
-extern const char *const lfe_fields[];
+/*
+** Registration: the binding files add their methods to the system type and their entity
+** kinds' methods and fields, each from its own open function (lfe.c: sys:flexible,
+** sys:guide and the flexible body's methods), after lmech_open_system made the types.
+*/
+
+/// Adds methods to the system type (sys:<name>), each with the mech table at index `mech` as
+/// its upvalue; lists them under the metatable's __methods and __complete (for help and Tab).
+void lsys_add_methods(lua_State *L, int mech, const luaL_Reg methods[]);
+
+/// What the entities of one kind answer besides the fields every entity has.
+typedef struct lsys_kind_binding {
+    int kind;                  /* a mech_kind */
+    const luaL_Reg *methods;   /* NULL-terminated, or NULL: the kind's methods */
+    const char *const *fields; /* NULL-terminated, or NULL: the fields that index answers */
+    /* pushes the value of field `key` of entity e and returns 1; 0 if it has none (NULL:
+    ** no fields) */
+    int (*index)(lua_State *L, lsys *ls, lentity *e, const char *key);
+} lsys_kind_binding;
+
+/// Registers b (kept by pointer: static storage) as the binding of entities of b->kind and
+/// lists its methods under the entity metatable's __methods (help() finds them by value).
+void lsys_add_kind(lua_State *L, const lsys_kind_binding *b);
 
 #endif
