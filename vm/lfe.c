@@ -15,6 +15,7 @@
 
 #include "lmech.h"
 #include "lmesh.h"
+#include "lsys_build.h"
 #include "lsystem.h"
 #include "lutil.h"
 

@@ -18,6 +18,13 @@ int luaopen_mech(lua_State *L);
 /// Adds mech.planar and the system and entity types to the table on top of the stack.
 void lmech_open_system(lua_State *L);
 
+/// Adds the constructors (sys:body, sys:revolute, ..., body:point) to the system types (which
+/// lmech_open_system made), the mech table on top of the stack.
+void lmech_open_sys_build(lua_State *L);
+
+/// Adds sys:assemble, sys:value, sys:simulate and sys:lyapunov, the same way.
+void lmech_open_sys_run(lua_State *L);
+
 /// Adds sys:flexible, sys:guide and the flexible bodies' methods to the system types (which
 /// lmech_open_system made), the mech table on top of the stack.
 void lmech_open_fe(lua_State *L);
