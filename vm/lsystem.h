@@ -140,8 +140,9 @@ int lsys_event_action_trampoline(void *ud, const mech_system *sys, double t, int
 
 /*
 ** Registration: the binding files add their methods to the system type and their entity
-** kinds' methods and fields, each from its own open function (lfe.c: sys:flexible,
-** sys:guide and the flexible body's methods), after lmech_open_system made the types.
+** kinds' methods and fields, each from its own open function, after lmech_open_system made
+** the types (lsys_build.c: the constructors and body:point; lsys_run.c: sys:simulate, ...;
+** lfe.c: sys:flexible, sys:guide and the flexible body's methods and fields).
 */
 
 /// Adds methods to the system type (sys:<name>), each with the mech table at index `mech` as
@@ -158,8 +159,9 @@ typedef struct lsys_kind_binding {
     int (*index)(lua_State *L, lsys *ls, lentity *e, const char *key);
 } lsys_kind_binding;
 
-/// Registers b (kept by pointer: static storage) as the binding of entities of b->kind and
-/// lists its methods under the entity metatable's __methods (help() finds them by value).
+/// Registers b (kept by pointer: static storage) as the binding of entities of b->kind (one
+/// per kind: a later one replaces it) and lists its methods under the entity metatable's
+/// __methods (help() finds them by value).
 void lsys_add_kind(lua_State *L, const lsys_kind_binding *b);
 
 #endif
