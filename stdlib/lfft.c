@@ -20,8 +20,7 @@
 #include <lua.h>
 
 #include "lfft.h"
-#include "lmech.h"
-#include "lutil.h"
+#include "lmodule.h"
 
 #define TWO_PI 6.283185307179586476925286766559
 

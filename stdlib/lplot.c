@@ -33,10 +33,8 @@
 #include <lua.h>
 #include <plplot.h>
 
-#include "host.h"
-#include "lmech.h"
+#include "lmodule.h"
 #include "lplot.h"
-#include "lutil.h"
 
 #define FIGURE_MT "plot.figure"
 #define AXES_MT   "plot.axes"

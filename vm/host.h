@@ -11,6 +11,8 @@
 
 #include <lua.h>
 
+#include "lmodule.h"
+
 /// Name the program reports itself under in messages ("mechlua").
 #define HOST_PROGNAME "mechlua"
 
@@ -41,13 +43,6 @@ void host_message(const char *msg);
 ** polls it through host_interrupt_requested and stops with an error.
 */
 int host_interrupt_requested(void);
-
-/*
-** For C code that polled the flag and stopped with its own error: clears the request and
-** the pending Lua hook, so that the error it raises is the one the user sees and a later
-** Ctrl-C counts as a first one again.
-*/
-void host_interrupt_consume(lua_State *L);
 
 /// Pointer to the interrupt flag, for libmech loops that poll it without the vm.
 const volatile sig_atomic_t *host_interrupt_flag(void);

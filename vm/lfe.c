@@ -13,18 +13,18 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "lmech.h"
 #include "lmesh.h"
+#include "lsys_build.h"
 #include "lsystem.h"
 #include "lutil.h"
-
-const char *const lfe_fields[] = {"mesh", "mass", "nnodes", NULL};
 
 /*
 ** sys:flexible{ name = ..., mesh = <mesh table>, E = ..., nu = 0.3, density = ...,
 **               thickness = 1, plane = "stress" | "strain", lumping = "row_sum" | "hrz",
 **               alpha = 0, beta = 0, displacement = {ux, uy}, velocity = {vx, vy} }
 */
-int lfe_sys_flexible(lua_State *L)
+static int sys_flexible(lua_State *L)
 {
     const char *fn = "sys:flexible";
     static const char *const known[] = {"name",         "mesh",     "E",       "nu",    "density",
@@ -205,19 +205,15 @@ static int fe_frequencies(lua_State *L)
     return 1;
 }
 
-const luaL_Reg lfe_methods[] = {{"node", fe_node},
-                                {"find_nodes", fe_find_nodes},
-                                {"node_mass", fe_node_mass},
-                                {"frequencies", fe_frequencies},
-                                {NULL, NULL}};
+static const luaL_Reg fe_methods[] = {{"node", fe_node},
+                                      {"find_nodes", fe_find_nodes},
+                                      {"node_mass", fe_node_mass},
+                                      {"frequencies", fe_frequencies},
+                                      {NULL, NULL}};
 
-int lfe_index(lua_State *L, lsys *ls, lentity *e, const char *key)
+/* The fields of a flexible body (its methods are found first, in fe_methods). */
+static int fe_index(lua_State *L, lsys *ls, lentity *e, const char *key)
 {
-    for (const luaL_Reg *m = lfe_methods; m->name; m++)
-        if (strcmp(key, m->name) == 0) {
-            lua_pushcfunction(L, m->func);
-            return 1;
-        }
     if (strcmp(key, "mesh") == 0) {
         push_mesh(L, ls, e->id, "fe.mesh");
         return 1;
@@ -262,7 +258,7 @@ static int group_list(const mech_mesh *m, const char *name, int **out)
 **            clearance = c | lower = s_low, upper = s_up, law = ..., friction = ... }
 ** Returns { lower = {contacts...}, upper = {contacts...} }.
 */
-int lfe_sys_guide(lua_State *L)
+static int sys_guide(lua_State *L)
 {
     const char *fn = "sys:guide";
     static const char *const known[] = {"name",      "on",    "at",          "axis",
@@ -401,4 +397,14 @@ int lfe_sys_guide(lua_State *L)
     }
     lua_settop(L, res);
     return 1;
+}
+
+void lmech_open_fe(lua_State *L)
+{
+    static const char *const fe_fields[] = {"mesh", "mass", "nnodes", NULL};
+    static const lsys_kind_binding fe_kind = {MECH_KIND_FE, fe_methods, fe_fields, fe_index};
+    static const luaL_Reg sys_methods[] = {
+        {"flexible", sys_flexible}, {"guide", sys_guide}, {NULL, NULL}};
+    lsys_add_methods(L, lua_gettop(L), sys_methods);
+    lsys_add_kind(L, &fe_kind);
 }

@@ -175,6 +175,9 @@ int luaopen_mech(lua_State *L)
     lua_pushboolean(L, 1);
     lua_setfield(L, -2, "warnings");
     lmech_open_system(L);
+    lmech_open_sys_build(L);
+    lmech_open_sys_run(L);
+    lmech_open_fe(L);
     lmech_open_run(L);
     lmech_open_contact(L);
     lmech_open_mesh(L);

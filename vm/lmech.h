@@ -5,18 +5,29 @@
 
 #include <lua.h>
 
+#include "lmodule.h"
 #include "mech.h"
 
 #define LMECH_SYSTEM "mech.system"
 #define LMECH_ENTITY "mech.entity"
 #define LMECH_RUN    "mech.run"
-#define LMECH_COLUMN "mech.column"
 
 /// Opens the `mech` module and leaves its table on the stack.
 int luaopen_mech(lua_State *L);
 
 /// Adds mech.planar and the system and entity types to the table on top of the stack.
 void lmech_open_system(lua_State *L);
+
+/// Adds the constructors (sys:body, sys:revolute, ..., body:point) to the system types (which
+/// lmech_open_system made), the mech table on top of the stack.
+void lmech_open_sys_build(lua_State *L);
+
+/// Adds sys:assemble, sys:value, sys:simulate and sys:lyapunov, the same way.
+void lmech_open_sys_run(lua_State *L);
+
+/// Adds sys:flexible, sys:guide and the flexible bodies' methods to the system types (which
+/// lmech_open_system made), the mech table on top of the stack.
+void lmech_open_fe(lua_State *L);
 
 /// Registers the run and column types.
 void lmech_open_run(lua_State *L);
@@ -34,11 +45,5 @@ mech_run **lmech_new_run(lua_State *L, int header, int sys);
 
 /// Checks that argument arg is a run and returns it.
 mech_run *lmech_check_run(lua_State *L, int arg);
-
-/*
-** A column of numbers for plots and analysis: the data of a recorded channel (or time)
-** without copying.  Returns NULL if the value at idx is not a column.
-*/
-const double *lmech_to_column(lua_State *L, int idx, long *n, const char **name, const char **unit);
 
 #endif

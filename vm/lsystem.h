@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Internals of the system bindings (lsystem.c) shared with the flexible-body bindings
-** (lfe.c). */
+/*
+** The system and entity handles of the bindings (lsystem.c): what the files that add methods
+** and entity kinds to systems share (constructors: lsys_build.c; assembly, simulate and
+** lyapunov: lsys_run.c; flexible bodies: lfe.c).  Internal to vm/.
+*/
 #ifndef MECHLUA_LSYSTEM_H
 #define MECHLUA_LSYSTEM_H
 
@@ -13,7 +16,7 @@
 #define LSYS_SCALE_CLEARANCES 32
 
 /*
-** What the plausibility warnings know of a model as it was given (lsystem.c): its extent
+** What the plausibility warnings know of a model as it was given (lsys_build.c): its extent
 ** and its masses, read as bodies and joints are added, checked against the clearances
 ** when the system is assembled.
 */
@@ -48,8 +51,13 @@ typedef struct lentity {
     int id;
 } lentity;
 
+/* ---- handles ---------------------------------------------------------------------------- */
+
 /// Entity kinds as Lua shows them ("body", "flexible body", ...), indexed by mech_kind.
 extern const char *const lsys_kind_names[];
+
+/// The system at arg, which must not be closed.
+lsys *lsys_check(lua_State *L, int arg);
 
 /// The system at arg, which must not be simulating (fname names the caller in errors).
 lsys *lsys_check_mutable(lua_State *L, int arg, const char *fname);
@@ -69,23 +77,91 @@ lentity *lsys_check_entity(lua_State *L, int arg, lsys **ls);
 int lsys_table_entity(lua_State *L, int t, int pos, lsys *ls, int kind, const char *fname,
                       const char *role);
 
-/// World point `at` in body b's coordinates (its pose as given, before assembly).
-void lsys_to_body(const mech_system *sys, int b, const double at[2], double out[2]);
-
 /// The system of ls, which Lua code run since it was checked may have closed (raises then).
 mech_system *lsys_live(lua_State *L, lsys *ls, const char *fname);
 
-/// Fields `law` (required) and `friction` (optional) of table t (for system ls).
-void lsys_read_laws(lua_State *L, lsys *ls, int t, const char *fn, mech_normal_law *law,
-                    mech_friction_law *friction);
+/* ls->sys for a call into libmech, in a function with `fn`: Lua code that ran since the
+** system was checked (a metamethod, or a finalizer that an allocation ran) may have
+** closed it. */
+#define LSYS_LIVE(ls) lsys_live(L, (ls), fn)
 
-/// Methods of flexible bodies and nodes, and sys:flexible / sys:guide (lfe.c).
-int lfe_sys_flexible(lua_State *L);
-int lfe_sys_guide(lua_State *L);
-/// Pushes the value of `key` for flexible body e (a field or a method); 0 if none.
-int lfe_index(lua_State *L, lsys *ls, lentity *e, const char *key);
-/// What Tab completes on a flexible body: its methods and its fields (NULL-terminated).
-extern const luaL_Reg lfe_methods[];
-extern const char *const lfe_fields[];
+/// Pushes the user value table of system ls (the callbacks' functions, last_run, ...).
+void lsys_push_uv(lua_State *L, lsys *ls);
+
+/* ---- the busy lock ------------------------------------------------------------------------ */
+
+/* Runs a libmech call that may call back into Lua with the system marked busy (`what` it
+** is being: "simulated", "assembled", ...): callbacks can read it but neither change nor
+** close it.  No Lua error can escape in between: callbacks run in protected calls.  Set
+** ls->L first (the state the callbacks run in); ls->cb_error then holds the error of a
+** callback that failed. */
+#define LSYS_BUSY(ls, what, call)                                                                  \
+    ((ls)->busy = (what), (ls)->cb_error[0] = '\0', lsys_busy_end((ls), (call)))
+
+static inline mech_status lsys_busy_end(lsys *ls, mech_status st)
+{
+    ls->busy = NULL;
+    return st;
+}
+
+/* ---- callbacks ------------------------------------------------------------------------------ */
+
+/// Context of one Lua callback: the function is uservalue[2 ref], the context [2 ref + 1].
+typedef struct lcb {
+    lsys *owner;
+    int ref;
+    char what[96]; /* "spring 's1' law", for messages; may be renamed once the entity is named */
+} lcb;
+
+/// Stores the function on top of the stack (popped) in the user value table of ls; returns
+/// the context to give libmech with one of the trampolines below.
+lcb *lsys_new_callback(lua_State *L, lsys *ls, const char *what);
+
+/*
+** Trampolines: libmech's callback types calling the Lua function of an lcb (ud) in a
+** protected call.  A Lua error, or a result of the wrong type, is kept in the system's
+** cb_error ("<what>: <message>") and the trampoline returns -1.
+*/
+/// A force law: function(x, xdot, t) -> f.
+int lsys_law_trampoline(void *ud, double t, double x, double xdot, double *f);
+/// A driver's motion: function(t) -> value[, speed[, acceleration]] (missing ones by
+/// differences).
+int lsys_motion_trampoline(void *ud, double t, double out[3]);
+/// A load: function(t, x, y, phi, vx, vy, omega) -> fx[, fy[, torque]].
+int lsys_load_trampoline(void *ud, double t, const mech_body_state *b, double out[3]);
+/// A torque load: the same function, returning the torque only.
+int lsys_torque_trampoline(void *ud, double t, const mech_body_state *b, double out[3]);
+/// A channel or event function: function(t, sys) -> number.
+int lsys_system_fn_trampoline(void *ud, const mech_system *sys, double t, double *value);
+/// An event action: function(t, sys) -> "stop" (or true) to end the run.
+int lsys_event_action_trampoline(void *ud, const mech_system *sys, double t, int *stop);
+
+/* ---- registration ------------------------------------------------------------------------- */
+
+/*
+** Registration: the binding files add their methods to the system type and their entity
+** kinds' methods and fields, each from its own open function, after lmech_open_system made
+** the types (lsys_build.c: the constructors and body:point; lsys_run.c: sys:simulate, ...;
+** lfe.c: sys:flexible, sys:guide and the flexible body's methods and fields).
+*/
+
+/// Adds methods to the system type (sys:<name>), each with the mech table at index `mech` as
+/// its upvalue; lists them under the metatable's __methods and __complete (for help and Tab).
+void lsys_add_methods(lua_State *L, int mech, const luaL_Reg methods[]);
+
+/// What the entities of one kind answer besides the fields every entity has.
+typedef struct lsys_kind_binding {
+    int kind;                  /* a mech_kind */
+    const luaL_Reg *methods;   /* NULL-terminated, or NULL: the kind's methods */
+    const char *const *fields; /* NULL-terminated, or NULL: the fields that index answers */
+    /* pushes the value of field `key` of entity e and returns 1; 0 if it has none (NULL:
+    ** no fields) */
+    int (*index)(lua_State *L, lsys *ls, lentity *e, const char *key);
+} lsys_kind_binding;
+
+/// Registers b (kept by pointer: static storage) as the binding of entities of b->kind (one
+/// per kind: a later one replaces it) and lists its methods under the entity metatable's
+/// __methods (help() finds them by value).
+void lsys_add_kind(lua_State *L, const lsys_kind_binding *b);
 
 #endif
