@@ -186,25 +186,22 @@ mech_status clearance_check_state(const mech_system *sys, const double *y, const
 void clearance_eccentricity(const mech_system *sys, const joint *j, const double *q,
                             const double *v, double world[2], double local[2])
 {
-    double pj[2], pb[2], c, s;
+    double pj[2], pb[2];
     body_point(sys, j->b, j->pb, q, v, pj, NULL);
     body_point(sys, j->a, j->pa, q, v, pb, NULL);
-    body_trig(sys, j->a, q, &c, &s);
     world[0] = pj[0] - pb[0];
     world[1] = pj[1] - pb[1];
-    local[0] = c * world[0] + s * world[1];
-    local[1] = -s * world[0] + c * world[1];
+    body_rotate_back(sys, j->a, q, world, local);
 }
 
 void clearance_slider(const mech_system *sys, const joint *j, const double *q, const double *v,
                       double *tilt, double *offset)
 {
-    double pa[2], posea[3], poseb[3], c, s;
+    double pa[2], posea[3], poseb[3], u[2];
     body_point(sys, j->a, j->pa, q, v, pa, NULL);
     body_pose(sys, j->a, q, v, posea, NULL);
     body_pose(sys, j->b, q, v, poseb, NULL);
-    body_trig(sys, j->a, q, &c, &s);
-    double u[2] = {c * j->axis[0] - s * j->axis[1], s * j->axis[0] + c * j->axis[1]};
+    body_rotate(sys, j->a, q, j->axis, u);
     *offset = -u[1] * (poseb[0] - pa[0]) + u[0] * (poseb[1] - pa[1]);
     double rel = poseb[2] - posea[2] - atan2(j->axis[1], j->axis[0]);
     *tilt = atan2(sin(rel), cos(rel)); /* in (-pi, pi] */
@@ -233,10 +230,7 @@ void clearance_force(const mech_system *sys, const joint *j, const double *q, co
             at[0] += c->ra * u[0];
             at[1] += c->ra * u[1];
         } else {
-            double cb, sb;
-            body_trig(sys, c->b, q, &cb, &sb);
-            n[0] = cb * c->nb[0] - sb * c->nb[1];
-            n[1] = sb * c->nb[0] + cb * c->nb[1];
+            body_rotate(sys, c->b, q, c->nb, n);
         }
         double t[2] = {c->flip ? -n[1] : n[1], c->flip ? n[0] : -n[0]};
         double fx = c->fn * n[0] + c->ft * t[0], fy = c->fn * n[1] + c->ft * t[1];
@@ -302,16 +296,16 @@ double clearance_speed(const mech_system *sys, const joint *j, const double *q, 
         return hypot(pv[0] - pbv[0], pv[1] - pbv[1]);
     }
     /* each corner (on b) against the guide's material point (on a) where it is */
-    double posea[3], vela[3], c, s;
+    double posea[3], vela[3], u[2];
     body_pose(sys, j->a, q, v, posea, vela);
-    body_trig(sys, j->a, q, &c, &s);
-    const double nu[2] = {-(s * j->axis[0] + c * j->axis[1]), c * j->axis[0] - s * j->axis[1]};
+    body_rotate(sys, j->a, q, j->axis, u);
+    const double nu[2] = {-u[1], u[0]};
     double fastest = 0;
     for (int k = 0; k < j->ncontact; k += 2) {
         const contact *ct = &sys->contacts[j->contact0 + k];
         body_point(sys, j->b, ct->pa, q, v, p, pv);
-        double ga[2] = {vela[0] - vela[2] * (p[1] - posea[1]),
-                        vela[1] + vela[2] * (p[0] - posea[0])};
+        double off[2] = {p[0] - posea[0], p[1] - posea[1]}, ga[2];
+        pose_point_velocity(vela, off, ga);
         fastest = fmax(fastest, fabs(nu[0] * (pv[0] - ga[0]) + nu[1] * (pv[1] - ga[1])));
     }
     return fastest;

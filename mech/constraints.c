@@ -12,63 +12,13 @@
 */
 #include <math.h>
 
+#include "planar_body.h"
 #include "system_impl.h"
+#include "vec2.h"
 
 int joint_equations(mech_joint_type type)
 {
     return type == MECH_FIXED ? 3 : 2;
-}
-
-void body_pose(const mech_system *sys, int b, const double *q, const double *v, double pose[3],
-               double vel[3])
-{
-    int dof = sys->bodies[b].dof, nc = sys->bodies[b].nc;
-    for (int k = 0; k < 3; k++) {
-        pose[k] = dof < 0 || k >= nc ? 0.0 : q[dof + k];
-        if (vel) vel[k] = dof < 0 || k >= nc ? 0.0 : v[dof + k];
-    }
-}
-
-void body_trig(const mech_system *sys, int b, const double *q, double *c, double *s)
-{
-    int dof = sys->bodies[b].dof;
-    if (dof < 0 || sys->bodies[b].nc == 2) {
-        *c = 1;
-        *s = 0;
-    } else if (q == sys->cs_q) {
-        *c = sys->cs[2 * b];
-        *s = sys->cs[2 * b + 1];
-    } else {
-        *c = cos(q[dof + 2]);
-        *s = sin(q[dof + 2]);
-    }
-}
-
-/* out = A s for a rotation with cos c and sin sn */
-static void rotate_cs(double c, double sn, const double s[2], double out[2])
-{
-    out[0] = c * s[0] - sn * s[1];
-    out[1] = sn * s[0] + c * s[1];
-}
-
-static double dot(const double a[2], const double b[2])
-{
-    return a[0] * b[0] + a[1] * b[1];
-}
-
-void body_point(const mech_system *sys, int b, const double s[2], const double *q, const double *v,
-                double p[2], double pv[2])
-{
-    double pose[3], vel[3], sg[2], c, sn;
-    body_pose(sys, b, q, v, pose, vel);
-    body_trig(sys, b, q, &c, &sn);
-    rotate_cs(c, sn, s, sg);
-    p[0] = pose[0] + sg[0];
-    p[1] = pose[1] + sg[1];
-    if (pv) {
-        pv[0] = vel[0] - sg[1] * vel[2];
-        pv[1] = vel[1] + sg[0] * vel[2];
-    }
 }
 
 /* Geometry shared by the equations of one joint. */
@@ -95,13 +45,13 @@ static void make_frame(const mech_system *sys, int a, int b, const double pa[2],
     double ca, sa, cb, sb;
     body_trig(sys, a, q, &ca, &sa);
     body_trig(sys, b, q, &cb, &sb);
-    rotate_cs(ca, sa, pa, f->sa);
-    rotate_cs(cb, sb, pb, f->sb);
+    vec2_rotate(ca, sa, pa, f->sa);
+    vec2_rotate(cb, sb, pb, f->sb);
     for (int k = 0; k < 2; k++) f->d[k] = f->rb[k] + f->sb[k] - f->ra[k] - f->sa[k];
     /* rate: v_b + R90 s_b w_b - v_a - R90 s_a w_a */
     f->dd[0] = f->vb[0] - f->sb[1] * f->wb - f->va[0] + f->sa[1] * f->wa;
     f->dd[1] = f->vb[1] + f->sb[0] * f->wb - f->va[1] - f->sa[0] * f->wa;
-    rotate_cs(ca, sa, axis, f->u);
+    vec2_rotate(ca, sa, axis, f->u);
     f->n[0] = -f->u[1];
     f->n[1] = f->u[0];
 }
@@ -143,20 +93,20 @@ static void rotation_row(const frame *f, double angle, crow *r)
 static void along_row(const frame *f, const double e[2], const double eperp[2], crow *r)
 {
     zero_row(r);
-    r->phi = dot(e, f->d);
+    r->phi = vec2_dot(e, f->d);
     r->ja[0] = -e[0];
     r->ja[1] = -e[1];
     /* d/dphi_a: (R90 e).d - e.(R90 s_a) = eperp.d - eperp.s_a... written out: */
     double R90sa[2] = {-f->sa[1], f->sa[0]}, R90sb[2] = {-f->sb[1], f->sb[0]};
-    r->ja[2] = dot(eperp, f->d) - dot(e, R90sa);
+    r->ja[2] = vec2_dot(eperp, f->d) - vec2_dot(e, R90sa);
     r->jb[0] = e[0];
     r->jb[1] = e[1];
-    r->jb[2] = dot(e, R90sb);
+    r->jb[2] = vec2_dot(e, R90sb);
     /* Phi'' = e''.d + 2 e'.d' + e.d''; e' = eperp w_a, e'' = -e w_a^2 + eperp alpha_a;
     ** d'' = a_b + R90 s_b alpha_b - s_b w_b^2 - a_a - R90 s_a alpha_a + s_a w_a^2 */
     double wa2 = f->wa * f->wa, wb2 = f->wb * f->wb;
-    double rest = -dot(e, f->d) * wa2 + 2 * f->wa * dot(eperp, f->dd) + dot(e, f->sa) * wa2 -
-                  dot(e, f->sb) * wb2;
+    double rest = -vec2_dot(e, f->d) * wa2 + 2 * f->wa * vec2_dot(eperp, f->dd) +
+                  vec2_dot(e, f->sa) * wa2 - vec2_dot(e, f->sb) * wb2;
     r->gamma = -rest;
 }
 
@@ -199,7 +149,7 @@ double driver_coordinate(const mech_system *sys, const driver *d, const double *
     static const double zero[2] = {0, 0}, xaxis[2] = {1, 0};
     frame f;
     make_frame(sys, a, b, j ? j->pa : zero, j ? j->pb : zero, j ? j->axis : xaxis, q, q, &f);
-    if (d->type == MECH_DRIVE_JOINT_DISTANCE) return dot(f.u, f.d);
+    if (d->type == MECH_DRIVE_JOINT_DISTANCE) return vec2_dot(f.u, f.d);
     return f.phb - f.pha;
 }
 

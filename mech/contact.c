@@ -44,6 +44,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "planar_body.h"
 #include "system_impl.h"
 
 mech_contact_def mech_contact_default(void)
@@ -142,10 +143,7 @@ static void geometry(const mech_system *sys, const contact *c, const double *q, 
             Pb[k] = Q[k] + c->rb * u[k];
         }
     } else {
-        double cb, sb;
-        body_trig(sys, c->b, q, &cb, &sb);
-        g->n[0] = cb * c->nb[0] - sb * c->nb[1];
-        g->n[1] = sb * c->nb[0] + cb * c->nb[1];
+        body_rotate(sys, c->b, q, c->nb, g->n);
         g->gap = g->n[0] * (P[0] - Q[0]) + g->n[1] * (P[1] - Q[1]);
         memcpy(Pa, P, sizeof Pa);
         memcpy(Pb, P, sizeof Pb);
@@ -157,25 +155,18 @@ static void geometry(const mech_system *sys, const contact *c, const double *q, 
         g->sb[k] = Pb[k] - poseb[k];
     }
     /* the materials at the contact points; the surface's may slide along t (a belt) */
-    g->vrel[0] = vela[0] - vela[2] * g->sa[1] - (velb[0] - velb[2] * g->sb[1] + c->speed * g->t[0]);
-    g->vrel[1] = vela[1] + vela[2] * g->sa[0] - (velb[1] + velb[2] * g->sb[0] + c->speed * g->t[1]);
-}
-
-/* Adds force f (world) at offset s of body b's centre to Q. */
-static void push(mech_system *sys, int b, const double s[2], double fx, double fy)
-{
-    int dof = sys->bodies[b].dof;
-    if (dof < 0) return;
-    sys->Q[dof] += fx;
-    sys->Q[dof + 1] += fy;
-    if (sys->bodies[b].nc == 3) sys->Q[dof + 2] += s[0] * fy - s[1] * fx;
+    double va[2], vb[2];
+    pose_point_velocity(vela, g->sa, va);
+    pose_point_velocity(velb, g->sb, vb);
+    g->vrel[0] = va[0] - (vb[0] + c->speed * g->t[0]);
+    g->vrel[1] = va[1] - (vb[1] + c->speed * g->t[1]);
 }
 
 static void apply(mech_system *sys, const contact *c, const cgeom *g, double fn, double ft)
 {
     double fx = fn * g->n[0] + ft * g->t[0], fy = fn * g->n[1] + ft * g->t[1];
-    push(sys, c->a, g->sa, fx, fy);
-    push(sys, c->b, g->sb, -fx, -fy);
+    body_add_force(sys, sys->Q, c->a, g->sa, fx, fy);
+    body_add_force(sys, sys->Q, c->b, g->sb, -fx, -fy);
 }
 
 int contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass)

@@ -18,29 +18,10 @@
 #include <string.h>
 
 #include "mech_system.h"
+#include "planar_body.h"
 #include "system_impl.h"
 
 #define SINGULAR_TOL 1e-13 /* pivot threshold relative to the largest entry of the matrix */
-
-static void add_force_at(mech_system *sys, int b, const double sg[2], double fx, double fy)
-{
-    int dof = sys->bodies[b].dof;
-    if (dof < 0) return;
-    sys->Q[dof] += fx;
-    sys->Q[dof + 1] += fy;
-    if (sys->bodies[b].nc == 3) sys->Q[dof + 2] += sg[0] * fy - sg[1] * fx;
-}
-
-/* World offset of body point s from the centre, and the point's velocity. */
-static void point_offset(const mech_system *sys, int b, const double s[2], const double *q,
-                         const double *v, double sg[2], double pv[2])
-{
-    double p[2], pose[3];
-    body_point(sys, b, s, q, v, p, pv);
-    body_pose(sys, b, q, v, pose, NULL);
-    sg[0] = p[0] - pose[0];
-    sg[1] = p[1] - pose[1];
-}
 
 /* Where a row's Jacobian lands: the first coordinate and the number of coordinates of
 ** bodies a and b (dof -1 for the ground; 2 coordinates for a node). */
@@ -88,8 +69,8 @@ static int element_forces(mech_system *sys, double t, const double *q, const dou
         switch (f->type) {
         case MECH_SPRING: {
             double sa[2], sb[2], va[2], vb[2], pa[2], pb[2];
-            point_offset(sys, f->a, f->pa, q, v, sa, va);
-            point_offset(sys, f->b, f->pb, q, v, sb, vb);
+            body_offset(sys, f->a, f->pa, q, v, sa, va);
+            body_offset(sys, f->b, f->pb, q, v, sb, vb);
             body_point(sys, f->a, f->pa, q, v, pa, NULL);
             body_point(sys, f->b, f->pb, q, v, pb, NULL);
             double d[2] = {pb[0] - pa[0], pb[1] - pa[1]};
@@ -122,8 +103,8 @@ static int element_forces(mech_system *sys, double t, const double *q, const dou
                 f->out[3] = 0.5 * f->k * stretch * stretch;
                 *v_elastic += f->out[3];
             }
-            add_force_at(sys, f->a, sa, tension * e[0], tension * e[1]);
-            add_force_at(sys, f->b, sb, -tension * e[0], -tension * e[1]);
+            body_add_force(sys, sys->Q, f->a, sa, tension * e[0], tension * e[1]);
+            body_add_force(sys, sys->Q, f->b, sb, -tension * e[0], -tension * e[1]);
             f->out[0] = tension;
             f->out[1] = len;
             f->out[2] = rate;
@@ -149,7 +130,7 @@ static int element_forces(mech_system *sys, double t, const double *q, const dou
         case MECH_LOAD: {
             const mech_load_def *l = &f->load;
             double sg[2], pv[2], pose[3], vel[3];
-            point_offset(sys, f->a, l->point, q, v, sg, pv);
+            body_offset(sys, f->a, l->point, q, v, sg, pv);
             body_pose(sys, f->a, q, v, pose, vel);
             double fx = 0, fy = 0, tq = 0;
             if (l->profile == MECH_CALLBACK) {
@@ -170,16 +151,15 @@ static int element_forces(mech_system *sys, double t, const double *q, const dou
                 if (l->torque) {
                     tq = cx;
                 } else if (l->body_frame) {
-                    double c = cos(pose[2]), sn = sin(pose[2]);
-                    fx = c * cx - sn * cy;
-                    fy = sn * cx + c * cy;
+                    double fb[2] = {cx, cy}, fw[2];
+                    body_rotate(sys, f->a, q, fb, fw);
+                    fx = fw[0], fy = fw[1];
                 } else {
                     fx = cx, fy = cy;
                 }
             }
-            add_force_at(sys, f->a, sg, fx, fy);
-            int dof = sys->bodies[f->a].dof;
-            if (sys->bodies[f->a].nc == 3) sys->Q[dof + 2] += tq; /* a node takes no torque */
+            body_add_force(sys, sys->Q, f->a, sg, fx, fy);
+            body_add_torque(sys, sys->Q, f->a, tq); /* a node takes no torque */
             double power = fx * pv[0] + fy * pv[1] + tq * vel[2];
             *p_applied += power;
             f->out[0] = fx;
@@ -393,15 +373,9 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
 /* The angles' cos and sin are computed once per evaluation, for every body. */
 int dynamics(mech_system *sys, double t, const double *y, double *ydot, int full)
 {
-    for (int b = 1; b < sys->nbodies; b++) {
-        if (sys->bodies[b].nc == 2) continue; /* a node: never rotated */
-        double phi = y[sys->bodies[b].dof + 2];
-        sys->cs[2 * b] = cos(phi);
-        sys->cs[2 * b + 1] = sin(phi);
-    }
-    sys->cs_q = y; /* q is the start of y */
+    bodies_trig_begin(sys, y); /* q is the start of y */
     int rc = evaluate(sys, t, y, ydot, full);
-    sys->cs_q = NULL;
+    bodies_trig_end(sys);
     return rc;
 }
 
@@ -546,14 +520,12 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
             for (int e = 0; e < j->neq; e++)
                 for (int k = 0; k < 3; k++) g[k] -= rows[e].jb[k] * lam[e];
             double sb[2], pv[2];
-            point_offset(sys, j->b, j->pb, q, v, sb, pv);
+            body_offset(sys, j->b, j->pb, q, v, sb, pv);
             j->react[0] = g[0];
             j->react[1] = g[1];
             j->react[2] = g[2] - (sb[0] * g[1] - sb[1] * g[0]);
-            double pose[3];
-            body_pose(sys, j->a, q, v, pose, NULL);
-            double c = cos(pose[2]), s = sin(pose[2]);
-            double u[2] = {c * j->axis[0] - s * j->axis[1], s * j->axis[0] + c * j->axis[1]};
+            double u[2];
+            body_rotate(sys, j->a, q, j->axis, u);
             j->react[3] = -u[1] * g[0] + u[0] * g[1]; /* along the normal R90 u */
         }
     }

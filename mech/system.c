@@ -618,9 +618,7 @@ static void initial_point(const mech_system *sys, int b, const double s[2], doub
 {
     double pose[3];
     initial_pose(sys, b, pose);
-    double c = cos(pose[2]), sn = sin(pose[2]);
-    p[0] = pose[0] + c * s[0] - sn * s[1];
-    p[1] = pose[1] + sn * s[0] + c * s[1];
+    pose_point(pose, s, p);
 }
 
 mech_status mech_spring_add(mech_system *sys, const mech_spring_def *d, int *id, mech_error *err)

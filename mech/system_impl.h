@@ -7,6 +7,7 @@
 #include "mech_fe.h"
 #include "mech_integ.h"
 #include "mech_system.h"
+#include "planar_body.h"
 
 typedef struct body {
     char name[MECH_NAME_MAX];
@@ -316,16 +317,6 @@ void driver_bodies(const mech_system *sys, const driver *d, int *a, int *b);
 double driver_coordinate(const mech_system *sys, const driver *d, const double *q);
 /* Fills d->motion for time t (value, speed, acceleration); returns a callback status. */
 int driver_motion(mech_system *sys, driver *d, double t);
-
-/* cos and sin of body b's angle in q (from the per-evaluation cache when it holds q). */
-void body_trig(const mech_system *sys, int b, const double *q, double *c, double *s);
-
-/* Position (x, y, phi) and velocity of body b from q, v (ground: zeros). */
-void body_pose(const mech_system *sys, int b, const double *q, const double *v, double pose[3],
-               double vel[3]);
-/* World position and velocity of the body point s (body coordinates). */
-void body_point(const mech_system *sys, int b, const double s[2], const double *q, const double *v,
-                double p[2], double pv[2]);
 
 /* ---- dynamics.c ---- */
 
