@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "mech_system.h"
+#include "linalg.h"
 #include "system_impl.h"
 
 #define SINGULAR_TOL 1e-13 /* pivot threshold relative to the largest entry of the matrix */
