@@ -55,7 +55,7 @@ if ($sanitized) {
     ok($shared, "the shared library is installed as libmech.so.$major");
     ok(-l "$libdir/libmech.so", 'with its link for -lmech');
     SKIP: {
-        skip 'readelf and nm are not installed (binutils)', 2 unless which('readelf') && which('nm');
+        skip 'readelf and nm are not installed (binutils)', 3 unless which('readelf') && which('nm');
         $r = run({}, 'readelf', '-d', "$libdir/libmech.so.$major");
         like($r->{out}, qr/\(SONAME\)\s+Library soname: \[libmech\.so\.\Q$major\E\]/,
             "its SONAME carries the major version $major");
@@ -64,6 +64,9 @@ if ($sanitized) {
         my @other = grep { !/^mech_/ } @names;
         ok(@names > 100 && !@other, 'it exports the mech_ names and nothing else')
             or diag(scalar(@names) . " names; not mech_: @other[0 .. ($#other < 9 ? $#other : 9)]");
+        my $headers = join '', map { slurp($_) // '' } glob("$prefix/include/mech/*.h");
+        my @undeclared = grep { $headers !~ /\b\Q$_\E\s*\(/ } @names;
+        ok(!@undeclared, 'each of them declared in an installed header') or diag("@undeclared");
     }
 }
 
