@@ -52,7 +52,7 @@ install: build
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
 
 format:
-	clang-format -i mech/*.[ch] vm/*.[ch] stdlib/*.[ch] tests/c/*.[ch] tests/bench/*.c
+	clang-format -i include/mech/*.h mech/*.[ch] vm/*.[ch] stdlib/*.[ch] tests/c/*.[ch] tests/bench/*.c
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

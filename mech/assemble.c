@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "linalg.h"
 #include "system_impl.h"
 
 #define MAX_ITER      100

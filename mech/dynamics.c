@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "mech_system.h"
+#include "linalg.h"
 #include "planar_body.h"
 #include "system_impl.h"
 

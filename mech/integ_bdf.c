@@ -39,7 +39,7 @@
 #include <sunmatrix/sunmatrix_dense.h>
 
 #include "integ_impl.h"
-#include "system_impl.h" /* lu_factor, lu_solve */
+#include "linalg.h"
 
 enum { FAIL_NONE, FAIL_CALLBACK, FAIL_NONFINITE };
 

@@ -2,7 +2,7 @@
 /* Small dense LU with partial pivoting for the constrained solve (n is a few tens). */
 #include <math.h>
 
-#include "system_impl.h"
+#include "linalg.h"
 
 int lu_factor(double *a, int n, int *piv, double tol)
 {

@@ -386,15 +386,4 @@ void clearance_force(const mech_system *sys, const joint *j, const double *q, co
 ** with clearance take part as their ideal joints (clearance_ideal): an ideal start. */
 mech_status assemble_state(mech_system *sys, double t, double *y, int ideal, mech_error *err);
 
-/* ---- linalg.c: small dense solvers (row-major n x n) ---- */
-/* Cholesky (lower, in place, with the reciprocals of the pivots on the diagonal); -1 on
-** success, else the row whose pivot was not positive enough (relative tol to the largest
-** diagonal entry). */
-int chol_factor(double *a, int n, double tol);
-void chol_solve(const double *a, int n, double *b);
-/* LU with partial pivoting; returns -1 on success, else the column whose pivot was below
-** tol (relative to the largest entry of the matrix). */
-int lu_factor(double *a, int n, int *piv, double tol);
-void lu_solve(const double *a, int n, const int *piv, double *b);
-
 #endif

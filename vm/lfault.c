@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** faultinject: the Lua control of allocation fault injection (mech/mech_fault.h), in
+** faultinject: the Lua control of allocation fault injection (include/mech/mech_fault.h), in
 ** builds with MECH_FAULT_INJECTION only (CMake compiles this file then), for tests and the fuzzer
 *(tests/fuzz):
 **   faultinject.arm(k [, mode])  the k-th allocation from now (Lua's or libmech's) fails;

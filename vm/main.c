@@ -209,7 +209,7 @@ static int run_script(lua_State *L, char **argv, int script, int argc)
 }
 
 #ifdef MECH_FAULT_INJECTION
-/* The Lua state's allocator, behind a fault point (mech/mech_fault.h).  Lua needs
+/* The Lua state's allocator, behind a fault point (include/mech/mech_fault.h).  Lua needs
 ** freeing and shrinking to succeed, so only new and growing blocks may fail; for a new
 ** block (ptr NULL) osize is the kind of object, not a size. */
 static lua_Alloc lua_alloc_f;
