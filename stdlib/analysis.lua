@@ -21,13 +21,7 @@ local fmt = string.format
 
 -- ---- argument checks ------------------------------------------------------------------
 
-local function typename(v)
-  local mt = getmetatable(v)
-  if type(v) == "userdata" and type(mt) == "table" and type(mt.__name) == "string" then
-    return mt.__name
-  end
-  return type(v)
-end
+local typename = require("options").typename
 
 local function is_run(v) return typename(v) == "mech.run" end
 local function is_column(v) return typename(v) == "mech.column" end

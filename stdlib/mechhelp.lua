@@ -646,6 +646,11 @@ mech.warnings = true (default) | false
   kg/m^3; friction mu or mu_s above 2.
   mech.warnings = false silences them.  {man:mechlua.3}, PLAUSIBILITY WARNINGS]]
 
+-- issue 16, scripts: the type-name helper, statistics, the files of a script, spec004's model
+topics["options.typename"] = [[
+options.typename(v) -> "mech.run", "plot.figure", ... or type(v): the type of a value for an
+  error message (the __name of a userdata's metatable)]]
+
 -- ---- finding the topic of a value ------------------------------------------------------
 -- Topic names: a module ("mech.contact", "analysis"), a function by its path
 -- ("mech.friction.ambrosio", "analysis.poincare"), a method as var:name with the variable
