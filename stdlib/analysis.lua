@@ -495,6 +495,36 @@ function analysis.compare(run, ref, channel, o)
   return out
 end
 
+-- ---- statistics of a list ------------------------------------------------------------------
+
+-- analysis.stats(values) -> { n, min, max, spread, mean, std, absmax, at }: of a list of
+-- numbers or a column.  spread = max - min; std is the sample standard deviation (divided
+-- by n - 1; 0 for one value); absmax the largest |v|, at its index (the first on ties).
+function analysis.stats(values)
+  local fname = "analysis.stats"
+  local v = values
+  if is_column(v) then
+    v = v:table()
+  elseif type(v) ~= "table" then
+    fail(2, fname, "argument #1 must be a list of numbers or a column (got %s)", typename(v))
+  end
+  local n = #v
+  if n == 0 then fail(2, fname, "argument #1 is empty: no statistics") end
+  local lo, hi, sum, top, at = huge, -huge, 0, 0, 1
+  for i = 1, n do
+    local x = v[i]
+    if not finite(x) then fail(2, fname, "value %d must be a finite number (got %s)", i, tostring(x)) end
+    lo, hi = math.min(lo, x), math.max(hi, x)
+    sum = sum + x
+    if abs(x) > top then top, at = abs(x), i end
+  end
+  local mean = sum / n
+  local q = 0
+  for i = 1, n do q = q + (v[i] - mean) ^ 2 end
+  return { n = n, min = lo, max = hi, spread = hi - lo, mean = mean, std = math.sqrt(q / math.max(n - 1, 1)),
+    absmax = top, at = at }
+end
+
 -- ---- energy accounts ------------------------------------------------------------------------
 
 -- What to put in `record` for analysis.energy.

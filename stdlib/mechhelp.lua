@@ -651,6 +651,13 @@ topics["options.typename"] = [[
 options.typename(v) -> "mech.run", "plot.figure", ... or type(v): the type of a value for an
   error message (the __name of a userdata's metatable)]]
 
+topics["analysis.stats"] = [[
+analysis.stats(values) -> { n, min, max, spread, mean, std, absmax, at }
+  Of a list of finite numbers or a column: spread = max - min, std the sample standard
+  deviation (n - 1; 0 for one value), absmax the largest |v| and at its index (the first).
+  ({man:mechlua-analysis.3})]]
+topics["analysis"] = topics["analysis"] .. "\n  analysis.stats(values)                     min, max, spread, mean, std, absmax"
+
 -- ---- finding the topic of a value ------------------------------------------------------
 -- Topic names: a module ("mech.contact", "analysis"), a function by its path
 -- ("mech.friction.ambrosio", "analysis.poincare"), a method as var:name with the variable
