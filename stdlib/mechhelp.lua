@@ -658,6 +658,16 @@ analysis.stats(values) -> { n, min, max, spread, mean, std, absmax, at }
   ({man:mechlua-analysis.3})]]
 topics["analysis"] = topics["analysis"] .. "\n  analysis.stats(values)                     min, max, spread, mean, std, absmax"
 
+topics["output"] = [[
+output = require "output": the files a scenario script writes besides run:csv
+  ({man:mechlua.3}, MODULE output)
+  output.figure(fig, folder, name, list) -> png, pdf   folder/name.png and .pdf (fig:save),
+                                          both paths appended to list when given
+  output.csv(path, names, columns, header) -> path     columns (lists of numbers) with their
+                                          names and header lines; whole or absent]]
+topics["output.figure"] = topics["output"]
+topics["output.csv"] = topics["output"]
+
 -- ---- finding the topic of a value ------------------------------------------------------
 -- Topic names: a module ("mech.contact", "analysis"), a function by its path
 -- ("mech.friction.ambrosio", "analysis.poincare"), a method as var:name with the variable
