@@ -668,6 +668,21 @@ output = require "output": the files a scenario script writes besides run:csv
 topics["output.figure"] = topics["output"]
 topics["output.csv"] = topics["output"]
 
+topics["spec004"] = [[
+spec004 = require "spec004": the slider-crank of [Sci. Rep. 2023] with two revolute and one
+  translational clearance joint, built from a parameter table ({man:mechlua-contact.3},
+  MODULE spec004)
+  spec004.model{ fields of spec004.PARAMS, joints = { crank_pin = c, piston_pin = c, guide = c } }
+    -> sys   a new system per call, nothing else touched: map it over parameter tables
+  spec004.channels(joints), spec004.events(joints)   what a study records, its events
+  spec004.journal_stiffness{...}, spec004.corner_stiffness{...}   Hertz K [N/m^1.5]
+  spec004.law(K, {...}), spec004.friction{...}   the modified (Hu-Guo) law, normalised LuGre
+  spec004.PARAMS   the parameters and their defaults;  spec004.JOURNALS, spec004.JOINTS]]
+for _, f in ipairs { "model", "channels", "events", "journal_stiffness", "corner_stiffness", "law",
+  "friction" } do
+  topics["spec004." .. f] = topics["spec004"]
+end
+
 -- ---- finding the topic of a value ------------------------------------------------------
 -- Topic names: a module ("mech.contact", "analysis"), a function by its path
 -- ("mech.friction.ambrosio", "analysis.poincare"), a method as var:name with the variable
