@@ -39,6 +39,7 @@ local benchmarks = require "benchmarks"
 local slidercrank = require "slidercrank"
 local analysis = require "analysis"
 local plot = require "plot"
+local output = require "output"
 
 local outdir, quick = require("options").script_args(arg)
 
@@ -167,11 +168,7 @@ local title = string.format("Benchmark A: c = %g mm, %g rpm, K = %s N/m^1.5", p.
 
 local BLUE = 2   -- the plot palette's #0072B2
 local figures = {}
-local function save(fig, name)
-  for _, ext in ipairs{ "png", "pdf" } do
-    figures[#figures + 1] = fig:save(string.format("%s/%s.%s", outdir, name, ext))
-  end
-end
+local function save(fig, name) output.figure(fig, outdir, name, figures) end -- PNG and PDF
 
 -- the slider's acceleration, with a magnified view
 local acc = plot.figure{ width = 160, height = 100, title = title }

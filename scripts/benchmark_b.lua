@@ -38,6 +38,7 @@
 --    within 2% of those sampled every 1e-6 s.
 local benchmarks = require "benchmarks"
 local plot = require "plot"
+local output = require "output"
 
 local outdir, quick = require("options").script_args(arg)
 
@@ -133,11 +134,7 @@ local title = string.format("Benchmark B: c = %g mm, e = %g, K = %g × 10^%d N/m
 
 local BLUE, VERMILLION = 2, 3   -- the plot palette's #0072B2 and #D55E00
 local figures = {}
-local function save(fig, name)
-  for _, ext in ipairs{ "png", "pdf" } do
-    figures[#figures + 1] = fig:save(string.format("%s/%s.%s", outdir, name, ext))
-  end
-end
+local function save(fig, name) output.figure(fig, outdir, name, figures) end -- PNG and PDF
 
 -- the slider's offset from the guide's axis and its tilt; the dashed lines are where an
 -- untilted slider touches a surface (the legend has room above them)

@@ -19,6 +19,7 @@
 -- x velocity and the sum of its friction forces for the three meshes.
 local spec000 = require "spec000"
 local plot = require "plot"
+local output = require "output"
 
 local outdir, quick = require("options").script_args(arg)
 local here = (arg and arg[0] or "scripts/spec000_gmsh.lua"):match("^(.*)/[^/]*$") or "."
@@ -111,7 +112,5 @@ end
 fig:panel(1):set{ ylabel = "mean x velocity [m/s]", legend = "upper right", ylim = { -1, 1.7 } }
 fig:panel(2):set{ xlabel = "t [s]", ylabel = "sum of friction forces [N]" }
 local figures = {}
-for _, ext in ipairs{ "png", "pdf" } do
-  figures[#figures + 1] = fig:save(string.format("%s/spec000_gmsh.%s", outdir, ext))
-end
+output.figure(fig, outdir, "spec000_gmsh", figures)
 print("  figures: " .. table.concat(figures, ", "))

@@ -24,6 +24,7 @@
 -- (beta K with beta = 0.544 s and the contact dampers chi = 1000 N s/m on nodes of 1 to 4 g).
 local spec000 = require "spec000"
 local plot = require "plot"
+local output = require "output"
 
 local outdir, quick = require("options").script_args(arg)
 
@@ -107,11 +108,7 @@ print(string.format("  %d rows written to %s", n, csv))
 local t = run.t
 local BLUE, VERMILLION, GREEN, PURPLE = 2, 3, 4, 5
 local figures = {}
-local function save(fig, name)
-  for _, ext in ipairs{ "png", "pdf" } do
-    figures[#figures + 1] = fig:save(string.format("%s/%s.%s", outdir, name, ext))
-  end
-end
+local function save(fig, name) output.figure(fig, outdir, name, figures) end -- PNG and PDF
 local title = "Zheng & Wang, Sec. 4.1: stick-slip oscillator, flexible slider (25 elements)"
 local colors = { [1] = BLUE, [6] = VERMILLION, [31] = GREEN, [36] = PURPLE }
 

@@ -26,6 +26,7 @@
 -- a third more steps for the same accuracy, see mechlua-fe(3)).
 local spec000 = require "spec000"
 local plot = require "plot"
+local output = require "output"
 
 local outdir, quick = require("options").script_args(arg)
 
@@ -120,11 +121,7 @@ end
 
 local BLUE, VERMILLION, GREEN = 2, 3, 4
 local figures = {}
-local function save(fig, name)
-  for _, ext in ipairs{ "png", "pdf" } do
-    figures[#figures + 1] = fig:save(string.format("%s/%s.%s", outdir, name, ext))
-  end
-end
+local function save(fig, name) output.figure(fig, outdir, name, figures) end -- PNG and PDF
 local title = "Zheng & Wang, Sec. 4.2: slider-crank with a flexible slider"
 
 -- Fig. 13: crank angle and angular velocity, 4 and 8 elements

@@ -13,36 +13,10 @@
 -- "quick" keeps the model and shortens the runs (fewer revolutions), for the tests.
 -- Writes CSV files and PNG and PDF figures into the folder and prints a summary.
 --
--- Every parameter table of the paper is lost from the copy the project worked from, and so
--- are its equation numbers; the values below are stand-ins, marked [R] (rebuilt from the
--- paper's surviving text or from the literature it cites) or [A] (an assumption of this
--- project, not the paper's):
---   links         crank L1 = 0.150 m, rod L2 = 0.541 m [R]: the ideal slider-pin trajectory
---                 of the paper is x in [0.391, 0.691] m = [L2 - L1, L2 + L1]; offset 0 [A]
---   bodies        30 x 10 mm aluminium bars [A]: crank 0.1215 kg, 2.28e-4 kg m^2; rod 0.438 kg,
---                 1.069e-2 kg m^2; centres of mass at mid-length; slider 0.5 kg [A], and for
---                 its tilt in the guide the inertia of a 60 x 40 mm rectangle, 2.17e-4 kg m^2
---                 [A]
---   motion        crank driven at constant speed, 150 rpm in E3 [A]; start at crank angle 0,
---                 crank and rod collinear, velocities of the ideal mechanism, journals
---                 centred, slider centred in its guide; gravity 9.81 m/s^2 along -y, in the
---                 plane (the rig is vertical) [A]
---   joints        crank-rod (crank_pin) and rod-slider (piston_pin) have the revolute
---                 clearances [A]: bearing radius 10 mm, journal 9.5 mm (c = 0.5 mm) [A]; the
---                 bearings are in the rod, the journals on the crank and on the slider (the
---                 rig's journal is fixed to the slider); crank-ground stays ideal
---   guide         slider 60 x 40 mm, 0.5 mm per side, W_g = W_s + 2c [A]; its four
---                 corners touch the two surfaces
---   materials     aluminium alloy, E = 71 GPa, nu = 0.33 [A] (mechlua's "aluminium" has
---                 72 GPa: we add our own entry)
---   normal law    the paper's "modified" law, identified as Hu and Guo's [R],
---                 F = K d^1.5 (1 + 3(1 - e)/(2e) d'/d'(-)), e = 0.55 (the paper), d'(-)
---                 floored at 1e-4 m/s [A]; K by Hertz: for the journals the sphere formula
---                 with R = Ri Rj / (Ri - Rj), for the slider corners a sphere of radius
---                 1 mm [A] on a plane
---   friction      the paper's LuGre law written for the friction coefficient (normalised),
---                 mu_k = mu_s = 0.01 (the paper), sigma0 = 1e5 1/m, sigma1 = sigma2 = 0,
---                 v_s = 1e-3 m/s [A]
+-- The model, its parameters and its laws are module spec004 (stdlib/spec004.lua: man
+-- mechlua-contact(3), MODULE spec004), where each stand-in value is marked [R] (rebuilt
+-- from the paper's surviving text or from the literature it cites) or [A] (an assumption
+-- of this project, not the paper's).  The studies' own choices:
 --   integration   The paper integrates with fixed-step RK4, dt = 1e-6 s and Baumgarte
 --                 alpha = beta = 1/dt [R].  That cannot be done with this friction law:
 --                 the LuGre bristle equation relaxes at sigma0 |v| / mu = 1e7 |v| 1/s, beyond
@@ -76,24 +50,16 @@
 -- table spec004 (for `mechlua -i` and the tests).
 local plot = require "plot"
 local analysis = require "analysis"
+local output = require "output"
+local model = require "spec004"
 
 local outdir, quick = require("options").script_args(arg)
 local clock0 = os.time()
 local fmt = string.format
 local pi = math.pi
 
+-- the model's parameters (spec004.PARAMS), and the studies'
 local p = {
-  L1 = 0.150, L2 = 0.541,                            -- m
-  m_crank = 0.1215, J_crank = 2.28e-4,               -- kg, kg m^2
-  m_rod = 0.438, J_rod = 1.069e-2,
-  m_slider = 0.5, J_slider = 0.5 * (0.06 ^ 2 + 0.04 ^ 2) / 12,
-  speed_rpm = 150, gravity = 9.81,
-  clearance = 0.5e-3,                                -- m, each joint (radial; per side in the guide)
-  bearing_radius = 10e-3, slider_length = 0.060, slider_width = 0.040, corner_radius = 1e-3,
-  E = 71e9, nu = 0.33,
-  restitution = 0.55, exponent = 1.5, v_min = 1e-4,
-  mu_k = 0.01, mu_s = 0.01, sigma0 = 1e5, sigma1 = 0, sigma2 = 0, v_s = 1e-3,
-  baumgarte = 50,                                    -- 1/s, alpha = beta
   method = "bdf", rtol = 1e-8, atol = 1e-10,
   report = 1e-5,                                     -- s, the paper's output step
   transient = quick and 1 or 5,                      -- revolutions discarded
@@ -102,95 +68,30 @@ local p = {
   e1_mass = 1, e1_v0 = 1,                            -- kg, m/s
   e2_transient = quick and 1 or 3, e2_revolutions = quick and 1 or 5,
 }
+for k, v in pairs(model.PARAMS) do p[k] = v end
 local T = 2 * pi / mech.rpm(p.speed_rpm)             -- s per revolution
-local JOURNALS = { "crank_pin", "piston_pin" }
-local JOINTS = { "crank_pin", "piston_pin", "guide" }
+local JOURNALS, JOINTS = model.JOURNALS, model.JOINTS
 
-mech.materials.add{ name = "aluminium_alloy", E = p.E, nu = p.nu, rho = 2700 }
-local alloy = { "aluminium_alloy", "aluminium_alloy" }
+-- the model's fields of p, and those given (which win)
+local function model_params(t)
+  local out = {}
+  for k in pairs(model.PARAMS) do out[k] = p[k] end
+  for k, v in pairs(t or {}) do out[k] = v end
+  return out
+end
 
--- The contact laws: K of a journal of radius Rb - c in a bearing of radius Rb, and K
--- of a slider corner (radius of curvature Rc) on a flat guide.
-local function journal_stiffness(c)
-  return mech.stiffness.journal{ materials = alloy, bearing = p.bearing_radius, journal = p.bearing_radius - c }
-end
-local K_corner = mech.stiffness.sphere{ materials = alloy, R1 = p.corner_radius }
-local function modified_law(K, e)
-  return mech.contact.hu_guo{ K = K, n = p.exponent, restitution = e or p.restitution, v_min = p.v_min }
-end
-local function lugre()
-  return mech.friction.lugre{ mu = p.mu_k, mu_s = p.mu_s, vs = p.v_s, sigma0 = p.sigma0,
-    sigma1 = p.sigma1, sigma2 = p.sigma2, normalized = true }
-end
-local function journal(c)
-  if not c then return nil end
-  return { radial = c, radius = p.bearing_radius, law = modified_law(journal_stiffness(c)), friction = lugre() }
-end
-local function guide(c)
-  if not c then return nil end
-  return { gap = c, length = p.slider_length, height = p.slider_width, law = modified_law(K_corner),
-    friction = lugre() }
-end
+local function journal_stiffness(c) return model.journal_stiffness(model_params{ clearance = c }) end
+local K_corner = model.corner_stiffness(model_params())
 
 -- The mechanism: joints = { crank_pin = c, piston_pin = c, guide = c } gives the joints with
--- clearance (c in m); a joint left out is ideal.  speed in rad/s (default 150 rpm).
-local function mechanism(joints, speed)
-  local w = speed or mech.rpm(p.speed_rpm)
-  local L1, L2 = p.L1, p.L2
-  local sys = mech.planar{ gravity = { 0, -p.gravity }, baumgarte = { p.baumgarte, p.baumgarte } }
-  local crank = sys:body{ name = "crank", mass = p.m_crank, inertia = p.J_crank, at = { L1 / 2, 0 },
-    velocity = { 0, L1 * w / 2 }, omega = w }
-  local rod = sys:body{ name = "rod", mass = p.m_rod, inertia = p.J_rod, at = { L1 + L2 / 2, 0 },
-    velocity = { 0, L1 * w / 2 }, omega = -L1 * w / L2 }
-  local slider = sys:body{ name = "slider", mass = p.m_slider, inertia = p.J_slider, at = { L1 + L2, 0 },
-    rectangle = { p.slider_length, p.slider_width } }
-  sys:revolute{ sys.ground, crank, at = { 0, 0 }, name = "main_bearing" }
-  sys:revolute{ rod, crank, at = { L1, 0 }, name = "crank_pin", clearance = journal(joints.crank_pin) }
-  sys:revolute{ rod, slider, at = { L1 + L2, 0 }, name = "piston_pin", clearance = journal(joints.piston_pin) }
-  sys:prismatic{ sys.ground, slider, axis = { 1, 0 }, name = "guide", clearance = guide(joints.guide) }
-  sys:drive{ crank, speed = w, name = "motor" }
-  return sys
-end
-
--- What a run records: the crank angle, the slider, the crank moment (the driver's torque),
--- the constraint drift, each joint's force (the reaction of an ideal joint; the normal and
--- friction forces of a joint with clearance), the journals' eccentricity (journal centre
--- minus bearing centre, world axes), the slider's place in its guide and each corner's
--- force on each surface.
-local function channels(joints)
-  local rec = { "crank.phi", "slider.x", "slider.vx", "slider.ax", "motor.torque", "system.violation" }
-  for _, j in ipairs(JOURNALS) do
-    local q = joints[j] and { "fn", "ft", "ex", "ey", "penetration", "impacts", "active" } or { "f" }
-    for _, name in ipairs(q) do rec[#rec + 1] = j .. "." .. name end
-  end
-  rec[#rec + 1] = "guide.fn"
-  if joints.guide then
-    for _, name in ipairs{ "ft", "offset", "tilt", "impacts" } do rec[#rec + 1] = "guide." .. name end
-    for k = 1, 4 do
-      rec[#rec + 1] = fmt("guide.c%d_bottom.fn", k)
-      rec[#rec + 1] = fmt("guide.c%d_top.fn", k)
-    end
-  end
-  return rec
-end
-
--- Events: the section at each crank angle 2 pi k, and for each journal the deepest point of
--- every approach (its penetration rate falling through 0): the peak force and penetration
--- of each impact.
-local function events(joints)
-  local ev = { { name = "section", channel = "crank.phi", value = 0, period = 2 * pi, direction = 1,
-    action = "record" } }
-  for _, j in ipairs(JOURNALS) do
-    if joints[j] then
-      ev[#ev + 1] = { name = j .. ".deepest", channel = j .. ".rate", value = 0, direction = -1, action = "record" }
-    end
-  end
-  return ev
+-- clearance (c in m); a joint left out is ideal.  At rpm (default speed_rpm).
+local function mechanism(joints, rpm)
+  return model.model(model_params{ joints = joints, speed_rpm = rpm })
 end
 
 local function simulate(sys, joints, revolutions, speed, report, params)
   return sys:simulate{ t = revolutions * 2 * pi / speed, report = report, method = p.method, rtol = p.rtol,
-    atol = p.atol, quiet = true, record = channels(joints), events = events(joints), params = params }
+    atol = p.atol, quiet = true, record = model.channels(joints), events = model.events(joints), params = params }
 end
 
 -- The rows of a run whose crank angle lies in [a0, a1] (rad), as Lua arrays: every recorded
@@ -240,30 +141,12 @@ end
 
 mech.mkdir(outdir)
 local figures, csvs = {}, {}
-local function save(fig, name)
-  for _, ext in ipairs{ "png", "pdf" } do
-    figures[#figures + 1] = fig:save(fmt("%s/spec004_%s.%s", outdir, name, ext))
-  end
-end
+local function save(fig, name) output.figure(fig, outdir, "spec004_" .. name, figures) end
 
--- A CSV file written under a temporary name, then renamed: whole or absent.  The header
--- names the program, the script and the lines given, then the column names; cols holds
--- the columns (lists of numbers), written with 17 significant digits as run:csv does.
+-- A CSV file of columns (lists of numbers), its header lines and column names: output.csv
+-- (whole or absent; the header names the program and the script first).
 local function write_csv(name, header, names, cols)
-  local path = fmt("%s/spec004_%s.csv", outdir, name)
-  local tmp = path .. ".tmp"
-  local f = assert(io.open(tmp, "w"))
-  f:write(fmt("# mechlua %s, script %s\n", mech.version, arg and arg[0] or "?"))
-  for _, line in ipairs(header) do f:write("# ", line, "\n") end
-  f:write(table.concat(names, ","), "\n")
-  local line = ("%.17g,"):rep(#cols - 1) .. "%.17g\n"
-  local row = {}
-  for i = 1, #cols[1] do
-    for k = 1, #cols do row[k] = cols[k][i] end
-    f:write(line:format(table.unpack(row)))
-  end
-  assert(f:close())
-  assert(os.rename(tmp, path))
+  local path = output.csv(fmt("%s/spec004_%s.csv", outdir, name), names, cols, header)
   csvs[#csvs + 1] = path
   return path
 end
@@ -300,34 +183,7 @@ local function write_window(name, sys, run, params, w, note)
   return write_csv(name, run_header(sys, run, params, note), names, cols)
 end
 
--- ---- small numerics ------------------------------------------------------------------------
-
-local function range(list)
-  local lo, hi = math.huge, -math.huge
-  for _, v in ipairs(list) do lo, hi = math.min(lo, v), math.max(hi, v) end
-  return lo, hi
-end
-
-local function spread(list)
-  local lo, hi = range(list)
-  return #list > 0 and hi - lo or 0
-end
-
-local function std(list)
-  local m, q = 0, 0
-  for _, v in ipairs(list) do m = m + v end
-  m = m / math.max(#list, 1)
-  for _, v in ipairs(list) do q = q + (v - m) ^ 2 end
-  return math.sqrt(q / math.max(#list - 1, 1))
-end
-
-local function absmax(list)
-  local m, at = 0, 1
-  for i, v in ipairs(list) do
-    if math.abs(v) > m then m, at = math.abs(v), i end
-  end
-  return m, at
-end
+-- ---- small helpers -------------------------------------------------------------------------
 
 local function scaled(list, s)
   local out = {}
@@ -384,7 +240,7 @@ local K1 = journal_stiffness(p.clearance)
 local e1 = { K = K1, restitution = { 0.2, 0.4, 0.55, 0.6, 0.8, 0.9, 1.0 }, hu_guo = {}, lankarani_nikravesh = {}, runs = {} }
 spec004.e1 = e1
 for _, e in ipairs(e1.restitution) do
-  local rh, hg = impact(modified_law(K1, e))
+  local rh, hg = impact(model.law(K1, model_params{ restitution = e }))
   local rl, ln = impact(mech.contact.lankarani_nikravesh{ K = K1, n = p.exponent, restitution = e, v_min = p.v_min })
   e1.hu_guo[e], e1.lankarani_nikravesh[e] = hg, ln
   e1.runs[e] = { hu_guo = rh, lankarani_nikravesh = rl }
@@ -527,17 +383,18 @@ end
 
 for _, cf in ipairs(configs) do
   local w, s = cf.w, {}
-  local at
-  s.a_peak, at = absmax(w["slider.ax"])
-  s.a_peak_angle = w.angle[at] % 360
-  s.torque_peak = absmax(w["motor.torque"])
-  for _, j in ipairs(JOINTS) do s[j .. "_peak"] = absmax(w[j .. ".force"]) end
+  local a = analysis.stats(w["slider.ax"])
+  s.a_peak = a.absmax
+  s.a_peak_angle = w.angle[a.at] % 360
+  s.torque_peak = analysis.stats(w["motor.torque"]).absmax
+  for _, j in ipairs(JOINTS) do s[j .. "_peak"] = analysis.stats(w[j .. ".force"]).absmax end
   s.dx, s.dv, s.da = against_ideal(cf, "slider.x"), against_ideal(cf, "slider.vx"), against_ideal(cf, "slider.ax")
   s.peaks = peaks_per_revolution(cf, 50)
-  s.v_spread, s.a_spread = spread(cf.section["slider.vx"]), spread(cf.section["slider.ax"])
-  s.v_std, s.a_std = std(cf.section["slider.vx"]), std(cf.section["slider.ax"])
-  s.v_min, s.v_max = range(cf.section["slider.vx"])
-  s.a_min, s.a_max = range(cf.section["slider.ax"])
+  local sv, sa = analysis.stats(cf.section["slider.vx"]), analysis.stats(cf.section["slider.ax"])
+  s.v_spread, s.a_spread = sv.spread, sa.spread
+  s.v_std, s.a_std = sv.std, sa.std
+  s.v_min, s.v_max = sv.min, sv.max
+  s.a_min, s.a_max = sa.min, sa.max
   s.violation = cf.run["system.violation"]:max()
   s.wall = cf.run.stats.wall_time + (cf.long ~= cf.run and cf.long.stats.wall_time or 0)
   -- impacts per revolution over the sections
@@ -593,7 +450,10 @@ for _, cf in ipairs(configs) do
   cf.summary = s
 end
 -- the guide's normal force of the ideal mechanism: its sign says which surface carries the slider
-spec004.ideal_guide_min, spec004.ideal_guide_max = range(ideal.w["guide.fn"])
+do
+  local g = analysis.stats(ideal.w["guide.fn"])
+  spec004.ideal_guide_min, spec004.ideal_guide_max = g.min, g.max
+end
 local s_of = {}
 for _, cf in ipairs(configs) do s_of[cf.key] = cf.summary end
 
@@ -651,8 +511,8 @@ local ideal_last = { configs[2], configs[3], configs[4], configs[1] }
 local function limits(lists)
   local lo, hi = math.huge, -math.huge
   for _, l in ipairs(lists) do
-    local a, b = range(l)
-    lo, hi = math.min(lo, a), math.max(hi, b)
+    local st = analysis.stats(l)
+    lo, hi = math.min(lo, st.min), math.max(hi, st.max)
   end
   local m = 0.05 * (hi - lo)
   if not (m > 0) then m = math.max(1e-12, 0.05 * math.abs(hi)) end
@@ -716,7 +576,7 @@ by_configuration("crank_moment", "motor.torque", "moment [N m]", "Crank balance 
 
 do -- detail around the largest acceleration peak of the two-revolute case: all four cases
   local rev = configs[3]
-  local _, at = absmax(rev.w["slider.ax"])
+  local at = analysis.stats(rev.w["slider.ax"]).at
   local centre = math.floor(rev.w.angle[at] + 0.5)
   local from, to = centre - 8, centre + 12
   spec004.detail = { from = from, to = to }
@@ -838,7 +698,7 @@ local function rig_case(cl, rpm)
   local w = mech.rpm(rpm)
   local n = p.e2_transient + p.e2_revolutions
   local params = with_parameters{ case = fmt("piston_pin clearance %g m", cl), speed_rpm = rpm }
-  local sys = mechanism(joints, w)
+  local sys = mechanism(joints, rpm)
   local run = simulate(sys, joints, n + 0.25, w, p.report, params)
   local win = window(run, joints, 2 * pi * p.e2_transient, 2 * pi * n)
   -- the ideal acceleration, and the oscillation: the rms of a - a_ideal over crank angles
@@ -851,8 +711,8 @@ local function rig_case(cl, rpm)
     sq[half], cnt[half] = sq[half] + (win["slider.ax"][i] - a) ^ 2, cnt[half] + 1
   end
   win.ideal_ax = ideal_a
-  local case = { run = run, sys = sys, w = win, clearance = cl, rpm = rpm, a_peak = absmax(win["slider.ax"]),
-    ideal_peak = absmax(ideal_a), rms_first = math.sqrt(sq[1] / cnt[1]), rms_second = math.sqrt(sq[2] / cnt[2]) }
+  local case = { run = run, sys = sys, w = win, clearance = cl, rpm = rpm, a_peak = analysis.stats(win["slider.ax"]).absmax,
+    ideal_peak = analysis.stats(ideal_a).absmax, rms_first = math.sqrt(sq[1] / cnt[1]), rms_second = math.sqrt(sq[2] / cnt[2]) }
   -- the CSV: the revolution the figures show
   local first = angles(win, 0, 360, { "t", "crank.phi", "slider.x", "slider.vx", "slider.ax", "piston_pin.force",
     "piston_pin.ex", "piston_pin.ey", "motor.torque" })

@@ -21,13 +21,7 @@ local fmt = string.format
 
 -- ---- argument checks ------------------------------------------------------------------
 
-local function typename(v)
-  local mt = getmetatable(v)
-  if type(v) == "userdata" and type(mt) == "table" and type(mt.__name) == "string" then
-    return mt.__name
-  end
-  return type(v)
-end
+local typename = require("options").typename
 
 local function is_run(v) return typename(v) == "mech.run" end
 local function is_column(v) return typename(v) == "mech.column" end
@@ -499,6 +493,36 @@ function analysis.compare(run, ref, channel, o)
   out.max = { value = x[im], t = t[im], ref = refv[im], ratio = x[im] / refv[im],
     ref_max = ir and xr[ir], t_ref_max = ir and tr[ir], ratio_max = ir and abs(x[im]) / abs(xr[ir]) }
   return out
+end
+
+-- ---- statistics of a list ------------------------------------------------------------------
+
+-- analysis.stats(values) -> { n, min, max, spread, mean, std, absmax, at }: of a list of
+-- numbers or a column.  spread = max - min; std is the sample standard deviation (divided
+-- by n - 1; 0 for one value); absmax the largest |v|, at its index (the first on ties).
+function analysis.stats(values)
+  local fname = "analysis.stats"
+  local v = values
+  if is_column(v) then
+    v = v:table()
+  elseif type(v) ~= "table" then
+    fail(2, fname, "argument #1 must be a list of numbers or a column (got %s)", typename(v))
+  end
+  local n = #v
+  if n == 0 then fail(2, fname, "argument #1 is empty: no statistics") end
+  local lo, hi, sum, top, at = huge, -huge, 0, 0, 1
+  for i = 1, n do
+    local x = v[i]
+    if not finite(x) then fail(2, fname, "value %d must be a finite number (got %s)", i, tostring(x)) end
+    lo, hi = math.min(lo, x), math.max(hi, x)
+    sum = sum + x
+    if abs(x) > top then top, at = abs(x), i end
+  end
+  local mean = sum / n
+  local q = 0
+  for i = 1, n do q = q + (v[i] - mean) ^ 2 end
+  return { n = n, min = lo, max = hi, spread = hi - lo, mean = mean, std = math.sqrt(q / math.max(n - 1, 1)),
+    absmax = top, at = at }
 end
 
 -- ---- energy accounts ------------------------------------------------------------------------

@@ -646,6 +646,43 @@ mech.warnings = true (default) | false
   kg/m^3; friction mu or mu_s above 2.
   mech.warnings = false silences them.  {man:mechlua.3}, PLAUSIBILITY WARNINGS]]
 
+-- issue 16, scripts: the type-name helper, statistics, the files of a script, spec004's model
+topics["options.typename"] = [[
+options.typename(v) -> "mech.run", "plot.figure", ... or type(v): the type of a value for an
+  error message (the __name of a userdata's metatable)]]
+
+topics["analysis.stats"] = [[
+analysis.stats(values) -> { n, min, max, spread, mean, std, absmax, at }
+  Of a list of finite numbers or a column: spread = max - min, std the sample standard
+  deviation (n - 1; 0 for one value), absmax the largest |v| and at its index (the first).
+  ({man:mechlua-analysis.3})]]
+topics["analysis"] = topics["analysis"] .. "\n  analysis.stats(values)                     min, max, spread, mean, std, absmax"
+
+topics["output"] = [[
+output = require "output": the files a scenario script writes besides run:csv
+  ({man:mechlua.3}, MODULE output)
+  output.figure(fig, folder, name, list) -> png, pdf   folder/name.png and .pdf (fig:save),
+                                          both paths appended to list when given
+  output.csv(path, names, columns, header) -> path     columns (lists of numbers) with their
+                                          names and header lines; whole or absent]]
+topics["output.figure"] = topics["output"]
+topics["output.csv"] = topics["output"]
+
+topics["spec004"] = [[
+spec004 = require "spec004": the slider-crank of [Sci. Rep. 2023] with two revolute and one
+  translational clearance joint, built from a parameter table ({man:mechlua-contact.3},
+  MODULE spec004)
+  spec004.model{ fields of spec004.PARAMS, joints = { crank_pin = c, piston_pin = c, guide = c } }
+    -> sys   a new system per call, nothing else touched: map it over parameter tables
+  spec004.channels(joints), spec004.events(joints)   what a study records, its events
+  spec004.journal_stiffness{...}, spec004.corner_stiffness{...}   Hertz K [N/m^1.5]
+  spec004.law(K, {...}), spec004.friction{...}   the modified (Hu-Guo) law, normalised LuGre
+  spec004.PARAMS   the parameters and their defaults;  spec004.JOURNALS, spec004.JOINTS]]
+for _, f in ipairs { "model", "channels", "events", "journal_stiffness", "corner_stiffness", "law",
+  "friction" } do
+  topics["spec004." .. f] = topics["spec004"]
+end
+
 -- ---- finding the topic of a value ------------------------------------------------------
 -- Topic names: a module ("mech.contact", "analysis"), a function by its path
 -- ("mech.friction.ambrosio", "analysis.poincare"), a method as var:name with the variable

@@ -7,9 +7,20 @@
 --   local p = options.read("spec000.oscillator", o, DEFAULTS)   -- unknown fields refused
 --   options.numbers("spec000.oscillator", p, { "width", "height" })
 --   local outdir, quick = options.script_args(arg)   -- a scenario's [output-folder] [quick]
+--   options.typename(run)                             -- "mech.run": for error messages
 local options = {}
 
 local fmt = string.format
+
+-- The name of v's type for an error message: the __name of a userdata's metatable
+-- ("mech.run", "plot.figure"), else type(v).
+function options.typename(v)
+  local mt = getmetatable(v)
+  if type(v) == "userdata" and type(mt) == "table" and type(mt.__name) == "string" then
+    return mt.__name
+  end
+  return type(v)
+end
 
 -- Raises "fname: message" at the caller of the public function, lvl levels up from the
 -- function calling fail (2 from a helper of the public function, 1 from itself).

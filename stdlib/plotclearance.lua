@@ -12,13 +12,7 @@ local known = { joint = true, clearance = true, frame = true, unit = true, from 
   title = true, label = true, color = true, width = true, height = true, font = true, dpi = true,
   legend = true }
 
-local function typename(v)
-  local mt = getmetatable(v)
-  if type(v) == "userdata" and type(mt) == "table" and type(mt.__name) == "string" then
-    return mt.__name
-  end
-  return type(v)
-end
+local typename = require("options").typename
 
 local function fail(...)
   error("plot.clearance: " .. fmt(...), 3)

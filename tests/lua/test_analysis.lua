@@ -318,6 +318,29 @@ do -- event definitions and argument errors
   tap.like(msg, "^[^:]*test_analysis%.lua:%d+: analysis%.spectrum", "errors point at the caller's line")
 end
 
+do -- analysis.stats: a list and a column
+  local s = analysis.stats{ 2, -5, 3, 4 }
+  tap.is(s.n, 4, "stats: n")
+  tap.ok(s.min == -5 and s.max == 4 and s.spread == 9, "stats: min, max, spread")
+  tap.is(s.mean, 1, "stats: mean")
+  tap.near(s.std, math.sqrt((1 + 36 + 4 + 9) / 3), 1e-15, "stats: the sample standard deviation (n - 1)")
+  tap.ok(s.absmax == 5 and s.at == 2, "stats: the largest |v| and its index")
+  local t = analysis.stats{ 3, -3, 1 }
+  tap.is(t.at, 1, "stats: the first index on ties")
+  tap.is(analysis.stats{ 7 }.std, 0, "stats: one value has std 0")
+  local sys = mech.planar{}
+  sys:body{ name = "b", mass = 1, inertia = 1, velocity = { 1, 0 } }
+  local run = sys:simulate{ t = 1, report = 0.25, record = { "b.x" } }
+  local c = analysis.stats(run["b.x"])
+  tap.ok(c.n == 5 and c.min == run["b.x"]:min() and c.max == run["b.x"]:max() and c.at == 5,
+    "stats of a column")
+  tap.raises(analysis.stats, "analysis.stats: argument #1 is empty", "stats of an empty list", {})
+  tap.raises(analysis.stats, "analysis.stats: value 2 must be a finite number", "stats refuses NaN",
+    { 1, 0 / 0 })
+  tap.raises(analysis.stats, "analysis.stats: argument #1 must be a list of numbers or a column (got mech.run)",
+    "stats of a run", run)
+end
+
 do -- every function of analysis and fft is in mechlua-analysis(3)
   local page = (os.getenv("MECHLUA_SOURCE") or ".") .. "/man/mechlua-analysis.3"
   local p = io.popen("groff -man -Tascii -P-c -P-b -P-u '" .. page .. "' 2>/dev/null")
