@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "registry.h"
 #include "system_impl.h"
 
 static const char *const surface_names[2] = {"bottom", "top"};

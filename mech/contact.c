@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "planar_body.h"
+#include "registry.h"
 #include "system_impl.h"
 
 mech_contact_def mech_contact_default(void)

@@ -20,6 +20,7 @@
 #include "mech_system.h"
 #include "linalg.h"
 #include "planar_body.h"
+#include "registry.h"
 #include "system_impl.h"
 
 #define SINGULAR_TOL 1e-13 /* pivot threshold relative to the largest entry of the matrix */

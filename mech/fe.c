@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "mech_fe.h"
+#include "registry.h"
 #include "system_impl.h"
 
 typedef lapack_int (*dsygvd_fn)(int layout, lapack_int itype, char jobz, char uplo, lapack_int n,

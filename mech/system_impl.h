@@ -218,28 +218,7 @@ struct mech_system {
     mech_error last_err;
 };
 
-/* ---- system.c: shared by the entity constructors ---- */
-/* Grows an entity array by one; returns 0 on allocation failure. */
-int system_grow(void **items, int *cap, int count, size_t size);
-/* Checks a requested entity name or makes one from base and a counter; copies it to out. */
-mech_status system_take_name(mech_system *sys, const char *what, const char *requested,
-                             const char *base, char out[MECH_NAME_MAX], mech_error *err);
-/* The configuration as given: positions, then velocities of every body (2 ncoord values,
-** allocated; the caller frees it), or NULL when out of memory. */
-double *system_initial_state(const mech_system *sys);
-/* Checks that b is a body of the system; the message names the entity and its role. */
-mech_status system_check_body(const mech_system *sys, const char *what, const char *name,
-                              const char *role, int b, mech_error *err);
-/* The model changed: the next simulation finalizes it again. */
-void system_changed(mech_system *sys);
-/* The body that owns coordinate i (0 <= i < ncoord). */
-int system_coord_body(const mech_system *sys, int i);
-/* For an entity attached to a node (a body without rotation): checks that the attachment
-** point s is the node itself (|s| tiny against the mesh) and snaps it to 0; for a rigid body
-** does nothing.  `what` and `name` start the message. */
-mech_status system_node_point(const mech_system *sys, const char *what, const char *name, int b,
-                              double s[2], mech_error *err);
-
+/* ---- system.c: the life cycle, and the checks of a run against the model's scale ---- */
 /*
 ** The length scale of a run to t_end [m]: the largest of the positions at the assembled
 ** start (y0), the lengths of the model (anchors, attachment and contact points, rest

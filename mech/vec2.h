@@ -3,6 +3,8 @@
 #ifndef MECH_VEC2_H
 #define MECH_VEC2_H
 
+#include <math.h>
+
 /* out = A v for the rotation whose angle has cosine c and sine s (out may not alias v). */
 static inline void vec2_rotate(double c, double s, const double v[2], double out[2])
 {
@@ -15,6 +17,12 @@ static inline void vec2_rotate_back(double c, double s, const double v[2], doubl
 {
     out[0] = c * v[0] + s * v[1];
     out[1] = -s * v[0] + c * v[1];
+}
+
+/* Whether both components are finite. */
+static inline int vec2_finite(const double v[2])
+{
+    return isfinite(v[0]) && isfinite(v[1]);
 }
 
 static inline double vec2_dot(const double a[2], const double b[2])

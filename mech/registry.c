@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** The bottom of a system: its entity arrays and how they grow, names and their lookup, the
+** "changed" flag every constructor raises, the configuration as given, and the queries on
+** counts and names.  Nothing here calls the stages (assembly, dynamics) above it.
+*/
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mech_system.h"
+#include "registry.h"
+#include "system_impl.h"
+#include "vec2.h"
+
+static const char *const joint_type_names[] = {"revolute", "prismatic", "fixed"};
+static const char *const force_type_names[] = {"spring", "rotational spring", "load"};
+static const char *const driver_type_names[] = {"body angle", "joint angle", "joint distance"};
+
+/* ---- helpers ------------------------------------------------------------------------- */
+
+/* Grows an entity array by one; returns 0 on allocation failure. */
+int system_grow(void **items, int *cap, int count, size_t size)
+{
+    if (count < *cap) return 1;
+    int ncap = *cap ? 2 * *cap : 8;
+    void *p = mech_realloc(*items, (size_t)ncap * size);
+    if (p == NULL) return 0;
+    *items = p;
+    *cap = ncap;
+    return 1;
+}
+
+/* The entity with this name among bodies, forces, joints and drivers. */
+mech_kind mech_system_find(const mech_system *sys, const char *name, int *id)
+{
+    if (name == NULL) return MECH_KIND_NONE;
+    int dummy;
+    if (id == NULL) id = &dummy;
+    if (strcmp(name, "system") == 0) {
+        *id = 0;
+        return MECH_KIND_SYSTEM;
+    }
+    for (int i = 0; i < sys->nbodies; i++)
+        if (strcmp(sys->bodies[i].name, name) == 0) return *id = i, MECH_KIND_BODY;
+    for (int i = 0; i < sys->npoints; i++)
+        if (strcmp(sys->points[i].full, name) == 0) return *id = i, MECH_KIND_POINT;
+    for (int i = 0; i < sys->nforces; i++)
+        if (strcmp(sys->forces[i].name, name) == 0) return *id = i, MECH_KIND_FORCE;
+    for (int i = 0; i < sys->njoints; i++)
+        if (strcmp(sys->joints[i].name, name) == 0) return *id = i, MECH_KIND_JOINT;
+    for (int i = 0; i < sys->ndrivers; i++)
+        if (strcmp(sys->drivers[i].name, name) == 0) return *id = i, MECH_KIND_DRIVER;
+    for (int i = 0; i < sys->ncontacts; i++)
+        if (strcmp(sys->contacts[i].name, name) == 0) return *id = i, MECH_KIND_CONTACT;
+    for (int i = 0; i < sys->nfes; i++)
+        if (strcmp(sys->fes[i].name, name) == 0) return *id = i, MECH_KIND_FE;
+    return MECH_KIND_NONE;
+}
+
+/*
+** Checks a requested name (or makes one from `base` and a counter when it is NULL or
+** empty) and copies it into out.  Names are unique among bodies, forces, joints and
+** drivers, and contain no '.', which separates entity and quantity in channel names, and
+** no control character (a newline would break the CSV header and the descriptions).
+*/
+/* Position (from 1) of the first control character of s, 0 if none. */
+size_t system_control_at(const char *s)
+{
+    for (size_t i = 0; s[i]; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) return i + 1;
+    return 0;
+}
+
+mech_status system_take_name(mech_system *sys, const char *what, const char *requested,
+                             const char *base, char out[MECH_NAME_MAX], mech_error *err)
+{
+    if (requested == NULL || requested[0] == '\0') {
+        for (int n = 1;; n++) {
+            snprintf(out, MECH_NAME_MAX, "%s%d", base, n);
+            if (mech_system_find(sys, out, NULL) == MECH_KIND_NONE) return MECH_OK;
+        }
+    }
+    size_t len = strlen(requested);
+    if (len >= MECH_NAME_MAX)
+        return mech_error_set(err, MECH_ERR_ARG, "%s '%.20s...': name is longer than %d characters",
+                              what, requested, MECH_NAME_MAX - 1);
+    size_t bad = system_control_at(requested);
+    if (bad)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "%s: name must not contain control characters (byte 0x%02x at "
+                              "position %zu): names head CSV columns and lines of text",
+                              what, (unsigned char)requested[bad - 1], bad);
+    if (strchr(requested, '.'))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "%s '%s': name must not contain '.' (it separates entity and "
+                              "quantity in channel names)",
+                              what, requested);
+    if (mech_system_find(sys, requested, NULL) != MECH_KIND_NONE)
+        return mech_error_set(err, MECH_ERR_ARG, "%s '%s': the name is already used", what,
+                              requested);
+    memcpy(out, requested, len + 1);
+    return MECH_OK;
+}
+
+mech_status system_check_body(const mech_system *sys, const char *what, const char *name,
+                              const char *role, int b, mech_error *err)
+{
+    if (b < 0 || b >= sys->nbodies)
+        return mech_error_set(err, MECH_ERR_NOTFOUND, "%s '%s': %s is not a body of this system",
+                              what, name, role);
+    return MECH_OK;
+}
+
+void system_changed(mech_system *sys)
+{
+    sys->final = 0;
+}
+
+/* Writes the positions and velocities as given into y (2 ncoord values). */
+void system_fill_initial_state(const mech_system *sys, double *y)
+{
+    int n = mech_system_ncoord(sys);
+    for (int b = 1; b < sys->nbodies; b++) {
+        const body *bd = &sys->bodies[b];
+        memcpy(y + bd->dof, bd->q0, (size_t)bd->nc * sizeof(double));
+        memcpy(y + n + bd->dof, bd->v0, (size_t)bd->nc * sizeof(double));
+    }
+}
+
+int system_coord_body(const mech_system *sys, int i)
+{
+    /* dof grows with the body id (the ground, -1, first) */
+    int lo = 1, hi = sys->nbodies - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (sys->bodies[mid].dof <= i)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+mech_status system_node_point(const mech_system *sys, const char *what, const char *name, int b,
+                              double s[2], mech_error *err)
+{
+    const body *bd = &sys->bodies[b];
+    if (bd->fe < 0) return MECH_OK;
+    /* a node is a point: an offset is allowed only at round-off of the mesh's coordinates */
+    double scale = 0;
+    const fe_body *f = &sys->fes[bd->fe];
+    for (int k = 0; k < 2 * f->mesh.nnodes; k++) scale = fmax(scale, fabs(f->mesh.xy[k]));
+    if (hypot(s[0], s[1]) > 1e-9 * fmax(scale, 1e-3))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "%s '%s': node '%s' is a point; attach at the node itself (the "
+                              "offset is (%g, %g) m)",
+                              what, name, bd->name, s[0], s[1]);
+    s[0] = s[1] = 0;
+    return MECH_OK;
+}
+
+double *system_initial_state(const mech_system *sys)
+{
+    int n = mech_system_ncoord(sys);
+    double *y = mech_malloc(sizeof(double) * (size_t)(n ? 2 * n : 1));
+    if (y) system_fill_initial_state(sys, y);
+    return y;
+}
+
+int mech_system_is_final(const mech_system *sys)
+{
+    return sys->final;
+}
+
+int mech_system_count(const mech_system *sys, mech_kind kind)
+{
+    switch (kind) {
+    case MECH_KIND_BODY: return sys->nbodies;
+    case MECH_KIND_POINT: return sys->npoints;
+    case MECH_KIND_FORCE: return sys->nforces;
+    case MECH_KIND_JOINT: return sys->njoints;
+    case MECH_KIND_DRIVER: return sys->ndrivers;
+    case MECH_KIND_CONTACT: return sys->ncontacts;
+    case MECH_KIND_FE: return sys->nfes;
+    case MECH_KIND_SYSTEM: return 1;
+    default: return 0;
+    }
+}
+
+mech_status mech_system_reserve_contacts(mech_system *sys, int n, mech_error *err)
+{
+    if (n < 0 || n > INT_MAX - sys->ncontacts)
+        return mech_error_set(err, MECH_ERR_ARG, "contacts: cannot make room for %d more", n);
+    int need = sys->ncontacts + n;
+    if (need <= sys->cap_contacts) return MECH_OK;
+    contact *p = mech_realloc(sys->contacts, (size_t)need * sizeof *p);
+    if (p == NULL)
+        return mech_error_set(err, MECH_ERR_NOMEM, "contacts: out of memory for %d more", n);
+    sys->contacts = p;
+    sys->cap_contacts = need;
+    return MECH_OK;
+}
+
+const char *mech_system_name(const mech_system *sys, mech_kind kind, int id)
+{
+    if (id < 0 || id >= mech_system_count(sys, kind)) return NULL;
+    switch (kind) {
+    case MECH_KIND_BODY: return sys->bodies[id].name;
+    case MECH_KIND_POINT: return sys->points[id].full;
+    case MECH_KIND_FORCE: return sys->forces[id].name;
+    case MECH_KIND_JOINT: return sys->joints[id].name;
+    case MECH_KIND_DRIVER: return sys->drivers[id].name;
+    case MECH_KIND_CONTACT: return sys->contacts[id].name;
+    case MECH_KIND_FE: return sys->fes[id].name;
+    case MECH_KIND_SYSTEM: return "system";
+    default: return NULL;
+    }
+}
+
+int mech_system_ncoord(const mech_system *sys)
+{
+    return sys->ncoord_given;
+}
+
+int mech_system_nstate(const mech_system *sys)
+{
+    return sys->final ? sys->nstate : 0;
+}
+
+int mech_system_dof(const mech_system *sys)
+{
+    int eq = sys->ndrivers;
+    for (int i = 0; i < sys->njoints; i++)
+        if (sys->joints[i].enforce == MECH_LAGRANGE) eq += sys->joints[i].neq;
+    return mech_system_ncoord(sys) - eq;
+}
+
+const mech_error *mech_system_last_error(const mech_system *sys)
+{
+    return &sys->last_err;
+}
+
+void mech_body_initial_pose(const mech_system *sys, int b, double pose[3])
+{
+    if (b < 0 || b >= sys->nbodies) {
+        pose[0] = pose[1] = pose[2] = 0;
+        return;
+    }
+    memcpy(pose, sys->bodies[b].q0, 3 * sizeof(double));
+}
+
+mech_joint_type mech_joint_type_of(const mech_system *sys, int j)
+{
+    return j >= 0 && j < sys->njoints ? sys->joints[j].type : MECH_REVOLUTE;
+}
+
+const char *mech_force_type_name(mech_force_type t)
+{
+    return t >= MECH_SPRING && t <= MECH_LOAD ? force_type_names[t] : "?";
+}
+
+const char *system_driver_type_name(mech_driver_type t)
+{
+    return t >= MECH_DRIVE_BODY_ANGLE && t <= MECH_DRIVE_JOINT_DISTANCE ? driver_type_names[t]
+                                                                        : "?";
+}
+
+const char *mech_joint_type_name(mech_joint_type t)
+{
+    return t >= MECH_REVOLUTE && t <= MECH_FIXED ? joint_type_names[t] : "?";
+}
