@@ -20,7 +20,10 @@
 #include <string.h>
 
 #include "linalg.h"
-#include "system_impl.h"
+#include "assemble.h"
+#include "clearance.h"
+#include "constraints.h"
+#include "registry.h"
 
 #define MAX_ITER      100
 #define DEPENDENT_TOL 1e-8 /* a row whose new part is this small relative to it is redundant */

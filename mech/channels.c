@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "mech_sim.h"
+#include "clearance.h"
+#include "planar_body.h"
+#include "registry.h"
 #include "system_impl.h"
 
 typedef struct quantity {

@@ -11,8 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "planar_body.h"
 #include "registry.h"
-#include "system_impl.h"
+#include "clearance.h"
+#include "constraints.h"
+#include "contact.h"
 
 static const char *const surface_names[2] = {"bottom", "top"};
 

@@ -13,7 +13,8 @@
 #include <math.h>
 
 #include "planar_body.h"
-#include "system_impl.h"
+#include "constraints.h"
+#include "registry.h"
 #include "vec2.h"
 
 int joint_equations(mech_joint_type type)

@@ -46,7 +46,7 @@
 
 #include "planar_body.h"
 #include "registry.h"
-#include "system_impl.h"
+#include "contact.h"
 
 mech_contact_def mech_contact_default(void)
 {

@@ -12,7 +12,6 @@
 
 #include "mech_system.h"
 #include "registry.h"
-#include "system_impl.h"
 
 /* ---- descriptions ------------------------------------------------------------------------ */
 

@@ -21,7 +21,10 @@
 #include "linalg.h"
 #include "planar_body.h"
 #include "registry.h"
-#include "system_impl.h"
+#include "constraints.h"
+#include "contact.h"
+#include "dynamics.h"
+#include "fe_impl.h"
 
 #define SINGULAR_TOL 1e-13 /* pivot threshold relative to the largest entry of the matrix */
 

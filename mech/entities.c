@@ -13,7 +13,8 @@
 #include "mech_system.h"
 #include "planar_body.h"
 #include "registry.h"
-#include "system_impl.h"
+#include "clearance.h"
+#include "constraints.h"
 #include "vec2.h"
 
 /* ---- defaults ------------------------------------------------------------------------ */

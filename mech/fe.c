@@ -24,7 +24,7 @@
 
 #include "mech_fe.h"
 #include "registry.h"
-#include "system_impl.h"
+#include "fe_impl.h"
 
 typedef lapack_int (*dsygvd_fn)(int layout, lapack_int itype, char jobz, char uplo, lapack_int n,
                                 double *a, lapack_int lda, double *b, lapack_int ldb, double *w);

@@ -8,6 +8,10 @@
 #include <string.h>
 
 #include "mech_sim.h"
+#include "assemble.h"
+#include "dynamics.h"
+#include "registry.h"
+#include "sim_impl.h"
 #include "system_impl.h"
 
 mech_lyapunov_options mech_lyapunov_default_options(void)

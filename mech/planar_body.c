@@ -6,7 +6,7 @@
 #include <math.h>
 
 #include "planar_body.h"
-#include "system_impl.h"
+#include "registry.h"
 #include "vec2.h"
 
 void body_pose(const mech_system *sys, int b, const double *q, const double *v, double pose[3],

@@ -13,7 +13,6 @@
 
 #include "mech_system.h"
 #include "registry.h"
-#include "system_impl.h"
 #include "vec2.h"
 
 static const char *const joint_type_names[] = {"revolute", "prismatic", "fixed"};

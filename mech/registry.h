@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** The registry of a system (registry.c): what the constructors of every entity share, below
-** every stage.  A constructor checks its definition, takes a name, grows its array, appends
+** The registry of a system (registry.c): the storage of every entity (the structs below,
+** which every stage reads) and what the constructors share, below every stage.  A constructor
+*checks its definition, takes a name, grows its array, appends
 ** and calls system_changed; nothing here calls assembly or dynamics.
 */
 #ifndef MECH_REGISTRY_H
@@ -10,7 +11,218 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "mech_fe.h"
+#include "mech_integ.h"
 #include "mech_system.h"
+
+typedef struct body {
+    char name[MECH_NAME_MAX];
+    double mass, inertia;
+    double q0[3], v0[3]; /* as the user gave them */
+    int dof;             /* index of x in q, -1 for the ground */
+    int nc;              /* coordinates: 3 (x, y, phi), 2 for a node of a flexible body */
+    int fe, node;        /* a node: its flexible body and index there; else -1 */
+    int outline;         /* 0 none, 1 rectangle, 2 segment */
+    double outline_data[4];
+} body;
+
+typedef struct point {
+    char name[MECH_NAME_MAX];
+    char full[2 * MECH_NAME_MAX + 1]; /* "body.point" */
+    int body;
+    double s[2];
+} point;
+
+typedef struct force {
+    char name[MECH_NAME_MAX];
+    mech_force_type type;
+    int a, b;            /* springs: both bodies; loads: a is the body */
+    double pa[2], pb[2]; /* springs: attachments; loads: pa is the application point */
+    double k, c, rest;   /* springs: rest length; rotational: rest angle */
+    double axis[2];      /* springs along a fixed world direction (unit), else (0, 0) */
+    mech_law_fn law;
+    mech_load_def load; /* loads */
+    void *ud;
+    /* last evaluation */
+    double out[4]; /* spring: tension, length, rate, energy; load: fx, fy, torque, power */
+} force;
+
+typedef struct joint {
+    char name[MECH_NAME_MAX];
+    mech_joint_type type;
+    int a, b;
+    double pa[2], pb[2];
+    double axis[2]; /* unit, body a coordinates */
+    double angle0;
+    mech_enforce enforce;
+    double k[3], c[3];
+    double alpha, beta;
+    int neq; /* equations (0 with clearance) */
+    int row; /* first row among the Lagrange rows, -1 for penalty and clearance */
+    /* clearance: the joint's contacts are contacts[contact0 .. contact0 + ncontact) */
+    int contact0, ncontact;
+    double gap, radius; /* the clearance and the bearing's radius, as given */
+    double mid;         /* prismatic: the y of the middle of the slider's corners, b's frame */
+    /* last evaluation */
+    double phi[3], phidot[3], lambda[3];
+    double react[4]; /* on body b: fx, fy, moment about anchor b, normal force (prismatic) */
+} joint;
+
+typedef struct driver {
+    char name[MECH_NAME_MAX];
+    mech_driver_type type;
+    int target;
+    double value0, speed;
+    mech_motion_fn fn;
+    void *ud;
+    double alpha, beta;
+    int row;  /* its Lagrange row */
+    int work; /* state index of its work */
+    /* last evaluation */
+    double motion[3]; /* prescribed value, speed, acceleration */
+    double lambda, effort, power, actual;
+} driver;
+
+/* The geometry of a contact: only how the gap, the normal and the two contact points are
+** found differs; the laws, events, friction and energy accounts are the same for all. */
+typedef enum contact_shape {
+    SHAPE_POINT_PLANE = 0, /* a point of a against a straight surface of b */
+    SHAPE_CIRCLE_IN_CIRCLE /* a circle of a (a journal) inside a circle of b (its bearing) */
+} contact_shape;
+
+/* A contact pair: body a touches a surface of body b, with its laws and its history.  The
+** discrete state (active, v0, impacts) changes only at located events, never inside a
+** step; the bristle state (Dahl, LuGre) is part of the state vector. */
+typedef struct contact {
+    char name[2 * MECH_NAME_MAX + 1]; /* "joint.c1_top" for the contacts a joint owns */
+    contact_shape shape;
+    int a, b;
+    double pa[2];        /* the point (the journal's centre), a's coordinates */
+    double qb[2], nb[2]; /* the surface point and unit normal (the bearing's centre), b's */
+    double ra, rb;       /* circle in circle: the journal's and the bearing's radii */
+    double speed;        /* surface speed along the tangent */
+    int flip;            /* the tangent is -(n_y, -n_x) */
+    int owner;           /* the clearance joint this contact belongs to, -1 for none */
+    mech_normal_law nlaw;
+    mech_friction_law flaw;
+    int z; /* state index of the bristle deflection, -1 if none */
+    /* history */
+    int active; /* in contact since the last onset */
+    double v0;  /* impact velocity of the current contact */
+    long impacts;
+    /* last evaluation */
+    double gap, dd, vt, fn, ft, elastic, zdot;
+    int sticking;
+} contact;
+
+/* A flexible body (fe.c): its nodes are the bodies body0 .. body0 + mesh.nnodes - 1, their
+** coordinates dof0 .. dof0 + 2 nnodes - 1 (x, y per node), contiguous.  K is kept in
+** compressed rows over those 2 nnodes coordinates. */
+typedef struct fe_body {
+    char name[MECH_NAME_MAX];
+    mech_mesh mesh;
+    double E, nu, density, thickness, alpha, beta;
+    int plane_strain;
+    mech_lumping lumping;
+    int body0, dof0;   /* the first node's body and coordinate */
+    int *rowptr, *col; /* CSR of K: 2 nnodes + 1 row starts, column indices */
+    double *val;
+    double *mass; /* nnodes lumped masses */
+    double total; /* total mass */
+    /* last full evaluation */
+    double strain_energy, p_damping;
+} fe_body;
+
+/* One constraint equation as evaluated: value, partial time derivative, the
+** acceleration right-hand side gamma (Phi_q q'' = gamma), and the Jacobian entries on
+** the coordinates (x, y, phi) of bodies a and b. */
+typedef struct crow {
+    double phi, phit, gamma;
+    double ja[3], jb[3];
+} crow;
+
+/* Two Lagrange rows that share a body: an entry of S = A M^-1 A^T that may be non-zero.
+** s[m], u[m] say which body (0 = a, 1 = b) of row r and of row c is the shared one. */
+typedef struct kpair {
+    int r, c, nm;
+    signed char s[2], u[2];
+} kpair;
+
+/* A Lagrange row: which entity owns it. */
+typedef struct rowinfo {
+    int kind; /* MECH_KIND_JOINT or MECH_KIND_DRIVER */
+    int id;
+    int eq;           /* equation index within the entity */
+    int dof_a, dof_b; /* first coordinate of bodies a and b, -1 for ground */
+    int nc_a, nc_b;   /* their numbers of coordinates (3, or 2 for a node) */
+    double alpha, beta;
+} rowinfo;
+
+struct mech_system {
+    double gravity[2];
+    double alpha, beta;
+    int assemble;
+    mech_start start;      /* as chosen (MECH_START_AUTO by default) */
+    mech_start start_used; /* by the last assembly: IDEAL or AS_GIVEN */
+    char start_note[400];  /* after finalize: the warning of mech_system_start_note, or "" */
+    int final;
+
+    body *bodies;
+    point *points;
+    force *forces;
+    joint *joints;
+    driver *drivers;
+    contact *contacts;
+    fe_body *fes;
+    int nbodies, npoints, nforces, njoints, ndrivers, ncontacts, nfes;
+    int cap_bodies, cap_points, cap_forces, cap_joints, cap_drivers, cap_contacts, cap_fes;
+    int ncoord_given; /* coordinates of the bodies added so far */
+
+    /* sizes, set by finalize */
+    int ncoord;              /* 3 per moving body */
+    int nrows;               /* Lagrange rows */
+    int nz;                  /* coordinates without inertia (solved through the constraints) */
+    int nquad;               /* energy accounts: driver works, applied work, dissipation */
+    int nstate;              /* 2 ncoord + nquad */
+    int iapplied, idissip;   /* state indices of the two global accounts */
+    int icontact, ifriction; /* dissipated by contact damping and by friction */
+    int nbristle;            /* bristle states, at the end of the state vector */
+
+    /* workspaces, sized by finalize */
+    double *minv; /* 1/mass per coordinate, 0 for massless coordinates */
+    int *zcoord;  /* the massless coordinates */
+    /* fast solve (see dynamics.c): per massless coordinate its own row, the sign of its
+    ** coefficient there and the weight w; 1/M~ per coordinate */
+    int fast;
+    int *zrow;
+    double *zcoef, *zw, *minv_aug;
+    rowinfo *rows; /* nrows */
+    crow *cr;      /* nrows */
+    double *rhs;   /* nrows: gamma - 2 alpha Phi' - beta^2 Phi */
+    double *Q;     /* ncoord generalized forces */
+    double *qdd;   /* ncoord accelerations */
+    double *K;     /* (nrows + nz)^2 reduced matrix */
+    kpair *pairs;  /* its structurally non-zero entries in the rows block */
+    int npairs;
+    double *sol;        /* nrows + nz */
+    int *piv;           /* nrows + nz */
+    double *y0;         /* nstate: the assembled initial state */
+    double *ydot;       /* nstate: scratch derivative for full evaluations */
+    double *cs;         /* cos and sin of every body's angle during one evaluation */
+    const double *cs_q; /* the positions cs was computed from (NULL: none) */
+
+    /* last full evaluation */
+    double t_eval;
+    const double *q, *v; /* views into the evaluated state */
+    double kinetic, potential, p_applied, p_dissip;
+    double elastic;               /* the part of potential stored in springs and penalty joints */
+    double contact_energy;        /* stored in contacts (part of elastic) */
+    double p_contact, p_friction; /* power dissipated by contact damping and friction */
+    double energy0;               /* kinetic + potential at the assembled initial state */
+    const double *y_eval;         /* the state evaluated (for the energy accounts) */
+
+    mech_error last_err;
+};
 
 /* Grows an entity array by one; returns 0 on allocation failure. */
 int system_grow(void **items, int *cap, int count, size_t size);

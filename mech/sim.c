@@ -15,6 +15,10 @@
 #include <unistd.h>
 
 #include "run_impl.h"
+#include "contact.h"
+#include "dynamics.h"
+#include "registry.h"
+#include "sim_impl.h"
 #include "system_impl.h"
 
 /* An event located in the current step. */

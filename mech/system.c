@@ -12,7 +12,14 @@
 #include <string.h>
 
 #include "mech_system.h"
+#include "planar_body.h"
 #include "registry.h"
+#include "assemble.h"
+#include "clearance.h"
+#include "constraints.h"
+#include "dynamics.h"
+#include "fe_impl.h"
+#include "start.h"
 #include "system_impl.h"
 #include "vec2.h"
 
@@ -126,85 +133,6 @@ mech_status mech_system_set_start(mech_system *sys, mech_start start, mech_error
     sys->start = start;
     system_changed(sys);
     return MECH_OK;
-}
-
-/* A joint with clearance placed within this fraction of its clearance of the centre was
-** centred, up to the rounding of its anchors; farther, it was placed there on purpose. */
-#define CENTRED_FRACTION 1e-3
-
-/* The start of MECH_START_AUTO's rule with the positions as given in q. */
-static mech_start resolve_start(const mech_system *sys, const double *q)
-{
-    if (sys->start != MECH_START_AUTO) return sys->start;
-    int clearance = 0;
-    for (int i = 0; i < sys->njoints; i++) clearance |= sys->joints[i].enforce == MECH_CLEARANCE;
-    if (!clearance) return MECH_START_AS_GIVEN;
-    for (int b = 1; b < sys->nbodies; b++)
-        for (int k = 0; k < sys->bodies[b].nc; k++)
-            if (sys->bodies[b].v0[k] != 0) return MECH_START_AS_GIVEN;
-    for (int i = 0; i < sys->njoints; i++) {
-        const joint *j = &sys->joints[i];
-        if (j->enforce == MECH_CLEARANCE &&
-            !clearance_centred(sys, j, q, CENTRED_FRACTION * j->gap))
-            return MECH_START_AS_GIVEN;
-    }
-    return MECH_START_IDEAL;
-}
-
-mech_start mech_system_start(const mech_system *sys)
-{
-    if (sys->final) return sys->start_used;
-    if (sys->start != MECH_START_AUTO) return sys->start;
-    double *y = system_initial_state(sys);
-    if (y == NULL) return MECH_START_AS_GIVEN; /* out of memory: the finalize will say so */
-    mech_start st = resolve_start(sys, y);
-    mech_free(y);
-    return st;
-}
-
-int mech_system_start_note(const mech_system *sys, char *buf, size_t size)
-{
-    if (size) snprintf(buf, size, "%s", sys->final ? sys->start_note : "");
-    return sys->final && sys->start_note[0] != '\0';
-}
-
-/* After the assembly of y0: the joint with clearance that starts fastest across its
-** clearance beyond V sqrt(2 c / L) (mech_system_start_note), noted in sys->start_note. */
-static void note_start(mech_system *sys)
-{
-    const double *q = sys->y0, *v = sys->y0 + sys->ncoord;
-    sys->start_note[0] = '\0';
-    double V = 0, L = 0;
-    for (int b = 1; b < sys->nbodies; b++) {
-        double pose[3], vel[3];
-        body_pose(sys, b, q, v, pose, vel);
-        V = fmax(V, hypot(vel[0], vel[1]));
-    }
-    for (int i = 0; i < sys->njoints; i++) {
-        const joint *j = &sys->joints[i];
-        double p[2], pv[2];
-        body_point(sys, j->a, j->pa, q, v, p, pv);
-        V = fmax(V, hypot(pv[0], pv[1]));
-        body_point(sys, j->b, j->pb, q, v, p, pv);
-        V = fmax(V, hypot(pv[0], pv[1]));
-        L = fmax(L, fmax(hypot(j->pa[0], j->pa[1]), hypot(j->pb[0], j->pb[1])));
-    }
-    double worst = 0;
-    for (int i = 0; i < sys->njoints; i++) {
-        const joint *j = &sys->joints[i];
-        if (j->enforce != MECH_CLEARANCE) continue;
-        double speed = clearance_speed(sys, j, q, v);
-        double limit = V * sqrt(2 * j->gap / fmax(L, j->gap));
-        if (!(speed > limit) || !(speed / limit > worst)) continue;
-        worst = speed / limit;
-        snprintf(sys->start_note, sizeof sys->start_note,
-                 "%s '%s' starts with its %s moving at %.3g m/s across its clearance of %.3g m, "
-                 "while the mechanism's fastest point moves at %.3g m/s: the first impact comes "
-                 "from the start (above %.3g m/s, what the mechanism itself gives it across the "
-                 "clearance)",
-                 mech_joint_type_name(j->type), j->name,
-                 j->type == MECH_REVOLUTE ? "journal" : "slider", speed, j->gap, V, limit);
-    }
 }
 
 /* ---- finalize -------------------------------------------------------------------------- */
@@ -414,7 +342,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     }
 
     system_fill_initial_state(sys, sys->y0);
-    sys->start_used = sys->assemble ? resolve_start(sys, sys->y0) : MECH_START_AS_GIVEN;
+    sys->start_used = sys->assemble ? start_resolve(sys, sys->y0) : MECH_START_AS_GIVEN;
     if (sys->assemble) {
         /* assembly moves bodies only through the joint equations: the bodies of a joint
         ** with clearance must still be within it afterwards */
@@ -436,7 +364,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         return st;
     }
     sys->energy0 = sys->kinetic + sys->potential;
-    note_start(sys);
+    start_note(sys);
     return MECH_OK;
 }
 

@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "mech.h"
-#include "system_impl.h"
+#include "constraints.h"
+#include "planar_body.h"
+#include "registry.h"
 #include "tap.h"
 
 static double motion_c[4] = {0.3, 1.7, -0.8, 0.25};

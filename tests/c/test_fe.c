@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "mech.h"
-#include "system_impl.h" /* contact_start, the system's y0 */
+#include "contact.h"  /* contact_start */
+#include "registry.h" /* the system's y0 */
 #include "tap.h"
 
 #define PI 3.14159265358979323846

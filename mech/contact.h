@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* Contact forces and their history (contact.c). */
+#ifndef MECH_CONTACT_PRIVATE_H
+#define MECH_CONTACT_PRIVATE_H
+
+#include "registry.h"
+
+/* Contact forces (normal and friction) into Q; the accounts' powers and the bristle
+** rates into ydot.  pass 1: everything but sticking friction; pass 2: sticking friction
+** (trial-and-error), once all other forces on the bodies are known.  Returns a callback
+** status (0). */
+int contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass);
+/* Gap of every contact at state y (events of the model). */
+void contact_gaps(const mech_system *sys, const double *y, double *g);
+/* Contact k's onset or end at (t, y): updates its history (and resets its bristle state
+** in y at an onset).  Returns 1 if it changed: the integration must restart from y. */
+int contact_event(mech_system *sys, int k, double t, double *y);
+/* Sets every contact's history from state y (at the start of a run). */
+void contact_start(mech_system *sys, double t, const double *y);
+/* Gap of contact k at state y. */
+double contact_gap(const mech_system *sys, int k, const double *y);
+
+#endif

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* What the simulator (sim.c) adds to the message of a failed run. */
+#ifndef MECH_SIM_IMPL_PRIVATE_H
+#define MECH_SIM_IMPL_PRIVATE_H
+
+#include "registry.h"
+
+/*
+** Appends to buf (the reason of a failed step, or of a run that ran away) what the run knows
+** beyond it: for the integrator's own failures (own: the model did not report it itself)
+** the state component behind it and its entity; when the stiffness test flagged a
+** fixed-step method (io), that the step is too long; for a bristle state, its law's remedy.
+*/
+void sim_failure_notes(const mech_system *sys, const mech_integ *integ,
+                       const mech_integ_options *io, mech_status st, int own, char *buf,
+                       size_t size);
+
+/*
+** Appends to buf, the reason of a run stopped for its pace (mech_integ_check_pace), what held
+** it: stiffness under "dopri5" (the stiffness test), steps rejected again and again (a stiff
+** law or a force that jumps), or else a run that is simply long.
+*/
+void sim_pace_notes(const mech_integ *integ, const mech_integ_options *io, char *buf, size_t size);
+
+#endif
