@@ -550,7 +550,8 @@ topics["spec000.SLIDER_CRANK"] = topics["spec000"]
 
 topics["options"] = [[
 options = require "options": argument checks for stdlib builders and scenario scripts
-  options.read(fname, o, known) -> p    fields of o checked against known (name -> default)
+  options.read(fname, o, known [, depth]) -> p   fields of o checked against known
+                                        (name -> default); depth 1 from a helper
   options.numbers(fname, p, names)      those fields must be finite numbers
   options.fail(level, fname, fmt, ...)  raises "fname: message" at the caller
   options.script_args(arg) -> folder, quick   `mechlua script.lua [folder] [quick]`]]

@@ -29,16 +29,18 @@ function options.fail(lvl, fname, ...)
 end
 
 -- Checks the fields of o against known (name -> default, or false for "no default") and
--- returns a table of the values, defaults filled in.  Call it from the public function.
-function options.read(fname, o, known)
+-- returns a table of the values, defaults filled in.  Call it from the public function, or
+-- from a helper of it with depth = 1 (the levels between the public function and the call).
+function options.read(fname, o, known, depth)
+  local lvl = 2 + (depth or 0)
   if o == nil then o = {} end
-  if type(o) ~= "table" then options.fail(2, fname, "expected a table of fields (got %s)", type(o)) end
+  if type(o) ~= "table" then options.fail(lvl, fname, "expected a table of fields (got %s)", type(o)) end
   for k in pairs(o) do
     if type(k) ~= "string" or known[k] == nil then
       local names = {}
       for name in pairs(known) do names[#names + 1] = name end
       table.sort(names)
-      options.fail(2, fname, "unknown field '%s' (known fields: %s)", tostring(k), table.concat(names, ", "))
+      options.fail(lvl, fname, "unknown field '%s' (known fields: %s)", tostring(k), table.concat(names, ", "))
     end
   end
   local p = {}

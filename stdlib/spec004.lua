@@ -78,22 +78,7 @@ local function params(fname, o, extra)
   local known = {}
   for k, v in pairs(spec004.PARAMS) do known[k] = v end
   for k, v in pairs(extra or {}) do known[k] = v end
-  if o == nil then o = {} end
-  if type(o) ~= "table" then fail(2, fname, "expected a table of fields (got %s)", type(o)) end
-  for k in pairs(o) do
-    if type(k) ~= "string" or known[k] == nil then
-      local names = {}
-      for name in pairs(known) do names[#names + 1] = name end
-      table.sort(names)
-      fail(2, fname, "unknown field '%s' (known fields: %s)", tostring(k), table.concat(names, ", "))
-    end
-  end
-  local p = {}
-  for k, def in pairs(known) do
-    local v = o[k]
-    if v == nil and def ~= false then v = def end
-    p[k] = v
-  end
+  local p = options.read(fname, o, known, 1)
   for k in pairs(spec004.PARAMS) do
     local v = p[k]
     if type(v) ~= "number" or v ~= v or math.abs(v) == math.huge then
