@@ -3,26 +3,62 @@
 ** The kinematics of a planar body: its pose, where its points are and how they move, and
 ** how a force at one of its points enters the generalized forces.  Nothing else in
 ** libmech computes these for a planar body: joints, contacts, loads, springs and channels
-** call here.  A rigid body has the coordinates (x, y, phi); a node of a flexible body (x, y)
+** call here.  The small ones are inline: they run many times in every evaluation.  A rigid body has
+*the coordinates (x, y, phi); a node of a flexible body (x, y)
 ** and no rotation; the ground none (its pose is zero).
 */
 #ifndef MECH_PLANAR_BODY_H
 #define MECH_PLANAR_BODY_H
 
-#include "mech_system.h"
+#include <math.h>
+
+#include "registry.h"
+#include "vec2.h"
 
 /* Position (x, y, phi) and velocity of body b from q, v (ground: zeros); vel may be NULL. */
-void body_pose(const mech_system *sys, int b, const double *q, const double *v, double pose[3],
-               double vel[3]);
+static inline void body_pose(const mech_system *sys, int b, const double *q, const double *v,
+                             double pose[3], double vel[3])
+{
+    int dof = sys->bodies[b].dof, nc = sys->bodies[b].nc;
+    for (int k = 0; k < 3; k++) {
+        pose[k] = dof < 0 || k >= nc ? 0.0 : q[dof + k];
+        if (vel) vel[k] = dof < 0 || k >= nc ? 0.0 : v[dof + k];
+    }
+}
 /* Computes the cos and sin of every body's angle in q once, for the evaluation that
 ** follows (body_trig reads them while q is the positions evaluated); _end forgets them. */
 void bodies_trig_begin(mech_system *sys, const double *q);
 void bodies_trig_end(mech_system *sys);
 /* cos and sin of body b's angle in q (from the per-evaluation cache when it holds q). */
-void body_trig(const mech_system *sys, int b, const double *q, double *c, double *s);
+static inline void body_trig(const mech_system *sys, int b, const double *q, double *c, double *s)
+{
+    int dof = sys->bodies[b].dof;
+    if (dof < 0 || sys->bodies[b].nc == 2) {
+        *c = 1;
+        *s = 0;
+    } else if (q == sys->cs_q) {
+        *c = sys->cs[2 * b];
+        *s = sys->cs[2 * b + 1];
+    } else {
+        *c = cos(q[dof + 2]);
+        *s = sin(q[dof + 2]);
+    }
+}
 /* World position and velocity (pv may be NULL) of the body point s (body coordinates). */
-void body_point(const mech_system *sys, int b, const double s[2], const double *q, const double *v,
-                double p[2], double pv[2]);
+static inline void body_point(const mech_system *sys, int b, const double s[2], const double *q,
+                              const double *v, double p[2], double pv[2])
+{
+    double pose[3], vel[3], sg[2], c, sn;
+    body_pose(sys, b, q, v, pose, vel);
+    body_trig(sys, b, q, &c, &sn);
+    vec2_rotate(c, sn, s, sg);
+    p[0] = pose[0] + sg[0];
+    p[1] = pose[1] + sg[1];
+    if (pv) {
+        pv[0] = vel[0] - sg[1] * vel[2];
+        pv[1] = vel[1] + sg[0] * vel[2];
+    }
+}
 /* The world position of body point s when the body has the pose (x, y, phi): for poses that
 ** are not in a state vector (as the user placed the body). */
 void pose_point(const double pose[3], const double s[2], double p[2]);
@@ -34,20 +70,49 @@ static inline void pose_point_velocity(const double vel[3], const double sg[2], 
     out[1] = vel[1] + vel[2] * sg[0];
 }
 /* The world direction of the body vector s at q. */
-void body_rotate(const mech_system *sys, int b, const double *q, const double s[2], double out[2]);
+static inline void body_rotate(const mech_system *sys, int b, const double *q, const double s[2],
+                               double out[2])
+{
+    double c, sn;
+    body_trig(sys, b, q, &c, &sn);
+    vec2_rotate(c, sn, s, out);
+}
 /* The offset of body point s from the centre in the world (its position minus the centre's),
 ** and the point's velocity. */
-void body_offset(const mech_system *sys, int b, const double s[2], const double *q, const double *v,
-                 double sg[2], double pv[2]);
+static inline void body_offset(const mech_system *sys, int b, const double s[2], const double *q,
+                               const double *v, double sg[2], double pv[2])
+{
+    double p[2], pose[3];
+    body_point(sys, b, s, q, v, p, pv);
+    body_pose(sys, b, q, v, pose, NULL);
+    sg[0] = p[0] - pose[0];
+    sg[1] = p[1] - pose[1];
+}
 /* The body-frame components of the world vector w at q. */
-void body_rotate_back(const mech_system *sys, int b, const double *q, const double w[2],
-                      double out[2]);
+static inline void body_rotate_back(const mech_system *sys, int b, const double *q,
+                                    const double w[2], double out[2])
+{
+    double c, sn;
+    body_trig(sys, b, q, &c, &sn);
+    vec2_rotate_back(c, sn, w, out);
+}
 /* Adds the force (fx, fy) acting at world offset sg from body b's centre to the generalized
 ** forces Q: the force and, on a rigid body, its moment (a node takes no moment; the ground
 ** nothing). */
-void body_add_force(const mech_system *sys, double *Q, int b, const double sg[2], double fx,
-                    double fy);
+static inline void body_add_force(const mech_system *sys, double *Q, int b, const double sg[2],
+                                  double fx, double fy)
+{
+    int dof = sys->bodies[b].dof;
+    if (dof < 0) return;
+    Q[dof] += fx;
+    Q[dof + 1] += fy;
+    if (sys->bodies[b].nc == 3) Q[dof + 2] += sg[0] * fy - sg[1] * fx;
+}
 /* Adds a torque to a rigid body's generalized forces (nothing on a node or the ground). */
-void body_add_torque(const mech_system *sys, double *Q, int b, double torque);
+static inline void body_add_torque(const mech_system *sys, double *Q, int b, double torque)
+{
+    int dof = sys->bodies[b].dof;
+    if (dof >= 0 && sys->bodies[b].nc == 3) Q[dof + 2] += torque;
+}
 
 #endif
