@@ -459,8 +459,8 @@ static double contact_value(const mech_system *sys, int id, int qn)
     case C_MU: return c->fn > 0 ? fabs(c->ft) / c->fn : 0;
     case C_ACTIVE: return c->active;
     case C_IMPACTS: return (double)c->impacts;
-    case C_V0: return c->v0;
-    case C_Z: return c->z >= 0 ? sys->y_eval[c->z] : 0;
+    case C_V0: return c->impact_speed;
+    case C_Z: return c->bristle >= 0 ? sys->y_eval[c->bristle] : 0;
     case C_STICK: return c->sticking && fabs(c->vt) < c->flaw.v_eps; /* not on the ramp */
     }
     return NAN;

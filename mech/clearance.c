@@ -32,7 +32,7 @@ static contact *new_contact(mech_system *sys, int jid, const mech_clearance_def 
     c->b = j->a;
     c->nlaw = d->normal_law;
     c->flaw = d->friction;
-    c->z = -1;
+    c->bristle = -1;
     c->owner = jid;
     return c;
 }

@@ -109,7 +109,7 @@ mech_status mech_contact_add(mech_system *sys, const mech_contact_def *d, int *i
     c->flip = d->flip_tangent != 0;
     c->nlaw = d->normal_law;
     c->flaw = d->friction;
-    c->z = -1;
+    c->bristle = -1;
     c->owner = -1;
     if (id) *id = sys->ncontacts;
     sys->ncontacts++;
@@ -203,18 +203,18 @@ int contact_forces(mech_system *sys, double t, const double *y, double *ydot, in
         c->vt = vt;
         c->fn = c->ft = c->elastic = c->zdot = 0;
         c->sticking = 0;
-        if (c->z >= 0) ydot[c->z] = 0; /* frozen out of contact */
+        if (c->bristle >= 0) ydot[c->bristle] = 0; /* frozen out of contact */
         if (!c->active || d <= 0) continue;
         double elastic;
-        double fn = mech_normal_force(&c->nlaw, d, dd, c->v0, &elastic);
+        double fn = mech_normal_force(&c->nlaw, d, dd, c->impact_speed, &elastic);
         double ft = 0;
         if (stick && fabs(vt) < 2 * c->flaw.v_eps) {
             c->sticking = 1; /* pass 2 sets its force */
         } else if (c->flaw.type != MECH_FRICTION_NONE) {
             double zdot = 0;
-            mech_friction_force(&c->flaw, 1, &vt, fn, c->z >= 0 ? &y[c->z] : NULL, &ft,
-                                c->z >= 0 ? &zdot : NULL);
-            if (c->z >= 0) ydot[c->z] = c->zdot = zdot;
+            mech_friction_force(&c->flaw, 1, &vt, fn, c->bristle >= 0 ? &y[c->bristle] : NULL, &ft,
+                                c->bristle >= 0 ? &zdot : NULL);
+            if (c->bristle >= 0) ydot[c->bristle] = c->zdot = zdot;
         }
         c->fn = fn;
         c->ft = ft;
@@ -248,9 +248,9 @@ int contact_event(mech_system *sys, int k, double t, double *y)
     double dd = -(g.n[0] * g.vrel[0] + g.n[1] * g.vrel[1]);
     if (!c->active && g.gap <= 0) {
         c->active = 1;
-        c->v0 = fmax(dd, 0.0); /* the laws use max(v0, v_min) */
+        c->impact_speed = fmax(dd, 0.0); /* the laws use max(v0, v_min) */
         c->impacts++;
-        if (c->z >= 0) y[c->z] = 0; /* fresh bristles for a new contact */
+        if (c->bristle >= 0) y[c->bristle] = 0; /* fresh bristles for a new contact */
         return 1;
     }
     if (c->active && g.gap > 0) {
@@ -268,7 +268,7 @@ void contact_start(mech_system *sys, double t, const double *y)
         cgeom g;
         geometry(sys, c, y, y + sys->ncoord, &g);
         c->active = g.gap <= 0; /* touching counts: an event needs a sign change */
-        c->v0 = c->active ? fmax(-(g.n[0] * g.vrel[0] + g.n[1] * g.vrel[1]), 0.0) : 0.0;
+        c->impact_speed = c->active ? fmax(-(g.n[0] * g.vrel[0] + g.n[1] * g.vrel[1]), 0.0) : 0.0;
         c->impacts = 0;
     }
 }

@@ -38,7 +38,7 @@ void mech_system_describe_state(const mech_system *sys, int i, char *buf, size_t
     } else if (sys->final && i >= sys->ifriction + 1 && i < sys->nstate) {
         const char *cname = "?";
         for (int k = 0; k < sys->ncontacts; k++)
-            if (sys->contacts[k].z == i) cname = sys->contacts[k].name;
+            if (sys->contacts[k].bristle == i) cname = sys->contacts[k].name;
         snprintf(buf, size, "contact '%s' bristle deflection", cname);
     } else {
         snprintf(buf, size, "state component %d", i);
@@ -118,8 +118,8 @@ static void entity_line(sbuf *b, const mech_system *sys, int kind, int id)
         sb_printf(b,
                   "mass %.10g kg, inertia %.10g kg m^2, at (%.10g, %.10g) m, angle %.10g rad, "
                   "velocity (%.10g, %.10g) m/s, omega %.10g rad/s",
-                  bd->mass, bd->inertia, bd->q0[0], bd->q0[1], bd->q0[2], bd->v0[0], bd->v0[1],
-                  bd->v0[2]);
+                  bd->mass, bd->inertia, bd->q0[0], bd->q0[1], bd->q0[2], bd->u0[0], bd->u0[1],
+                  bd->u0[2]);
         if (bd->outline == 1)
             sb_printf(b, ", rectangle %.10g x %.10g m", 2 * bd->outline_data[0],
                       2 * bd->outline_data[1]);

@@ -193,7 +193,7 @@ static void describe_column(const mech_system *sys, int c, char *buf, size_t siz
             snprintf(buf, size, "driver '%s'", sys->drivers[r->id].name);
         }
     } else {
-        int zc = sys->zcoord[c - sys->nrows];
+        int zc = sys->massless[c - sys->nrows];
         snprintf(buf, size, "the rotation of body '%s' (no inertia)",
                  sys->bodies[system_coord_body(sys, zc)].name);
     }
@@ -251,14 +251,16 @@ static void accelerations(mech_system *sys, const double *minv)
 */
 static int solve_fast(mech_system *sys)
 {
-    const int nr = sys->nrows, nz = sys->nz;
+    const int nr = sys->nrows, nz = sys->nmassless;
     double *Q = sys->Q;
     for (int z = 0; z < nz; z++)
-        Q[sys->zcoord[z]] += sys->zcoef[z] * sys->zw[z] * sys->rhs[sys->zrow[z]];
+        Q[sys->massless[z]] +=
+            sys->massless_coef[z] * sys->massless_w[z] * sys->rhs[sys->massless_row[z]];
     fill_schur(sys, sys->minv_aug, nr);
     if (chol_factor(sys->K, nr, SINGULAR_TOL) >= 0) {
         for (int z = 0; z < nz; z++)
-            Q[sys->zcoord[z]] -= sys->zcoef[z] * sys->zw[z] * sys->rhs[sys->zrow[z]];
+            Q[sys->massless[z]] -=
+                sys->massless_coef[z] * sys->massless_w[z] * sys->rhs[sys->massless_row[z]];
         return -1;
     }
     chol_solve(sys->K, nr, sys->sol);
@@ -269,19 +271,19 @@ static int solve_fast(mech_system *sys)
 /* General solve of the reduced system [S -A_z; -A_z^T 0] by LU with pivoting. */
 static int solve_general(mech_system *sys, double t)
 {
-    const int nr = sys->nrows, nz = sys->nz, ns = nr + nz;
+    const int nr = sys->nrows, nz = sys->nmassless, ns = nr + nz;
     double *K = sys->K, *sol = sys->sol;
     fill_schur(sys, sys->minv, ns);
     for (int r = 0; r < nr; r++) {
         const rowinfo *ri = &sys->rows[r];
         const crow *cr = &sys->cr[r];
         for (int z = 0; z < nz; z++) {
-            int zb = sys->zcoord[z] - 2;
+            int zb = sys->massless[z] - 2;
             double coef = (ri->dof_a == zb ? cr->ja[2] : 0) + (ri->dof_b == zb ? cr->jb[2] : 0);
             K[r * ns + nr + z] = K[(nr + z) * ns + r] = -coef;
         }
     }
-    for (int z = 0; z < nz; z++) sol[nr + z] = -sys->Q[sys->zcoord[z]];
+    for (int z = 0; z < nz; z++) sol[nr + z] = -sys->Q[sys->massless[z]];
     int bad = lu_factor(K, ns, sys->piv, SINGULAR_TOL);
     if (bad >= 0) {
         char what[160];
@@ -294,7 +296,7 @@ static int solve_general(mech_system *sys, double t)
     }
     lu_solve(K, ns, sys->piv, sol);
     accelerations(sys, sys->minv);
-    for (int z = 0; z < nz; z++) sys->qdd[sys->zcoord[z]] = sol[nr + z];
+    for (int z = 0; z < nz; z++) sys->qdd[sys->massless[z]] = sol[nr + z];
     return 0;
 }
 
@@ -386,7 +388,7 @@ int dynamics(mech_system *sys, double t, const double *y, double *ydot, int full
 
 static int evaluate(mech_system *sys, double t, const double *y, double *ydot, int full)
 {
-    const int n = sys->ncoord, nr = sys->nrows, nz = sys->nz, ns = nr + nz;
+    const int n = sys->ncoord, nr = sys->nrows, nz = sys->nmassless, ns = nr + nz;
     const double *q = y, *v = y + n;
     double *Q = sys->Q;
 

@@ -98,9 +98,9 @@ mech_status mech_body_add(mech_system *sys, const mech_body_def *d, int *id, mec
     b->q0[0] = d->pos[0];
     b->q0[1] = d->pos[1];
     b->q0[2] = d->angle;
-    b->v0[0] = d->vel[0];
-    b->v0[1] = d->vel[1];
-    b->v0[2] = d->omega;
+    b->u0[0] = d->vel[0];
+    b->u0[1] = d->vel[1];
+    b->u0[2] = d->omega;
     b->dof = sys->ncoord_given;
     b->nc = 3;
     b->fe = b->node = -1;

@@ -4,7 +4,7 @@
 ** (two coordinates each, their lumped masses on the diagonal of M), with the internal
 ** forces -K u - C u', C = alpha M + beta K, added to the nodes' generalized forces.
 **
-** K is assembled once, in compressed rows over the body's 2 n coordinates; one evaluation
+** K is built once, in compressed rows over the body's 2 n coordinates; one evaluation
 ** costs two sparse products (K u and K u'), about 36 multiply-adds per node for a mesh of
 ** quadrilaterals.  Nothing is allocated after mech_fe_add.
 **
@@ -184,7 +184,7 @@ static mech_status build_structure(fe_body *f, const char *name, mech_error *err
 
 /* Element stiffness and mass into the body: K scattered into the CSR values, the lumped
 ** masses added per node. */
-static mech_status assemble(fe_body *f, const char *name, mech_error *err)
+static mech_status build_stiffness(fe_body *f, const char *name, mech_error *err)
 {
     const mech_mesh *m = &f->mesh;
     double D[9], xy[8], Ke[64], Me[64], ml[4];
@@ -290,7 +290,7 @@ mech_status mech_fe_add(mech_system *sys, const mech_fe_def *d, int *id, mech_er
     if (f.mass == NULL)
         st = mech_error_set(err, MECH_ERR_NOMEM, "flexible body '%s': out of memory", name);
     if (!st) st = build_structure(&f, name, err);
-    if (!st) st = assemble(&f, name, err);
+    if (!st) st = build_stiffness(&f, name, err);
     /* room for the nodes and the body record before anything is added */
     if (!st && sys->cap_bodies < sys->nbodies + f.mesh.nnodes) {
         body *nb = mech_realloc(sys->bodies, sizeof(body) * (size_t)(sys->nbodies + f.mesh.nnodes));
@@ -314,8 +314,8 @@ mech_status mech_fe_add(mech_system *sys, const mech_fe_def *d, int *id, mech_er
         b->mass = f.mass[k];
         b->q0[0] = f.mesh.xy[2 * k] + d->displacement[0];
         b->q0[1] = f.mesh.xy[2 * k + 1] + d->displacement[1];
-        b->v0[0] = d->velocity[0];
-        b->v0[1] = d->velocity[1];
+        b->u0[0] = d->velocity[0];
+        b->u0[1] = d->velocity[1];
         b->nc = 2;
         b->dof = sys->ncoord_given;
         sys->ncoord_given += 2;

@@ -126,7 +126,7 @@ void system_fill_initial_state(const mech_system *sys, double *y)
     for (int b = 1; b < sys->nbodies; b++) {
         const body *bd = &sys->bodies[b];
         memcpy(y + bd->dof, bd->q0, (size_t)bd->nc * sizeof(double));
-        memcpy(y + n + bd->dof, bd->v0, (size_t)bd->nc * sizeof(double));
+        memcpy(y + n + bd->dof, bd->u0, (size_t)bd->nc * sizeof(double));
     }
 }
 

@@ -18,7 +18,7 @@
 typedef struct body {
     char name[MECH_NAME_MAX];
     double mass, inertia;
-    double q0[3], v0[3]; /* as the user gave them */
+    double q0[3], u0[3]; /* pose and velocity (vx, vy, omega) as the user gave them */
     int dof;             /* index of x in q, -1 for the ground */
     int nc;              /* coordinates: 3 (x, y, phi), 2 for a node of a flexible body */
     int fe, node;        /* a node: its flexible body and index there; else -1 */
@@ -91,7 +91,7 @@ typedef enum contact_shape {
 } contact_shape;
 
 /* A contact pair: body a touches a surface of body b, with its laws and its history.  The
-** discrete state (active, v0, impacts) changes only at located events, never inside a
+** discrete state (active, impact_speed, impacts) changes only at located events, never inside a
 ** step; the bristle state (Dahl, LuGre) is part of the state vector. */
 typedef struct contact {
     char name[2 * MECH_NAME_MAX + 1]; /* "joint.c1_top" for the contacts a joint owns */
@@ -105,10 +105,10 @@ typedef struct contact {
     int owner;           /* the clearance joint this contact belongs to, -1 for none */
     mech_normal_law nlaw;
     mech_friction_law flaw;
-    int z; /* state index of the bristle deflection, -1 if none */
+    int bristle; /* state index of the bristle deflection, -1 if none */
     /* history */
-    int active; /* in contact since the last onset */
-    double v0;  /* impact velocity of the current contact */
+    int active;          /* in contact since the last onset */
+    double impact_speed; /* the penetration rate when the current contact began */
     long impacts;
     /* last evaluation */
     double gap, dd, vt, fn, ft, elastic, zdot;
@@ -181,7 +181,7 @@ struct mech_system {
     /* sizes, set by finalize */
     int ncoord;              /* 3 per moving body */
     int nrows;               /* Lagrange rows */
-    int nz;                  /* coordinates without inertia (solved through the constraints) */
+    int nmassless;           /* coordinates without inertia (solved through the constraints) */
     int nquad;               /* energy accounts: driver works, applied work, dissipation */
     int nstate;              /* 2 ncoord + nquad */
     int iapplied, idissip;   /* state indices of the two global accounts */
@@ -189,23 +189,23 @@ struct mech_system {
     int nbristle;            /* bristle states, at the end of the state vector */
 
     /* workspaces, sized by finalize */
-    double *minv; /* 1/mass per coordinate, 0 for massless coordinates */
-    int *zcoord;  /* the massless coordinates */
+    double *minv;  /* 1/mass per coordinate, 0 for massless coordinates */
+    int *massless; /* the massless coordinates */
     /* fast solve (see dynamics.c): per massless coordinate its own row, the sign of its
     ** coefficient there and the weight w; 1/M~ per coordinate */
     int fast;
-    int *zrow;
-    double *zcoef, *zw, *minv_aug;
+    int *massless_row;
+    double *massless_coef, *massless_w, *minv_aug;
     rowinfo *rows; /* nrows */
     crow *cr;      /* nrows */
     double *rhs;   /* nrows: gamma - 2 alpha Phi' - beta^2 Phi */
     double *Q;     /* ncoord generalized forces */
     double *qdd;   /* ncoord accelerations */
-    double *K;     /* (nrows + nz)^2 reduced matrix */
+    double *K;     /* (nrows + nmassless)^2 reduced matrix */
     kpair *pairs;  /* its structurally non-zero entries in the rows block */
     int npairs;
-    double *sol;        /* nrows + nz */
-    int *piv;           /* nrows + nz */
+    double *sol;        /* nrows + nmassless */
+    int *piv;           /* nrows + nmassless */
     double *y0;         /* nstate: the assembled initial state */
     double *ydot;       /* nstate: scratch derivative for full evaluations */
     double *cs;         /* cos and sin of every body's angle during one evaluation */

@@ -412,7 +412,7 @@ void sim_failure_notes(const mech_system *sys, const mech_integ *integ,
             stiff);
     for (int k = 0; fault >= 0 && k < sys->ncontacts && len < size; k++) {
         const contact *c = &sys->contacts[k];
-        if (c->z != fault) continue;
+        if (c->bristle != fault) continue;
         int force_form = c->flaw.type != MECH_FRICTION_LUGRE_NORMALIZED;
         len += (size_t)snprintf(
             buf + len, size - len,

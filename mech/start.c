@@ -24,7 +24,7 @@ mech_start start_resolve(const mech_system *sys, const double *q)
     if (!clearance) return MECH_START_AS_GIVEN;
     for (int b = 1; b < sys->nbodies; b++)
         for (int k = 0; k < sys->bodies[b].nc; k++)
-            if (sys->bodies[b].v0[k] != 0) return MECH_START_AS_GIVEN;
+            if (sys->bodies[b].u0[k] != 0) return MECH_START_AS_GIVEN;
     for (int i = 0; i < sys->njoints; i++) {
         const joint *j = &sys->joints[i];
         if (j->enforce == MECH_CLEARANCE &&

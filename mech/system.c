@@ -61,13 +61,13 @@ mech_status mech_system_create(mech_system **out, const double gravity[2], mech_
 static void free_workspace(mech_system *sys)
 {
     mech_free(sys->minv);
-    mech_free(sys->zcoord);
-    mech_free(sys->zrow);
-    mech_free(sys->zcoef);
-    mech_free(sys->zw);
+    mech_free(sys->massless);
+    mech_free(sys->massless_row);
+    mech_free(sys->massless_coef);
+    mech_free(sys->massless_w);
     mech_free(sys->minv_aug);
-    sys->zrow = NULL;
-    sys->zcoef = sys->zw = sys->minv_aug = NULL;
+    sys->massless_row = NULL;
+    sys->massless_coef = sys->massless_w = sys->minv_aug = NULL;
     sys->fast = 0;
     mech_free(sys->rows);
     mech_free(sys->cr);
@@ -88,7 +88,7 @@ static void free_workspace(mech_system *sys)
     sys->cs_q = NULL;
     sys->minv = sys->Q = sys->qdd = sys->K = sys->sol = sys->rhs = sys->y0 = NULL;
     sys->q = sys->v = sys->y_eval = NULL; /* the last evaluation may have been of y0 */
-    sys->zcoord = sys->piv = NULL;
+    sys->massless = sys->piv = NULL;
     sys->rows = NULL;
     sys->cr = NULL;
 }
@@ -157,7 +157,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     int nz = 0;
     for (int b = 1; b < sys->nbodies; b++)
         if (sys->bodies[b].inertia == 0 && sys->bodies[b].nc == 3) nz++;
-    sys->nz = nz;
+    sys->nmassless = nz;
 
     sys->nquad = sys->ndrivers + 4;
     for (int i = 0; i < sys->ndrivers; i++) sys->drivers[i].work = 2 * n + i;
@@ -168,19 +168,19 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     sys->nbristle = 0;
     for (int i = 0; i < sys->ncontacts; i++) {
         contact *c = &sys->contacts[i];
-        int nz_states = mech_friction_states(&c->flaw);
-        c->z = nz_states ? 2 * n + sys->nquad + sys->nbristle : -1;
-        sys->nbristle += nz_states;
+        int n_bristle_states = mech_friction_states(&c->flaw);
+        c->bristle = n_bristle_states ? 2 * n + sys->nquad + sys->nbristle : -1;
+        sys->nbristle += n_bristle_states;
     }
     sys->nstate = 2 * n + sys->nquad + sys->nbristle;
 
     int ns = nrows + nz;
     size_t nn = (size_t)(n ? n : 1), nr = (size_t)(nrows ? nrows : 1), nk = (size_t)(ns ? ns : 1);
     sys->minv = mech_calloc(nn, sizeof(double));
-    sys->zcoord = mech_calloc((size_t)(nz ? nz : 1), sizeof(int));
-    sys->zrow = mech_calloc((size_t)(nz ? nz : 1), sizeof(int));
-    sys->zcoef = mech_calloc((size_t)(nz ? nz : 1), sizeof(double));
-    sys->zw = mech_calloc((size_t)(nz ? nz : 1), sizeof(double));
+    sys->massless = mech_calloc((size_t)(nz ? nz : 1), sizeof(int));
+    sys->massless_row = mech_calloc((size_t)(nz ? nz : 1), sizeof(int));
+    sys->massless_coef = mech_calloc((size_t)(nz ? nz : 1), sizeof(double));
+    sys->massless_w = mech_calloc((size_t)(nz ? nz : 1), sizeof(double));
     sys->minv_aug = mech_calloc(nn, sizeof(double));
     sys->rows = mech_calloc(nr, sizeof(rowinfo));
     sys->cr = mech_calloc(nr, sizeof(crow));
@@ -193,9 +193,9 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     sys->y0 = mech_calloc((size_t)sys->nstate, sizeof(double));
     sys->ydot = mech_calloc((size_t)sys->nstate, sizeof(double));
     sys->cs = mech_calloc((size_t)(2 * sys->nbodies), sizeof(double));
-    if (!sys->minv || !sys->zcoord || !sys->zrow || !sys->zcoef || !sys->zw || !sys->minv_aug ||
-        !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->qdd || !sys->K || !sys->sol ||
-        !sys->piv || !sys->y0 || !sys->ydot || !sys->cs) {
+    if (!sys->minv || !sys->massless || !sys->massless_row || !sys->massless_coef ||
+        !sys->massless_w || !sys->minv_aug || !sys->rows || !sys->cr || !sys->rhs || !sys->Q ||
+        !sys->qdd || !sys->K || !sys->sol || !sys->piv || !sys->y0 || !sys->ydot || !sys->cs) {
         free_workspace(sys);
         return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory sizing the workspaces");
     }
@@ -218,7 +218,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         if (bd->inertia > 0)
             sys->minv[bd->dof + 2] = 1.0 / bd->inertia;
         else
-            sys->zcoord[z++] = bd->dof + 2;
+            sys->massless[z++] = bd->dof + 2;
     }
 
     for (int i = 0; i < sys->njoints; i++) {
@@ -256,7 +256,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     memcpy(sys->minv_aug, sys->minv, sizeof(double) * nn);
     sys->fast = 1;
     for (int k = 0; k < nz; k++) {
-        int zb = sys->zcoord[k] - 2, found = -1;
+        int zb = sys->massless[k] - 2, found = -1;
         double coef = 0;
         for (int r = 0; r < nrows && found < 0; r++) {
             const rowinfo *ri = &sys->rows[r];
@@ -275,10 +275,11 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
             break;
         }
         const body *bd = &sys->bodies[system_coord_body(sys, zb)];
-        sys->zrow[k] = found;
-        sys->zcoef[k] = coef;
-        sys->zw[k] = bd->mass * 1e-2; /* the inertia of a ~0.1 m body: keeps S well scaled */
-        sys->minv_aug[sys->zcoord[k]] = 1.0 / sys->zw[k];
+        sys->massless_row[k] = found;
+        sys->massless_coef[k] = coef;
+        sys->massless_w[k] =
+            bd->mass * 1e-2; /* the inertia of a ~0.1 m body: keeps S well scaled */
+        sys->minv_aug[sys->massless[k]] = 1.0 / sys->massless_w[k];
     }
 
     /* the structure of S = A M^-1 A^T: row pairs that share a moving body */
@@ -376,7 +377,8 @@ void system_atol(const mech_system *sys, double atol, const double *given, doubl
     /* bristle deflections are tiny (of order mu / sigma0): tolerances in proportion */
     for (int k = 0; k < sys->ncontacts; k++) {
         const contact *c = &sys->contacts[k];
-        if (c->z >= 0) out[c->z] = 1e-4 * fmax(c->flaw.mu, c->flaw.mu_s) / c->flaw.sigma0;
+        if (c->bristle >= 0)
+            out[c->bristle] = 1e-4 * fmax(c->flaw.mu, c->flaw.mu_s) / c->flaw.sigma0;
     }
 }
 
