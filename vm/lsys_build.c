@@ -149,8 +149,6 @@ void lsys_scale_check(lua_State *L, lsys *ls)
                 plaus_name(ls, MECH_KIND_BODY, sc->mass_id[0]), sc->mass[0]);
 }
 
-/* World point `at` in the initial configuration -> coordinates of body b. */
-
 static int sys_body(lua_State *L)
 {
     const char *fn = "sys:body";

@@ -1142,6 +1142,19 @@ local FIELD = {
   y = function(g) return g:series_data() end,
 }
 
+-- An argument table of some of the given fields (each with probability p), each a value
+-- its FIELD generator makes, or a plain number or a hostile value for fields without one.
+function G:field_args(fields, p)
+  local f = {}
+  for _, k in ipairs(fields) do
+    if self:chance(p) then
+      local gen = FIELD[k]
+      f[#f + 1] = { k, gen and gen(self) or (self:chance(0.5) and num(self:logu(1e-3, 10)) or self:hostile()) }
+    end
+  end
+  return self:args(f, 0.3)
+end
+
 function G:sweep_call()
   local path = self:pick(SURFACE.functions)
   local fields = SURFACE.fields[path]
@@ -1171,14 +1184,7 @@ function G:sweep_call()
   elseif path == "options.numbers" then
     args = fmt("%q, %s, { \"a\" }", "fuzz", self:hostile())
   elseif fields then
-    local f = {}
-    for _, k in ipairs(fields) do
-      if self:chance(0.5) then
-        local gen = FIELD[k]
-        f[#f + 1] = { k, gen and gen(self) or (self:chance(0.5) and num(self:logu(1e-3, 10)) or self:hostile()) }
-      end
-    end
-    args = self:args(f, 0.3)
+    args = self:field_args(fields, 0.5)
   else
     local n = self:int(0, 3)
     local a = {}
@@ -1204,14 +1210,7 @@ function G:method_sweep()
   local fields = SURFACE.fields[kind .. ":" .. m]
   local args
   if fields and self:chance(0.7) then
-    local f = {}
-    for _, k in ipairs(fields) do
-      if self:chance(0.4) then
-        local gen = FIELD[k]
-        f[#f + 1] = { k, gen and gen(self) or (self:chance(0.5) and num(self:logu(1e-3, 10)) or self:hostile()) }
-      end
-    end
-    args = self:args(f, 0.3)
+    args = self:field_args(fields, 0.4)
   else
     local a = {}
     for i = 1, self:int(0, 2) do a[i] = self:chance(0.5) and self:hostile() or tostring(self:int(1, 5)) end
