@@ -3,15 +3,18 @@
 ** The equations of motion: generalized forces, the constrained solve, and the full
 ** evaluation behind recorded channels.
 **
-** With the coordinates split into those with inertia (diagonal M_a > 0) and those
-** without (z: angles of bodies with zero inertia, which a Lagrange joint must hold),
-**     M_a q_a'' = Q_a - A_a^T lambda,     0 = Q_z - A_z^T lambda,
-**     A_a q_a'' + A_z q_z'' = c           (c = gamma - 2 alpha Phi' - beta^2 Phi)
-** eliminating q_a'' = M_a^-1 (Q_a - A_a^T lambda) leaves the small symmetric system
-**     [  S    -A_z ] [ lambda ]   [ A_a M_a^-1 Q_a - c ]
-**     [ -A_z^T  0  ] [ q_z''  ] = [ -Q_z               ],   S = A_a M_a^-1 A_a^T,
-** of size (Lagrange rows + z), solved by LU.  A is stored by rows of at most six
-** entries (two bodies), so S costs a few hundred flops for a slider-crank.
+** The mass matrix is block-diagonal, one block per moving body over its velocities
+** (mass_block.h).  With the velocities split into those with inertia (a) and those without
+** (z: the angles of planar bodies with zero inertia, which a Lagrange joint must hold),
+**     M_a u_a' = Q_a - G_a^T lambda,     0 = Q_z - G_z^T lambda,
+**     G_a u_a' + G_z u_z' = c            (c = gamma - 2 alpha Phi' - beta^2 Phi)
+** eliminating u_a' = M_a^-1 (Q_a - G_a^T lambda) leaves the small symmetric system
+**     [  S    -G_z ] [ lambda ]   [ G_a M_a^-1 Q_a - c ]
+**     [ -G_z^T  0  ] [ u_z'   ] = [ -Q_z               ],   S = G_a M_a^-1 G_a^T,
+** of size (Lagrange rows + z), solved by LU.  G is stored by rows with the entries on the
+** (at most two) bodies a row involves, one per velocity of each body's block, and S is
+** summed over the blocks two rows share: a few hundred flops for a slider-crank.  For
+** planar bodies and nodes the velocities are the coordinates' rates (q' = u).
 */
 #include <math.h>
 #include <stdio.h>
@@ -28,22 +31,28 @@
 
 #define SINGULAR_TOL 1e-13 /* pivot threshold relative to the largest entry of the matrix */
 
-/* Where a row's Jacobian lands: the first coordinate and the number of coordinates of
-** bodies a and b (dof -1 for the ground; 2 coordinates for a node). */
+/* Where a row's Jacobian lands: the first velocity and the number of velocities of
+** bodies a and b (their mass blocks; da -1 for the ground). */
 typedef struct rowdofs {
     int da, na, db, nb;
 } rowdofs;
 
-static rowdofs dofs_of(const mech_system *sys, int a, int b)
+static rowdofs dofs_blocks(const mech_system *sys, int ka, int kb)
 {
-    rowdofs r = {sys->bodies[a].dof, sys->bodies[a].nc, sys->bodies[b].dof, sys->bodies[b].nc};
+    rowdofs r = {-1, 0, -1, 0};
+    if (ka >= 0) r.da = sys->blocks[ka].at, r.na = sys->blocks[ka].n;
+    if (kb >= 0) r.db = sys->blocks[kb].at, r.nb = sys->blocks[kb].n;
     return r;
 }
 
-static rowdofs dofs_row(const rowinfo *ri)
+static rowdofs dofs_of(const mech_system *sys, int a, int b)
 {
-    rowdofs r = {ri->dof_a, ri->nc_a, ri->dof_b, ri->nc_b};
-    return r;
+    return dofs_blocks(sys, sys->bodies[a].block, sys->bodies[b].block);
+}
+
+static rowdofs dofs_row(const mech_system *sys, const rowinfo *ri)
+{
+    return dofs_blocks(sys, ri->blk_a, ri->blk_b);
 }
 
 /* Generalized force of a row with multiplier lam added to Q with sign -1. */
@@ -199,12 +208,13 @@ static void describe_column(const mech_system *sys, int c, char *buf, size_t siz
     }
 }
 
-/* Fills the rows block of K (ns x ns) with S = A M^-1 A^T for the inverse masses minv,
-** and sol[r] = (A M^-1 Q)_r - rhs_r. */
+/* Fills the rows block of K (ns x ns) with S = G M^-1 G^T for the inverse mass blocks minv
+** (diagonal ones; full ones in sys->minv_full), and sol[r] = (G M^-1 Q)_r - rhs_r. */
 static void fill_schur(mech_system *sys, const double *minv, int ns)
 {
     double *K = sys->K, *sol = sys->sol;
-    const double *Q = sys->Q;
+    const double *Q = sys->Q, *mfull = sys->minv_full;
+    const mass_block *blocks = sys->blocks;
     memset(K, 0, sizeof(double) * (size_t)(ns * ns));
     for (int p = 0; p < sys->npairs; p++) {
         const kpair *kp = &sys->pairs[p];
@@ -213,33 +223,30 @@ static void fill_schur(mech_system *sys, const double *minv, int ns)
         double sum = 0;
         for (int m = 0; m < kp->nm; m++) {
             const double *jr = kp->s[m] ? cr->jb : cr->ja, *jc = kp->u[m] ? cc->jb : cc->ja;
-            int d = kp->s[m] ? ri->dof_b : ri->dof_a, nc = kp->s[m] ? ri->nc_b : ri->nc_a;
-            sum += jr[0] * jc[0] * minv[d] + jr[1] * jc[1] * minv[d + 1];
-            if (nc == 3) sum += jr[2] * jc[2] * minv[d + 2];
+            const mass_block *k = &blocks[kp->s[m] ? ri->blk_b : ri->blk_a];
+            sum = mass_block_quad(k, minv, mfull, jr, jc, sum);
         }
         K[kp->r * ns + kp->c] = K[kp->c * ns + kp->r] = sum;
     }
     for (int r = 0; r < sys->nrows; r++) {
         const rowinfo *ri = &sys->rows[r];
         const crow *cr = &sys->cr[r];
-        const int dr[2] = {ri->dof_a, ri->dof_b}, nc[2] = {ri->nc_a, ri->nc_b};
-        const double *jr[2] = {cr->ja, cr->jb};
         double b = -sys->rhs[r];
-        for (int s = 0; s < 2; s++)
-            if (dr[s] >= 0)
-                for (int k = 0; k < nc[s]; k++) b += jr[s][k] * minv[dr[s] + k] * Q[dr[s] + k];
+        if (ri->blk_a >= 0) b = mass_block_dot(&blocks[ri->blk_a], minv, mfull, cr->ja, Q, b);
+        if (ri->blk_b >= 0) b = mass_block_dot(&blocks[ri->blk_b], minv, mfull, cr->jb, Q, b);
         sol[r] = b;
     }
 }
 
-/* q'' = minv (Q - A^T lambda), lambda in sol. */
+/* u' = M^-1 (Q - G^T lambda), lambda in sol, for the inverse mass blocks minv. */
 static void accelerations(mech_system *sys, const double *minv)
 {
     for (int r = 0; r < sys->nrows; r++) {
         const rowinfo *ri = &sys->rows[r];
-        add_row_force(sys, dofs_row(ri), &sys->cr[r], sys->sol[r]);
+        add_row_force(sys, dofs_row(sys, ri), &sys->cr[r], sys->sol[r]);
     }
-    for (int i = 0; i < sys->ncoord; i++) sys->qdd[i] = minv[i] * sys->Q[i];
+    for (int k = 0; k < sys->nblocks; k++)
+        mass_block_apply(&sys->blocks[k], minv, sys->minv_full, sys->Q, sys->qdd);
 }
 
 /*
@@ -278,8 +285,8 @@ static int solve_general(mech_system *sys, double t)
         const rowinfo *ri = &sys->rows[r];
         const crow *cr = &sys->cr[r];
         for (int z = 0; z < nz; z++) {
-            int zb = sys->massless[z] - 2;
-            double coef = (ri->dof_a == zb ? cr->ja[2] : 0) + (ri->dof_b == zb ? cr->jb[2] : 0);
+            int zk = sys->massless_block[z], i = sys->massless[z] - sys->blocks[zk].at;
+            double coef = (ri->blk_a == zk ? cr->ja[i] : 0) + (ri->blk_b == zk ? cr->jb[i] : 0);
             K[r * ns + nr + z] = K[(nr + z) * ns + r] = -coef;
         }
     }
@@ -458,13 +465,14 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
     for (int r = 0; r < nr; r++) {
         const rowinfo *ri = &sys->rows[r];
         const crow *c = &sys->cr[r];
-        double rate = row_rate(c, dofs_row(ri), v);
+        double rate = row_rate(c, dofs_row(sys, ri), v);
         sys->rhs[r] = c->gamma - 2 * ri->alpha * rate - ri->beta * ri->beta * c->phi;
     }
 
     double *qdd = sys->qdd;
     if (ns == 0) {
-        for (int i = 0; i < n; i++) qdd[i] = sys->minv[i] * Q[i];
+        for (int k = 0; k < sys->nblocks; k++)
+            mass_block_apply(&sys->blocks[k], sys->minv, sys->minv_full, Q, qdd);
     } else if (!sys->fast || solve_fast(sys) != 0) {
         if (solve_general(sys, t) != 0) return -1;
     }
@@ -475,7 +483,7 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
         const rowinfo *ri = &sys->rows[d->row];
         const crow *c = &sys->cr[d->row];
         double lam = sys->sol[d->row];
-        double power = -lam * (row_rate(c, dofs_row(ri), v) - c->phit);
+        double power = -lam * (row_rate(c, dofs_row(sys, ri), v) - c->phit);
         ydot[d->work] = power;
         if (full) {
             d->lambda = lam;

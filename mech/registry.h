@@ -14,6 +14,7 @@
 #include "mech_fe.h"
 #include "mech_integ.h"
 #include "mech_system.h"
+#include "mass_block.h"
 
 typedef struct body {
     char name[MECH_NAME_MAX];
@@ -22,6 +23,7 @@ typedef struct body {
     int dof;             /* index of x in q, -1 for the ground */
     int nc;              /* coordinates: 3 (x, y, phi), 2 for a node of a flexible body */
     int fe, node;        /* a node: its flexible body and index there; else -1 */
+    int block;           /* its mass block (set by finalize), -1 for the ground */
     int outline;         /* 0 none, 1 rectangle, 2 segment */
     double outline_data[4];
 } body;
@@ -134,14 +136,14 @@ typedef struct fe_body {
 } fe_body;
 
 /* One constraint equation as evaluated: value, partial time derivative, the
-** acceleration right-hand side gamma (Phi_q q'' = gamma), and the Jacobian entries on
-** the coordinates (x, y, phi) of bodies a and b. */
+** acceleration right-hand side gamma (G u' = gamma), and the Jacobian entries on the
+** velocities of bodies a and b (x, y, phi for a planar body: as many as its mass block). */
 typedef struct crow {
     double phi, phit, gamma;
-    double ja[3], jb[3];
+    double ja[BODY_NU_MAX], jb[BODY_NU_MAX];
 } crow;
 
-/* Two Lagrange rows that share a body: an entry of S = A M^-1 A^T that may be non-zero.
+/* Two Lagrange rows that share a body: an entry of S = G M^-1 G^T that may be non-zero.
 ** s[m], u[m] say which body (0 = a, 1 = b) of row r and of row c is the shared one. */
 typedef struct kpair {
     int r, c, nm;
@@ -153,8 +155,8 @@ typedef struct rowinfo {
     int kind; /* MECH_KIND_JOINT or MECH_KIND_DRIVER */
     int id;
     int eq;           /* equation index within the entity */
-    int dof_a, dof_b; /* first coordinate of bodies a and b, -1 for ground */
-    int nc_a, nc_b;   /* their numbers of coordinates (3, or 2 for a node) */
+    int dof_a, dof_b; /* first velocity of bodies a and b, -1 for ground */
+    int blk_a, blk_b; /* their mass blocks, -1 for ground */
     double alpha, beta;
 } rowinfo;
 
@@ -189,8 +191,12 @@ struct mech_system {
     int nbristle;            /* bristle states, at the end of the state vector */
 
     /* workspaces, sized by finalize */
-    double *minv;  /* 1/mass per coordinate, 0 for massless coordinates */
-    int *massless; /* the massless coordinates */
+    mass_block *blocks; /* one per moving body, in the order of their velocities */
+    int nblocks;
+    double *minv;        /* diagonal blocks: 1/mass per velocity, 0 for massless ones */
+    double *minv_full;   /* full blocks' inverses (none in a planar system) */
+    int *massless;       /* the velocities without inertia ... */
+    int *massless_block; /* ... and their blocks */
     /* fast solve (see dynamics.c): per massless coordinate its own row, the sign of its
     ** coefficient there and the weight w; 1/M~ per coordinate */
     int fast;

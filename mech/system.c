@@ -61,7 +61,14 @@ mech_status mech_system_create(mech_system **out, const double gravity[2], mech_
 static void free_workspace(mech_system *sys)
 {
     mech_free(sys->minv);
+    mech_free(sys->blocks);
+    sys->blocks = NULL;
+    sys->nblocks = 0;
+    mech_free(sys->minv_full);
+    sys->minv_full = NULL;
     mech_free(sys->massless);
+    mech_free(sys->massless_block);
+    sys->massless_block = NULL;
     mech_free(sys->massless_row);
     mech_free(sys->massless_coef);
     mech_free(sys->massless_w);
@@ -177,7 +184,10 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     int ns = nrows + nz;
     size_t nn = (size_t)(n ? n : 1), nr = (size_t)(nrows ? nrows : 1), nk = (size_t)(ns ? ns : 1);
     sys->minv = mech_calloc(nn, sizeof(double));
+    sys->blocks = mech_calloc((size_t)sys->nbodies, sizeof(mass_block));
+    sys->minv_full = mech_calloc(1, sizeof(double)); /* planar blocks are diagonal */
     sys->massless = mech_calloc((size_t)(nz ? nz : 1), sizeof(int));
+    sys->massless_block = mech_calloc((size_t)(nz ? nz : 1), sizeof(int));
     sys->massless_row = mech_calloc((size_t)(nz ? nz : 1), sizeof(int));
     sys->massless_coef = mech_calloc((size_t)(nz ? nz : 1), sizeof(double));
     sys->massless_w = mech_calloc((size_t)(nz ? nz : 1), sizeof(double));
@@ -193,16 +203,24 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     sys->y0 = mech_calloc((size_t)sys->nstate, sizeof(double));
     sys->ydot = mech_calloc((size_t)sys->nstate, sizeof(double));
     sys->cs = mech_calloc((size_t)(2 * sys->nbodies), sizeof(double));
-    if (!sys->minv || !sys->massless || !sys->massless_row || !sys->massless_coef ||
-        !sys->massless_w || !sys->minv_aug || !sys->rows || !sys->cr || !sys->rhs || !sys->Q ||
-        !sys->qdd || !sys->K || !sys->sol || !sys->piv || !sys->y0 || !sys->ydot || !sys->cs) {
+    if (!sys->minv || !sys->blocks || !sys->minv_full || !sys->massless || !sys->massless_block ||
+        !sys->massless_row || !sys->massless_coef || !sys->massless_w || !sys->minv_aug ||
+        !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->qdd || !sys->K || !sys->sol ||
+        !sys->piv || !sys->y0 || !sys->ydot || !sys->cs) {
         free_workspace(sys);
         return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory sizing the workspaces");
     }
 
     int z = 0;
+    sys->bodies[MECH_GROUND].block = -1;
     for (int b = 1; b < sys->nbodies; b++) {
-        const body *bd = &sys->bodies[b];
+        body *bd = &sys->bodies[b];
+        mass_block *k = &sys->blocks[sys->nblocks];
+        k->at = bd->dof;
+        k->n = bd->nc;
+        k->full = 0;
+        k->off = 0;
+        bd->block = sys->nblocks++;
         /* a mass or inertia so small that its inverse overflows: every acceleration of
         ** the body would be inf or NaN */
         if (!isfinite(1.0 / bd->mass) || (bd->inertia > 0 && !isfinite(1.0 / bd->inertia))) {
@@ -215,10 +233,12 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         }
         sys->minv[bd->dof] = sys->minv[bd->dof + 1] = 1.0 / bd->mass;
         if (bd->nc == 2) continue; /* a node: no rotation */
-        if (bd->inertia > 0)
+        if (bd->inertia > 0) {
             sys->minv[bd->dof + 2] = 1.0 / bd->inertia;
-        else
+        } else {
+            sys->massless_block[z] = bd->block;
             sys->massless[z++] = bd->dof + 2;
+        }
     }
 
     for (int i = 0; i < sys->njoints; i++) {
@@ -230,8 +250,8 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
             r->eq = e;
             r->dof_a = sys->bodies[j->a].dof;
             r->dof_b = sys->bodies[j->b].dof;
-            r->nc_a = sys->bodies[j->a].nc;
-            r->nc_b = sys->bodies[j->b].nc;
+            r->blk_a = sys->bodies[j->a].block;
+            r->blk_b = sys->bodies[j->b].block;
             r->alpha = system_baumgarte_or(j->alpha, sys->alpha);
             r->beta = system_baumgarte_or(j->beta, sys->beta);
         }
@@ -246,8 +266,8 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         r->eq = 0;
         r->dof_a = sys->bodies[a].dof;
         r->dof_b = sys->bodies[b].dof;
-        r->nc_a = sys->bodies[a].nc;
-        r->nc_b = sys->bodies[b].nc;
+        r->blk_a = sys->bodies[a].block;
+        r->blk_b = sys->bodies[b].block;
         r->alpha = system_baumgarte_or(d->alpha, sys->alpha);
         r->beta = system_baumgarte_or(d->beta, sys->beta);
     }
@@ -256,7 +276,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     memcpy(sys->minv_aug, sys->minv, sizeof(double) * nn);
     sys->fast = 1;
     for (int k = 0; k < nz; k++) {
-        int zb = sys->massless[k] - 2, found = -1;
+        int zk = sys->massless_block[k], found = -1;
         double coef = 0;
         for (int r = 0; r < nrows && found < 0; r++) {
             const rowinfo *ri = &sys->rows[r];
@@ -267,14 +287,14 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
             } else {
                 alone = sys->drivers[ri->id].type != MECH_DRIVE_JOINT_DISTANCE;
             }
-            if (alone && ri->dof_b == zb && ri->dof_a < 0) found = r, coef = 1;
-            if (alone && ri->dof_a == zb && ri->dof_b < 0) found = r, coef = -1;
+            if (alone && ri->blk_b == zk && ri->blk_a < 0) found = r, coef = 1;
+            if (alone && ri->blk_a == zk && ri->blk_b < 0) found = r, coef = -1;
         }
         if (found < 0) {
             sys->fast = 0;
             break;
         }
-        const body *bd = &sys->bodies[system_coord_body(sys, zb)];
+        const body *bd = &sys->bodies[system_coord_body(sys, sys->massless[k])];
         sys->massless_row[k] = found;
         sys->massless_coef[k] = coef;
         sys->massless_w[k] =
@@ -282,14 +302,14 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         sys->minv_aug[sys->massless[k]] = 1.0 / sys->massless_w[k];
     }
 
-    /* the structure of S = A M^-1 A^T: row pairs that share a moving body */
+    /* the structure of S = G M^-1 G^T: row pairs that share a moving body (a mass block) */
     int npairs = 0;
     for (int pass = 0; pass < 2; pass++) {
         npairs = 0;
         for (int r = 0; r < nrows; r++) {
             for (int c = r; c < nrows; c++) {
-                const int dr[2] = {sys->rows[r].dof_a, sys->rows[r].dof_b};
-                const int dc[2] = {sys->rows[c].dof_a, sys->rows[c].dof_b};
+                const int dr[2] = {sys->rows[r].blk_a, sys->rows[r].blk_b};
+                const int dc[2] = {sys->rows[c].blk_a, sys->rows[c].blk_b};
                 kpair kp = {r, c, 0, {0, 0}, {0, 0}};
                 for (int s2 = 0; s2 < 2; s2++)
                     for (int u = 0; u < 2; u++)
@@ -319,7 +339,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         if (bd->inertia > 0 || bd->nc == 2) continue;
         int tied = 0;
         for (int r = 0; r < nrows && !tied; r++)
-            tied = sys->rows[r].dof_a == bd->dof || sys->rows[r].dof_b == bd->dof;
+            tied = sys->rows[r].blk_a == bd->block || sys->rows[r].blk_b == bd->block;
         if (!tied) {
             /* a joint with clearance does not hold it: say so when one is on it */
             const joint *cj = NULL;
