@@ -91,7 +91,7 @@ const char *mech_normal_name(mech_normal_type type)
 }
 
 /*
-** The hysteresis factor h of the restitution-based laws F = K d^n (1 + h dd/v0), each
+** The hysteresis factor h of the restitution-based laws F = K d^n (1 + h dd/vi), each
 ** derived for a single impact of a Hertz contact:
 **   Hunt and Crossley 1975         3 (1 - e) / 2           (linearised in 1 - e)
 **   Lankarani and Nikravesh 1990   3 (1 - e^2) / 4         (energy balance, e near 1)
@@ -141,10 +141,10 @@ mech_status mech_normal_check(const mech_normal_law *law, mech_error *err)
 /*
 ** F >= 0 for every law: penetration d <= 0 gives 0 and a damping term that would pull
 ** (fast separation) is clipped, so the bodies then separate with no force although d > 0.
-** The restitution laws take v0 = max(v0, v_min): a resting contact, whose onset rate is
+** The restitution laws take vi = max(vi, v_min): a resting contact, whose onset rate is
 ** nearly 0, keeps a bounded damping term K d^n h dd / v_min.
 */
-double mech_normal_force(const mech_normal_law *law, double d, double dd, double v0,
+double mech_normal_force(const mech_normal_law *law, double d, double dd, double vi,
                          double *elastic)
 {
     double el = d > 0 ? law->K * pow(d, law->n) : 0, f = el;
@@ -155,7 +155,7 @@ double mech_normal_force(const mech_normal_law *law, double d, double dd, double
         case MECH_NORMAL_HUNT_CROSSLEY:
             f = el + law->c * pow(d, law->p) * copysign(pow(fabs(dd), law->q), dd);
             break;
-        default: f = el * (1 + mech_normal_hysteresis(law) * dd / fmax(v0, law->v_min)); break;
+        default: f = el * (1 + mech_normal_hysteresis(law) * dd / fmax(vi, law->v_min)); break;
         }
     }
     if (elastic) *elastic = el;

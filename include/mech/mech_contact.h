@@ -6,8 +6,10 @@
 ** law and any friction law from here.
 **
 ** Conventions.  d >= 0 is the penetration [m]; dd its rate [m/s], positive while the
-** bodies approach; v0 > 0 the penetration rate when the contact began (the impact
-** velocity, captured by an event at the onset and kept until the contact ends).  Normal
+** bodies approach; vi > 0 the penetration rate when the contact began (the impact speed,
+** captured by an event at the onset and kept until the contact ends; the papers write it
+** v0 or delta-dot-minus, and in libmech v0 is only ever the threshold speed of the
+** Ambrosio and Threlfall friction laws).  Normal
 ** forces are never negative (no law pulls).  The tangential velocity v is that of the
 ** body the friction force acts on, relative to the other surface; the friction force
 ** opposes it.  Units are SI.
@@ -23,12 +25,12 @@ typedef enum mech_normal_type {
     MECH_NORMAL_KELVIN_VOIGT = 0,    ///< max(K d + c dd, 0), spring-damper [Zheng & Wang, Eq. 1]
     MECH_NORMAL_HERTZ,               ///< K d^n, elastic
     MECH_NORMAL_HUNT_CROSSLEY,       ///< K d^n + b d^p sgn(dd)|dd|^q [Wang et al. 2025, Eq. 14]
-    MECH_NORMAL_HC_RESTITUTION,      ///< Hunt-Crossley 1975: K d^n (1 + 3(1 - e)/2 dd/v0)
-    MECH_NORMAL_LANKARANI_NIKRAVESH, ///< K d^n (1 + 3(1 - e^2)/4 dd/v0)
+    MECH_NORMAL_HC_RESTITUTION,      ///< Hunt-Crossley 1975: K d^n (1 + 3(1 - e)/2 dd/vi)
+    MECH_NORMAL_LANKARANI_NIKRAVESH, ///< K d^n (1 + 3(1 - e^2)/4 dd/vi)
                                      ///< [Spatial revolute paper, Eqs. 7-9]
-    MECH_NORMAL_FLORES,              ///< Flores et al. 2011: K d^n (1 + 8(1 - e)/(5 e) dd/v0)
-    MECH_NORMAL_GONTHIER,            ///< Gonthier et al. 2004: K d^n (1 + (1 - e^2)/e dd/v0)
-    MECH_NORMAL_HU_GUO,              ///< Hu and Guo 2015: K d^n (1 + 3(1 - e)/(2 e) dd/v0); the
+    MECH_NORMAL_FLORES,              ///< Flores et al. 2011: K d^n (1 + 8(1 - e)/(5 e) dd/vi)
+    MECH_NORMAL_GONTHIER,            ///< Gonthier et al. 2004: K d^n (1 + (1 - e^2)/e dd/vi)
+    MECH_NORMAL_HU_GUO,              ///< Hu and Guo 2015: K d^n (1 + 3(1 - e)/(2 e) dd/vi); the
                                      ///< "modified" model of [Sci. Rep. 2023]
 } mech_normal_type;
 
@@ -41,7 +43,7 @@ typedef struct mech_normal_law {
     double c;     ///< Kelvin-Voigt damping [N s/m]; Hunt-Crossley general: b
     double p, q;  ///< Hunt-Crossley general: exponents of d and dd in the damping term
     double e;     ///< coefficient of restitution (restitution-based laws), 0 < e <= 1
-    double v_min; ///< the impact velocity used is max(v0, v_min) [m/s] (default 1e-4)
+    double v_min; ///< the impact speed used is max(vi, v_min) [m/s] (default 1e-4)
 } mech_normal_law;
 
 /// A law of the given type with the defaults: n = 1.5 (1 for Kelvin-Voigt), v_min = 1e-4.
@@ -57,18 +59,18 @@ int mech_normal_uses_impact(const mech_normal_law *law);
 mech_status mech_normal_check(const mech_normal_law *law, mech_error *err);
 
 /*
-** Normal force for penetration d (>= 0) and rate dd, with impact velocity v0 (ignored by
+** Normal force for penetration d (>= 0) and rate dd, with impact speed vi (ignored by
 ** laws that do not use it).  Never negative.  *elastic (if not NULL) receives the
 ** conservative part K d^n, whose integral mech_normal_energy is the stored energy: the
 ** difference (force - elastic) * dd >= 0 is the power the law dissipates.
 */
-double mech_normal_force(const mech_normal_law *law, double d, double dd, double v0,
+double mech_normal_force(const mech_normal_law *law, double d, double dd, double vi,
                          double *elastic);
 
 /// Energy stored at penetration d: K d^(n+1) / (n + 1).
 double mech_normal_energy(const mech_normal_law *law, double d);
 
-/// Restitution-based laws: the factor h in K d^n (1 + h dd/v0); 0 for the others.
+/// Restitution-based laws: the factor h in K d^n (1 + h dd/vi); 0 for the others.
 double mech_normal_hysteresis(const mech_normal_law *law);
 
 /* ---- friction laws ------------------------------------------------------------------------ */
