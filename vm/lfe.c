@@ -32,9 +32,9 @@ static int sys_flexible(lua_State *L)
                                         "displacement", "velocity", NULL};
     static const char *const planes[] = {"stress", "strain", NULL};
     static const char *const lumpings[] = {"row_sum", "hrz", NULL};
-    lsys *ls = lsys_check_mutable(L, 1, fn);
-    int t = lu_checktable(L, 2, fn, "{ name = ..., mesh = ..., E = ..., density = ... }");
-    lu_checkfields(L, t, fn, known, 0);
+    int t;
+    lsys *ls =
+        lsys_method_args(L, fn, "{ name = ..., mesh = ..., E = ..., density = ... }", known, 0, &t);
     mech_fe_def d = mech_fe_default();
     d.name = lu_string(L, t, fn, "name", NULL);
     d.E = lu_number(L, t, fn, "E", 0, 1);
@@ -264,9 +264,9 @@ static int sys_guide(lua_State *L)
     static const char *const known[] = {"name",      "on",    "at",          "axis",
                                         "lower",     "upper", "lower_nodes", "upper_nodes",
                                         "clearance", "law",   "friction",    NULL};
-    lsys *ls = lsys_check_mutable(L, 1, fn);
-    int t = lu_checktable(L, 2, fn, "{ flexible_body, clearance = ..., law = ..., ... }");
-    lu_checkfields(L, t, fn, known, 1);
+    int t;
+    lsys *ls =
+        lsys_method_args(L, fn, "{ flexible_body, clearance = ..., law = ..., ... }", known, 1, &t);
     int fe = lsys_table_entity(L, t, 1, ls, MECH_KIND_FE, fn, "the flexible body");
     const char *name = lu_string(L, t, fn, "name", "guide");
     int on = MECH_GROUND;

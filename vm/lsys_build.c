@@ -154,9 +154,8 @@ static int sys_body(lua_State *L)
     const char *fn = "sys:body";
     static const char *const known[] = {"name",     "mass",  "inertia",   "at",      "angle",
                                         "velocity", "omega", "rectangle", "segment", NULL};
-    lsys *ls = lsys_check_mutable(L, 1, fn);
-    int t = lu_checktable(L, 2, fn, "{ name = ..., mass = ..., ... }");
-    lu_checkfields(L, t, fn, known, 0);
+    int t;
+    lsys *ls = lsys_method_args(L, fn, "{ name = ..., mass = ..., ... }", known, 0, &t);
     mech_body_def d = mech_body_default();
     d.name = lu_string(L, t, fn, "name", NULL);
     d.mass = lu_number(L, t, fn, "mass", 0, 1);
@@ -230,9 +229,8 @@ static int sys_point(lua_State *L)
 {
     const char *fn = "sys:point";
     static const char *const known[] = {"name", "at", "body_at", NULL};
-    lsys *ls = lsys_check_mutable(L, 1, fn);
-    int t = lu_checktable(L, 2, fn, "{ body, name = ..., at = {x, y} }");
-    lu_checkfields(L, t, fn, known, 1);
+    int t;
+    lsys *ls = lsys_method_args(L, fn, "{ body, name = ..., at = {x, y} }", known, 1, &t);
     int b = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
     return point_common(L, ls, 1, t, b, fn);
 }
@@ -428,9 +426,9 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
                                                   "axis", "angle",     "method",    "k",
                                                   "c",    "baumgarte", "clearance", NULL};
     static const char *const methods[] = {"lagrange", "penalty", NULL};
-    lsys *ls = lsys_check_mutable(L, 1, fn);
-    int t = lu_checktable(L, 2, fn, "{ body_a, body_b, at = {x, y}, ... }");
-    lu_checkfields(L, t, fn, type == MECH_FIXED ? known : known_clearance, 2);
+    int t;
+    lsys *ls = lsys_method_args(L, fn, "{ body_a, body_b, at = {x, y}, ... }",
+                                type == MECH_FIXED ? known : known_clearance, 2, &t);
     mech_joint_def d = mech_joint_default();
     d.type = type;
     d.name = lu_string(L, t, fn, "name", NULL);
@@ -500,9 +498,8 @@ static int sys_drive(lua_State *L)
 {
     const char *fn = "sys:drive";
     static const char *const known[] = {"name", "speed", "start", "motion", "baumgarte", NULL};
-    lsys *ls = lsys_check_mutable(L, 1, fn);
-    int t = lu_checktable(L, 2, fn, "{ body or joint, speed = ... }");
-    lu_checkfields(L, t, fn, known, 1);
+    int t;
+    lsys *ls = lsys_method_args(L, fn, "{ body or joint, speed = ... }", known, 1, &t);
     mech_driver_def d = mech_driver_default();
     d.name = lu_string(L, t, fn, "name", NULL);
     lua_rawgeti(L, t, 1);
@@ -560,9 +557,8 @@ static int sys_spring(lua_State *L)
     const char *fn = "sys:spring";
     static const char *const known[] = {"name", "at",     "a_at", "b_at", "k",
                                         "c",    "length", "law",  "axis", NULL};
-    lsys *ls = lsys_check_mutable(L, 1, fn);
-    int t = lu_checktable(L, 2, fn, "{ body_a, body_b, k = ..., ... }");
-    lu_checkfields(L, t, fn, known, 2);
+    int t;
+    lsys *ls = lsys_method_args(L, fn, "{ body_a, body_b, k = ..., ... }", known, 2, &t);
     mech_spring_def d = mech_spring_default();
     d.name = lu_string(L, t, fn, "name", NULL);
     d.body_a = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the first body");
@@ -597,9 +593,8 @@ static int sys_rotational_spring(lua_State *L)
 {
     const char *fn = "sys:rotational_spring";
     static const char *const known[] = {"name", "k", "c", "angle", NULL};
-    lsys *ls = lsys_check_mutable(L, 1, fn);
-    int t = lu_checktable(L, 2, fn, "{ body_a, body_b, k = ..., ... }");
-    lu_checkfields(L, t, fn, known, 2);
+    int t;
+    lsys *ls = lsys_method_args(L, fn, "{ body_a, body_b, k = ..., ... }", known, 2, &t);
     mech_rot_spring_def d = mech_rot_spring_default();
     d.name = lu_string(L, t, fn, "name", NULL);
     d.body_a = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the first body");
@@ -623,9 +618,9 @@ static int add_load(lua_State *L, int torque)
     static const char *const known_t[] = {"name",  "value", "amplitude", "omega",
                                           "phase", "fn",    NULL};
     static const char *const frames[] = {"global", "body", NULL};
-    lsys *ls = lsys_check_mutable(L, 1, fn);
-    int t = lu_checktable(L, 2, fn, "{ body, value = ..., ... }");
-    lu_checkfields(L, t, fn, torque ? known_t : known_f, 1);
+    int t;
+    lsys *ls =
+        lsys_method_args(L, fn, "{ body, value = ..., ... }", torque ? known_t : known_f, 1, &t);
     mech_load_def d = mech_load_default();
     d.name = lu_string(L, t, fn, "name", NULL);
     d.body = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
@@ -686,9 +681,9 @@ static int sys_contact(lua_State *L)
     static const char *const known[] = {"name", "at",       "body_at", "surface",
                                         "law",  "friction", NULL};
     static const char *const sknown[] = {"body", "at", "body_at", "normal", "speed", NULL};
-    lsys *ls = lsys_check_mutable(L, 1, fn);
-    int t = lu_checktable(L, 2, fn, "{ body, at = {x, y}, surface = {...}, law = ... }");
-    lu_checkfields(L, t, fn, known, 1);
+    int t;
+    lsys *ls =
+        lsys_method_args(L, fn, "{ body, at = {x, y}, surface = {...}, law = ... }", known, 1, &t);
     mech_contact_def d = mech_contact_default();
     d.name = lu_string(L, t, fn, "name", NULL);
     d.body_a = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");

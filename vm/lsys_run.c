@@ -165,9 +165,9 @@ static int sys_lyapunov(lua_State *L)
     static const char *const known[] = {
         "t",    "transient", "every",     "d0",           "method",    "h", "rtol",
         "atol", "max_step",  "max_order", "max_distance", "max_steps", NULL};
-    lsys *ls = lsys_check_mutable(L, 1, fn);
-    int t = lu_checktable(L, 2, fn, "{ t = end time, every = renormalisation interval, ... }");
-    lu_checkfields(L, t, fn, known, 0);
+    int t;
+    lsys *ls = lsys_method_args(L, fn, "{ t = end time, every = renormalisation interval, ... }",
+                                known, 0, &t);
     mech_lyapunov_options o = mech_lyapunov_default_options();
     o.t_end = lu_number(L, t, fn, "t", 0, 1);
     o.transient = lu_number(L, t, fn, "transient", 0, 0);
@@ -502,9 +502,8 @@ static int sys_simulate(lua_State *L)
                                         "rtol",   "atol",         "max_step",  "max_order",
                                         "record", "events",       "quiet",     "on_error",
                                         "params", "max_distance", "max_steps", NULL};
-    lsys *ls = lsys_check_mutable(L, 1, fn);
-    int t = lu_checktable(L, 2, fn, "{ t = end time, report = ..., ... }");
-    lu_checkfields(L, t, fn, known, 0);
+    int t;
+    lsys *ls = lsys_method_args(L, fn, "{ t = end time, report = ..., ... }", known, 0, &t);
     lua_settop(L, 2);
     sim_request rq;
     read_options(L, t, fn, &rq);

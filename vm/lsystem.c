@@ -52,6 +52,15 @@ lsys *lsys_check_mutable(lua_State *L, int arg, const char *fname)
     return ls;
 }
 
+lsys *lsys_method_args(lua_State *L, const char *fname, const char *usage, const char *const *known,
+                       int npos, int *t)
+{
+    lsys *ls = lsys_check_mutable(L, 1, fname);
+    *t = lu_checktable(L, 2, fname, usage);
+    lu_checkfields(L, *t, fname, known, npos);
+    return ls;
+}
+
 /* The system of ls, which Lua code run since it was checked (a metamethod, tostring) may
 ** have closed. */
 mech_system *lsys_live(lua_State *L, lsys *ls, const char *fname)

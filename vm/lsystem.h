@@ -63,6 +63,14 @@ lsys *lsys_check(lua_State *L, int arg);
 lsys *lsys_check_mutable(lua_State *L, int arg, const char *fname);
 
 /*
+** What every method that takes a definition table starts with: the system at 1 (not
+** simulating), the table at 2 (usage shows its shape in the error), only the fields in
+** known besides npos positional entries.  Returns the system; *t is the table's index.
+*/
+lsys *lsys_method_args(lua_State *L, const char *fname, const char *usage, const char *const *known,
+                       int npos, int *t);
+
+/*
 ** Pushes the entity (kind, id) of the system at sysidx and returns it.  The functions that
 ** add an entity push it first (with id -1) and set its id once libmech added it: nothing
 ** that can raise (a memory error) comes after the addition, so that a call that fails adds
