@@ -560,13 +560,23 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
                           mech_error *err)
 {
     *out = NULL;
+    mech_model m;
+    mech_status st = system_model(sys, &m, err);
+    if (st) return st;
+    return sim_run_model(&m, sys, o, out, err);
+}
+
+mech_status sim_run_model(const mech_model *model, mech_system *handle, const mech_sim_options *o,
+                          mech_run **out, mech_error *err)
+{
+    *out = NULL;
     sim s;
     memset(&s, 0, sizeof s);
-    mech_status st = system_model(sys, &s.m, err);
-    if (st) return st;
+    s.m = *model;
     const mech_model *m = &s.m;
-    s.sys = sys;
+    s.sys = handle;
     s.opt = o;
+    mech_status st = MECH_OK;
     int nch = o->nchannels + o->nuser_channels;
     s.ch = mech_calloc((size_t)(o->nchannels > 0 ? o->nchannels : 1), sizeof(mech_channel));
     s.evch = mech_calloc((size_t)(o->nevents > 0 ? o->nevents : 1), sizeof(mech_channel));
@@ -750,7 +760,7 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         ** so are those the integrator located just after it but whose functions have already
         ** crossed there.
         */
-        int stop = 0, model = 0;
+        int stop = 0, crossed = 0; /* the model's own events crossed */
         double t_limit = t1, cut = INFINITY;
         s.stop_def = -1;
         for (int e = 0; e < s.npend && !s.failed; e++) {
@@ -770,7 +780,7 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
                 cut = te;
             }
             if (di < 0) { /* the contacts' histories change below, then the run restarts */
-                model = 1;
+                crossed = 1;
                 continue;
             }
             if (a && s.stop_def < 0) s.stop_def = di, s.stop_t = te;
@@ -785,7 +795,7 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
             for (int e = 0; e < nlate && !s.failed; e++) {
                 int di = s.imap[late[e].index];
                 if (di < 0)
-                    model = 1; /* every contact is brought up to date below */
+                    crossed = 1; /* every contact is brought up to date below */
                 else if (deliver(&s, integ, di, cut) > 0)
                     stop = 1;
             }
@@ -842,11 +852,11 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
                 break;
             }
         }
-        if (model || renew == MODEL_STEP_CHANGED) {
+        if (crossed || renew == MODEL_STEP_CHANGED) {
             const double *y1 = renew == MODEL_STEP_CHANGED ? s.ynew : mech_integ_state(integ);
             memcpy(s.ybuf, y1, sizeof(double) * (size_t)m->nstate);
             int changed = renew == MODEL_STEP_CHANGED;
-            for (int c = 0; model && c < m->nevents; c++)
+            for (int c = 0; crossed && c < m->nevents; c++)
                 changed |= m->ops->event_crossed(m->ctx, c, t1, s.ybuf);
             if (changed && (st = mech_integ_reinit(integ, t1, s.ybuf, &ierr)) != MECH_OK) {
                 const mech_error *merr = model_last_error(m);

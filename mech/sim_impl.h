@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* What the simulator (sim.c) adds to the message of a failed run. */
+/* The simulator (sim.c) on a model, and what it adds to the message of a failed run. */
 #ifndef MECH_SIM_IMPL_PRIVATE_H
 #define MECH_SIM_IMPL_PRIVATE_H
 
 #include "model.h"
+
+/*
+** mech_simulate on a prepared model: the run of options o, into *out (NULL when it could not
+** start).  handle is what the user's callbacks get (the system the model is of).
+*/
+mech_status sim_run_model(const mech_model *m, mech_system *handle, const mech_sim_options *o,
+                          mech_run **out, mech_error *err);
 
 /*
 ** Appends to buf (the reason of a failed step, or of a run that ran away) what the run knows
