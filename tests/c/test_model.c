@@ -4,7 +4,9 @@
 ** only, as the simulator drives it: a pendulum (sizes, right-hand side, kinematics,
 ** tolerances, full evaluation and channels, the accepted-step hook and its bounds) and a
 ** block over a floor with LuGre friction (its contact as the model's event, the bristle
-** state's tolerance and remedy, the refusal of mech_lyapunov).
+** state's tolerance and remedy, the refusal of mech_lyapunov); and the simulator on a model
+** whose accepted-step hook changes the state (as the spatial system's will, renormalising its
+** quaternions), which the planar system never does.
 */
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 
 #include "mech.h"
 #include "model.h"
+#include "sim_impl.h"
 #include "tap.h"
 
 static int contains(const char *s, const char *part)
@@ -246,9 +249,137 @@ static void test_contact(void)
     mech_system_destroy(sys);
 }
 
+/* ---- a hook that changes the state ---------------------------------------------------- */
+
+static const model_ops *planar;   /* the planar system's own operations */
+static int hook_nstate, hook_vy;  /* the state's size, the index of the ball's vy */
+static int hook_mode;             /* 1: stop the ball once at t >= 0.5; 2: change nothing, always */
+static double hook_t, hook_prev;  /* 1: when it stopped the ball; 2: the time of the last call */
+static int hook_calls, hook_back; /* 2: calls, and those again at a cut */
+
+static int changing_hook(void *ctx, const model_limits *lim, double t, const double *y,
+                         double *ynew, char *why, size_t size)
+{
+    int h = planar->step_accepted(ctx, lim, t, y, ynew, why, size);
+    if (h != MODEL_STEP_KEPT) return h;
+    if (hook_mode == 1 && !(t >= 0.5 && isnan(hook_t))) return MODEL_STEP_KEPT;
+    memcpy(ynew, y, sizeof(double) * (size_t)hook_nstate);
+    if (hook_mode == 1) {
+        ynew[hook_vy] = 0;
+        hook_t = t;
+    } else {
+        hook_calls++;
+        /* a call back in time with the ball on the floor's surface (y[1]: its y): at the cut
+        ** of a contact's onset or end */
+        hook_back += t < hook_prev && fabs(y[1]) < 1e-8;
+        hook_prev = t;
+    }
+    return MODEL_STEP_CHANGED;
+}
+
+/* A ball of 1 kg dropped from 1 m (over the floor of the block test when floor is set). */
+static mech_system *ball(int floor)
+{
+    mech_system *sys;
+    mech_error err;
+    double g[2] = {0, -9.81};
+    if (mech_system_create(&sys, g, &err)) return NULL;
+    mech_body_def b = mech_body_default();
+    b.name = "ball", b.mass = 1, b.inertia = 0.01, b.pos[1] = floor ? 0.1 : 1;
+    int id = -1;
+    mech_status st = mech_body_add(sys, &b, &id, &err);
+    mech_contact_def c = mech_contact_default();
+    c.name = "floor", c.body_a = id, c.body_b = MECH_GROUND;
+    c.normal_law = mech_normal_default(MECH_NORMAL_KELVIN_VOIGT);
+    c.normal_law.K = 1e5, c.normal_law.c = 10;
+    if (!st && floor) st = mech_contact_add(sys, &c, NULL, &err);
+    if (st) {
+        diag("ball: %s", err.msg);
+        mech_system_destroy(sys);
+        return NULL;
+    }
+    return sys;
+}
+
+/* The ball simulated through a model whose hook is changing_hook, in mode `mode`. */
+static mech_status drop(mech_system *sys, int mode, double t_end, const char *const *ch, int nch,
+                        mech_run **run, mech_error *err)
+{
+    mech_model m;
+    *run = NULL;
+    mech_status st = system_model(sys, &m, err);
+    if (st) return st;
+    static model_ops ops;
+    planar = m.ops;
+    ops = *m.ops;
+    ops.step_accepted = changing_hook;
+    m.ops = &ops;
+    hook_nstate = m.nstate, hook_vy = m.nq + 1, hook_mode = mode;
+    hook_t = NAN, hook_prev = -1, hook_calls = hook_back = 0;
+    mech_sim_options o = mech_sim_default_options();
+    o.integ.method = MECH_DOPRI5;
+    o.integ.hmax = 0.013; /* steps that end between the rows */
+    o.t_end = t_end, o.report = 0.01;
+    o.channels = ch, o.nchannels = nch;
+    return sim_run_model(&m, sys, &o, run, err);
+}
+
+static void test_changing_hook(void)
+{
+    mech_system *sys = ball(0);
+    mech_error err;
+    mech_run *run = NULL;
+    static const char *const ch[] = {"ball.y", "ball.vy"};
+    mech_status st = sys ? drop(sys, 1, 1.0, ch, 2, &run, &err) : MECH_ERR_ARG;
+    if (!ok(st == MECH_OK && run && !isnan(hook_t), "changed state: the run ends")) {
+        if (st) diag("%s", err.msg);
+    } else {
+        long n = mech_run_rows(run);
+        const double *t = mech_run_time(run), *y = mech_run_column(run, 0),
+                     *vy = mech_run_column(run, 1);
+        double worst_before = 0, worst_after = 0, tc = hook_t, yc = 1 - 0.5 * 9.81 * tc * tc;
+        for (long i = 0; i < n; i++) {
+            if (t[i] <= tc)
+                worst_before = fmax(worst_before, fabs(vy[i] + 9.81 * t[i]));
+            else
+                worst_after =
+                    fmax(worst_after, fabs(vy[i] + 9.81 * (t[i] - tc)) +
+                                          fabs(y[i] - yc + 0.5 * 9.81 * (t[i] - tc) * (t[i] - tc)));
+        }
+        if (!ok(n == 101 && tc >= 0.5 && tc < 0.9, "changed state: the hook stopped the ball once"))
+            diag("%ld rows, stopped at t = %.9g", n, tc);
+        if (!ok(worst_before < 1e-9 && worst_after < 1e-9,
+                "changed state: the run restarts from the state the hook changed"))
+            diag("worst %g before, %g after the change at t = %.9g", worst_before, worst_after, tc);
+    }
+    mech_run_free(run);
+    mech_system_destroy(sys);
+
+    /* a hook that asks for a restart after every step, on a ball that bounces: at the
+    ** contact's onsets the step is cut, and the hook is asked again at the cut */
+    sys = ball(1);
+    static const char *const ch2[] = {"ball.y", "floor.impacts"};
+    st = sys ? drop(sys, 2, 0.5, ch2, 2, &run, &err) : MECH_ERR_ARG;
+    if (!ok(st == MECH_OK && run, "restarts: the run ends")) {
+        if (st) diag("%s", err.msg);
+    } else {
+        long n = mech_run_rows(run);
+        const double *y = mech_run_column(run, 0), *impacts = mech_run_column(run, 1);
+        double lowest = INFINITY;
+        for (long i = 0; i < n; i++) lowest = fmin(lowest, y[i]);
+        ok(impacts[n - 1] >= 1 && lowest > -0.01 && lowest < 0.001,
+           "restarts: the ball bounces on the floor");
+        if (!ok(hook_back >= 1 && hook_calls > 10, "restarts: the hook is asked again at a cut"))
+            diag("%d calls, %d at a cut", hook_calls, hook_back);
+    }
+    mech_run_free(run);
+    mech_system_destroy(sys);
+}
+
 int main(void)
 {
     test_pendulum();
     test_contact();
+    test_changing_hook();
     return done_testing();
 }
