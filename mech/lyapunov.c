@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** The largest Lyapunov exponent by two nearby trajectories with renormalisation
-** (Benettin et al. 1980).  See mech_sim.h.
+** (Benettin et al. 1980).  See mech_sim.h.  The system is seen through the model interface
+** (model.h) only: its right-hand side, the hook after each accepted step (a position beyond
+** the bound fails), tolerances and scale, and its projection onto the constraints for the
+** neighbour; the separation is measured over the positions and velocities (nq + nu).
 */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "mech_sim.h"
-#include "assemble.h"
-#include "dynamics.h"
-#include "registry.h"
+#include "model.h"
 #include "sim_impl.h"
-#include "system_impl.h"
 
 mech_lyapunov_options mech_lyapunov_default_options(void)
 {
@@ -33,17 +33,13 @@ void mech_lyapunov_free(mech_lyapunov_result *res)
     res->n = 0;
 }
 
-static int rhs(void *ctx, double t, const double *y, double *ydot)
-{
-    return mech_system_rhs(ctx, t, y, ydot);
-}
-
 /*
-** Steps integ up to t_stop exactly; a position beyond bound fails, and so does an adaptive
-** trajectory started at t0 whose pace would take too many steps to o->t_end.
+** Steps integ up to t_stop exactly; a state the model's hook refuses (a position beyond
+** lim's bound) fails, and so does an adaptive trajectory started at t0 whose pace would take
+** too many steps to o->t_end; a state the hook changed is where integ restarts.
 */
-static mech_status advance(mech_system *sys, mech_integ *integ, double t0, double t_stop,
-                           const mech_lyapunov_options *o, double bound, double scale,
+static mech_status advance(const mech_model *m, mech_integ *integ, double t0, double t_stop,
+                           const mech_lyapunov_options *o, const model_limits *lim, double *ynew,
                            const char *which, mech_error *err)
 {
     mech_error ierr;
@@ -56,14 +52,15 @@ static mech_status advance(mech_system *sys, mech_integ *integ, double t0, doubl
                                   "lyapunov: interrupted at t = %.9g s (step %ld of the %s "
                                   "trajectory)",
                                   t, step, which);
-        mech_error_clear(&sys->last_err);
+        model_clear_error(m);
         mech_status st = mech_integ_step(integ, t_stop, &ierr);
         char why[MECH_ERROR_MSG_SIZE];
         if (st) {
-            int own = !sys->last_err.code; /* else the model's report says it */
-            snprintf(why, sizeof why, "%s", own ? ierr.msg : sys->last_err.msg);
-            sim_failure_notes(sys, integ, &o->integ, st, own, why, sizeof why);
-            return mech_error_set(err, own ? st : sys->last_err.code,
+            const mech_error *merr = model_last_error(m);
+            int own = !merr->code; /* else the model's report says it */
+            snprintf(why, sizeof why, "%s", own ? ierr.msg : merr->msg);
+            sim_failure_notes(m, integ, &o->integ, st, own, why, sizeof why);
+            return mech_error_set(err, own ? st : merr->code,
                                   "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s",
                                   which, t, step, why);
         }
@@ -71,21 +68,25 @@ static mech_status advance(mech_system *sys, mech_integ *integ, double t0, doubl
                                                     o->t_end, &ierr))) {
             snprintf(why, sizeof why, "%s", ierr.msg);
             mech_integ_locate_limiting(integ);
-            sim_failure_notes(sys, integ, &o->integ, st, 1, why, sizeof why);
+            sim_failure_notes(m, integ, &o->integ, st, 1, why, sizeof why);
             sim_pace_notes(integ, &o->integ, why, sizeof why);
             return mech_error_set(err, st,
                                   "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s",
                                   which, mech_integ_time(integ), step, why);
         }
-        const double *y = mech_integ_state(integ);
-        int far = system_runaway(sys, y, bound);
-        if (far >= 0) {
-            system_runaway_text(sys, far, y[far], bound, scale, why, sizeof why);
-            sim_failure_notes(sys, integ, &o->integ, MECH_ERR_NUMERIC, 0, why, sizeof why);
+        double t1 = mech_integ_time(integ);
+        int h =
+            m->ops->step_accepted(m->ctx, lim, t1, mech_integ_state(integ), ynew, why, sizeof why);
+        if (h == MODEL_STEP_FAILED) {
+            sim_failure_notes(m, integ, &o->integ, MECH_ERR_NUMERIC, 0, why, sizeof why);
             return mech_error_set(err, MECH_ERR_NUMERIC,
                                   "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s",
-                                  which, mech_integ_time(integ), step, why);
+                                  which, t1, step, why);
         }
+        if (h == MODEL_STEP_CHANGED && (st = mech_integ_reinit(integ, t1, ynew, &ierr)))
+            return mech_error_set(err, st,
+                                  "lyapunov: the %s trajectory failed at t = %.9g s (step %ld): %s",
+                                  which, t1, step, ierr.msg);
     }
     return MECH_OK;
 }
@@ -146,57 +147,56 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
                                     "results take %.3g bytes, more than this machine's memory "
                                     "(%.3g bytes): take a longer every",
                               o->every, bytes / 16 - 1, bytes, memory);
-    if (sys->ncontacts > 0) {
-        /* the two trajectories would share one contact history, and nothing here locates
-        ** the onsets: refuse rather than let the bodies pass through each other */
-        const contact *c = &sys->contacts[0];
-        return mech_error_set(err, MECH_ERR_ARG,
-                              "lyapunov: systems with contacts are not supported (%s '%s')",
-                              c->owner >= 0 ? "joint with clearance" : "contact",
-                              c->owner >= 0 ? sys->joints[c->owner].name : c->name);
-    }
-    if ((st = mech_system_finalize(sys, err))) return st;
+    /* the two trajectories would share the history of the model's events, and nothing here
+    ** locates them: a model with events refuses (before it is prepared, as it always did) */
+    mech_model model;
+    system_model_bind(sys, &model);
+    const mech_model *m = &model;
+    if ((st = m->ops->refuse_lyapunov(m->ctx, err))) return st;
+    if ((st = m->ops->prepare(&model, err))) return st;
 
-    const int ns = sys->nstate, n2 = 2 * sys->ncoord;
+    const int ns = m->nstate, n2 = m->nq + m->nu;
     long kmax = (long)floor(span * (1 + 1e-12));
     double *ya = mech_calloc((size_t)ns, sizeof(double));
     double *yb = mech_calloc((size_t)ns, sizeof(double));
     double *atol = mech_calloc((size_t)ns, sizeof(double));
+    double *ynew = mech_calloc((size_t)ns, sizeof(double));
     res->t = mech_calloc((size_t)(kmax + 1), sizeof(double));
     res->estimate = mech_calloc((size_t)(kmax + 1), sizeof(double));
     mech_integ *ia = NULL, *ib = NULL;
-    if (!ya || !yb || !atol || !res->t || !res->estimate) {
+    if (!ya || !yb || !atol || !ynew || !res->t || !res->estimate) {
         st = mech_error_set(err, MECH_ERR_NOMEM, "lyapunov: out of memory");
         goto done;
     }
     mech_integ_options io = o->integ;
-    system_atol(sys, io.atol, io.atol_vec, atol);
+    m->ops->atol(m->ctx, io.atol, io.atol_vec, atol);
     io.atol_vec = atol;
-    if (io.second_order == 0) io.second_order = sys->ncoord; /* q' = v (dynamics.c) */
-    if ((st = mech_integ_create(&ia, ns, &io, rhs, sys, err)) ||
-        (st = mech_integ_create(&ib, ns, &io, rhs, sys, err)))
+    if (m->ops->kinematics == NULL) {
+        if (io.second_order == 0) io.second_order = m->nq; /* q' = u: positions first */
+    } else {
+        /* KINEMATICS HAND-OFF: as in sim.c, a model with q' = N(q) u will hand its map to the
+        ** integrators here (mech_integ_options.kinematics). */
+    }
+    if ((st = mech_integ_create(&ia, ns, &io, m->ops->rhs, m->ctx, err)) ||
+        (st = mech_integ_create(&ib, ns, &io, m->ops->rhs, m->ctx, err)))
         goto done;
 
     mech_error ierr;
-    memcpy(ya, sys->y0, sizeof(double) * (size_t)ns);
+    memcpy(ya, m->y0, sizeof(double) * (size_t)ns);
     if ((st = mech_integ_init(ia, 0.0, ya, &ierr))) {
         st = mech_error_set(err, st, "lyapunov: %s", ierr.msg);
         goto done;
     }
     /* init evaluated the model at the start: its accelerations are those of y0 */
-    double bound = o->max_distance, scale = 0;
-    if (bound == 0) {
-        scale = system_scale(sys, o->t_end);
-        bound = scale > 0 ? SYSTEM_RUNAWAY_FACTOR * scale : INFINITY;
-    }
-    if ((st = advance(sys, ia, 0.0, o->transient, o, bound, scale, "reference", err))) goto done;
+    const model_limits lim = model_run_limits(m, o->t_end, o->max_distance);
+    if ((st = advance(m, ia, 0.0, o->transient, o, &lim, ynew, "reference", err))) goto done;
 
     /* The neighbour: a fixed direction over positions and velocities, pushed back onto
     ** the constraints (a large step, projected, then scaled down to d0). */
     memcpy(ya, mech_integ_state(ia), sizeof(double) * (size_t)ns);
     memcpy(yb, ya, sizeof(double) * (size_t)ns);
     for (int i = 0; i < n2; i++) yb[i] += 1e-4 * sin(1.0 + 2.0 * i);
-    if ((st = assemble_state(sys, o->transient, yb, 0, err))) goto done;
+    if ((st = m->ops->project(m->ctx, o->transient, yb, err))) goto done;
     double d = separation(ya, yb, n2);
     if (!(d > 1e-12))
         st = mech_error_set(err, MECH_ERR_ARG,
@@ -212,8 +212,8 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
     double sum = 0;
     for (long k = 1; k <= kmax; k++) {
         double tk = o->transient + (double)k * o->every;
-        if ((st = advance(sys, ia, 0.0, tk, o, bound, scale, "reference", err)) ||
-            (st = advance(sys, ib, o->transient, tk, o, bound, scale, "neighbouring", err)))
+        if ((st = advance(m, ia, 0.0, tk, o, &lim, ynew, "reference", err)) ||
+            (st = advance(m, ib, o->transient, tk, o, &lim, ynew, "neighbouring", err)))
             goto done;
         const double *a = mech_integ_state(ia);
         memcpy(yb, mech_integ_state(ib), sizeof(double) * (size_t)ns);
@@ -237,11 +237,12 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
 
 done:
     /* the workspaces hold trial evaluations of both trajectories: none is left to read */
-    sys->q = sys->v = sys->y_eval = NULL;
+    m->ops->forget(m->ctx);
     mech_integ_free(ia);
     mech_integ_free(ib);
     mech_free(ya);
     mech_free(yb);
     mech_free(atol);
+    mech_free(ynew);
     return st;
 }

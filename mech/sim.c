@@ -4,6 +4,12 @@
 ** from the dense output, poll for interruption, report progress.  Everything the loop
 ** needs is allocated before it starts; it allocates only when the event table fills up
 ** (capacity doubles).
+**
+** The loop sees the system only through the model interface (model.h): sizes, right-hand
+** side, full evaluation and channels, the model's own events (contact onsets and ends),
+** the hook after each accepted step (a position beyond the run's bound fails), the energy
+** check at recorded rows, tolerances and scale.  The user's callbacks get the public
+** mech_system handle, passed through unopened.
 */
 #define _POSIX_C_SOURCE 200809L
 
@@ -15,11 +21,8 @@
 #include <unistd.h>
 
 #include "run_impl.h"
-#include "contact.h"
-#include "dynamics.h"
-#include "registry.h"
+#include "model.h"
 #include "sim_impl.h"
-#include "system_impl.h"
 
 /* An event located in the current step. */
 typedef struct pending {
@@ -33,12 +36,14 @@ typedef struct pending {
 #define PERIODS_MAX 4503599627370496.0
 
 typedef struct sim {
-    mech_system *sys;
+    mech_model m;     /* the model run */
+    mech_system *sys; /* the handle the user's callbacks get */
     const mech_sim_options *opt;
     mech_channel *ch; /* resolved built-in channels */
     mech_channel *evch;
     mech_run *run;
     double *ybuf;
+    double *ynew;   /* the state as the accepted-step hook changed it */
     double *atol;   /* absolute tolerance per state component */
     int *imap;      /* integrator event k -> event definition */
     int nint;       /* events located by the integrator (all but the periodic ones) */
@@ -89,7 +94,7 @@ static double now(void)
 static int evaluate_at(sim *s, double t, const double *y)
 {
     mech_error err;
-    if (mech_system_evaluate(s->sys, t, y, &err) == MECH_OK) return 0;
+    if (model_evaluate(&s->m, t, y, &err) == MECH_OK) return 0;
     s->cb_err = err;
     s->failed = 1;
     return -1;
@@ -101,7 +106,7 @@ static int channel_values(sim *s, double t, const double *y, double *out)
     mech_system *sys = s->sys;
     if (evaluate_at(s, t, y) != 0) return -1;
     const mech_sim_options *o = s->opt;
-    for (int i = 0; i < o->nchannels; i++) out[i] = mech_channel_value(sys, &s->ch[i]);
+    for (int i = 0; i < o->nchannels; i++) out[i] = model_channel_value(&s->m, &s->ch[i]);
     for (int i = 0; i < o->nuser_channels; i++) {
         const mech_user_channel *u = &o->user_channels[i];
         double v = NAN;
@@ -121,7 +126,7 @@ static int record_row(sim *s, double t, const double *y)
     mech_run *run = s->run;
     if (run->rows >= run->cap) return 0;
     double vals[64];
-    double *out = run->nch <= 64 ? vals : s->ybuf + s->sys->nstate; /* see buffer sizing */
+    double *out = run->nch <= 64 ? vals : s->ybuf + s->m.nstate; /* see buffer sizing */
     if (channel_values(s, t, y, out) != 0) return -1;
     for (int i = 0; i < run->nch; i++)
         run->data[(size_t)i * (size_t)run->cap + (size_t)run->rows] = out[i];
@@ -178,7 +183,7 @@ static int record_event(sim *s, int def, double t, const double *y)
 ** goes through this. */
 static int sim_rhs(void *ctx, double t, const double *y, double *ydot)
 {
-    return mech_system_rhs(((sim *)ctx)->sys, t, y, ydot);
+    return model_rhs(&((sim *)ctx)->m, t, y, ydot);
 }
 
 /* Event functions for the integrator: the model's own (contact gaps) first, then
@@ -187,15 +192,15 @@ static int event_functions(void *ctx, double t, const double *y, double *g)
 {
     sim *s = ctx;
     mech_system *sys = s->sys;
-    int nmodel = sys->ncontacts;
-    contact_gaps(sys, y, g);
+    int nmodel = s->m.nevents;
+    s->m.ops->event_values(s->m.ctx, t, y, g);
     if (s->nint == nmodel) return 0;
     if (evaluate_at(s, t, y) != 0) return -1;
     for (int k = nmodel; k < s->nint; k++) {
         int i = s->imap[k];
         const mech_event_def *e = &s->opt->events[i];
         if (e->channel) {
-            g[k] = mech_channel_value(sys, &s->evch[i]) - e->level;
+            g[k] = model_channel_value(&s->m, &s->evch[i]) - e->level;
         } else if (e->fn(e->fn_ud, sys, t, &g[k]) != 0) {
             mech_error_set(&s->cb_err, MECH_ERR_CALLBACK,
                            "event '%s': its function failed at t = %.9g", s->run->evnames[i], t);
@@ -230,7 +235,7 @@ static int add_pending(sim *s, double t, int def)
 static double winding(const sim *s, int d)
 {
     const mech_event_def *e = &s->opt->events[d];
-    return (mech_channel_value(s->sys, &s->evch[d]) - e->level) / e->period;
+    return (model_channel_value(&s->m, &s->evch[d]) - e->level) / e->period;
 }
 
 /*
@@ -317,7 +322,7 @@ static int event_action(sim *s, mech_integ *integ, int di, double te)
     const mech_event_def *def = &s->opt->events[di];
     if (def->action != MECH_EVENT_CALL) return def->action == MECH_EVENT_STOP;
     if (mech_integ_dense(integ, te, s->ybuf) != MECH_OK ||
-        mech_system_evaluate(s->sys, te, s->ybuf, &s->cb_err) != MECH_OK) {
+        model_evaluate(&s->m, te, s->ybuf, &s->cb_err) != MECH_OK) {
         s->failed = 1;
         return -1;
     }
@@ -384,15 +389,14 @@ static int periodic_after_cut(sim *s, mech_integ *integ)
     return stop;
 }
 
-void sim_failure_notes(const mech_system *sys, const mech_integ *integ,
-                       const mech_integ_options *io, mech_status st, int own, char *buf,
-                       size_t size)
+void sim_failure_notes(const mech_model *m, const mech_integ *integ, const mech_integ_options *io,
+                       mech_status st, int own, char *buf, size_t size)
 {
     size_t len = strlen(buf);
     int fault = own ? mech_integ_fault(integ) : -1;
     char what[120];
     if (fault >= 0 && len < size) {
-        mech_system_describe_state(sys, fault, what, sizeof what);
+        m->ops->describe_state(m->ctx, fault, what, sizeof what);
         len += (size_t)snprintf(buf + len, size - len, " (%s %s)",
                                 st == MECH_ERR_STEPSIZE || st == MECH_ERR_CONVERGENCE
                                     ? "largest error in"
@@ -410,17 +414,8 @@ void sim_failure_notes(const mech_system *sys, const mech_integ *integ,
             "or method = \"bdf\"",
             io->h, hlamb, io->method == MECH_RK4 ? MECH_STIFF_LIMIT_RK4 : MECH_STIFF_LIMIT_DOPRI5,
             stiff);
-    for (int k = 0; fault >= 0 && k < sys->ncontacts && len < size; k++) {
-        const contact *c = &sys->contacts[k];
-        if (c->bristle != fault) continue;
-        int force_form = c->flaw.type != MECH_FRICTION_LUGRE_NORMALIZED;
-        len += (size_t)snprintf(
-            buf + len, size - len,
-            "; its bristles relax at sigma0 |v| / g%s: %sa smaller sigma0 "
-            "eases it",
-            force_form ? ", without bound as fn -> 0" : "",
-            c->flaw.type == MECH_FRICTION_LUGRE ? "normalized = true avoids it, " : "");
-    }
+    if (fault >= 0 && len < size && m->ops->state_notes)
+        m->ops->state_notes(m->ctx, fault, buf, size);
 }
 
 void sim_pace_notes(const mech_integ *integ, const mech_integ_options *io, char *buf, size_t size)
@@ -449,8 +444,7 @@ void sim_pace_notes(const mech_integ *integ, const mech_integ_options *io, char 
         snprintf(buf + len, size - len, "; shorten t or loosen rtol and atol");
 }
 
-static mech_status check_options(mech_system *sys, const mech_sim_options *o, sim *s,
-                                 mech_error *err)
+static mech_status check_options(const mech_sim_options *o, sim *s, mech_error *err)
 {
     if (!(isfinite(o->t_end) && o->t_end > 0))
         return mech_error_set(err, MECH_ERR_ARG, "simulate: end time must be > 0 (got %g)",
@@ -487,7 +481,7 @@ static mech_status check_options(mech_system *sys, const mech_sim_options *o, si
                               memory_text(o->max_memory, s->memory, mem, sizeof mem));
     }
     for (int i = 0; i < o->nchannels; i++) {
-        if ((st = mech_channel_lookup(sys, o->channels[i], &s->ch[i], err))) return st;
+        if ((st = s->m.ops->channel_lookup(s->m.ctx, o->channels[i], &s->ch[i], err))) return st;
         for (int j = 0; j < i; j++)
             if (strcmp(s->ch[j].name, s->ch[i].name) == 0)
                 return mech_error_set(err, MECH_ERR_ARG, "simulate: channel '%s' is listed twice",
@@ -514,7 +508,7 @@ static mech_status check_options(mech_system *sys, const mech_sim_options *o, si
                                   "event '%s': give either a channel and a level, or a function",
                                   name);
         if (e->channel) {
-            if ((st = mech_channel_lookup(sys, e->channel, &s->evch[i], err))) return st;
+            if ((st = s->m.ops->channel_lookup(s->m.ctx, e->channel, &s->evch[i], err))) return st;
             if (!isfinite(e->level))
                 return mech_error_set(err, MECH_ERR_ARG, "event '%s': level must be finite", name);
             if (!(isfinite(e->period) && e->period >= 0))
@@ -537,9 +531,9 @@ static mech_status check_options(mech_system *sys, const mech_sim_options *o, si
 }
 
 /* The run's parameter text: the model, then the integration settings. */
-static int describe_run(mech_system *sys, const mech_sim_options *o, mech_run *run)
+static int describe_run(const mech_model *m, const mech_sim_options *o, mech_run *run)
 {
-    size_t need = mech_system_describe(sys, "", NULL, 0);
+    size_t need = m->ops->describe(m->ctx, "", NULL, 0);
     char line[400];
     const mech_integ_options *io = &o->integ;
     if (io->method == MECH_RK4 || (io->method == MECH_DOPRI5 && io->fixed))
@@ -557,7 +551,7 @@ static int describe_run(mech_system *sys, const mech_sim_options *o, mech_run *r
     }
     run->params = mech_malloc(need + strlen(line) + 1);
     if (run->params == NULL) return -1;
-    mech_system_describe(sys, "", run->params, need + 1);
+    m->ops->describe(m->ctx, "", run->params, need + 1);
     strcat(run->params, line);
     return 0;
 }
@@ -566,26 +560,37 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
                           mech_error *err)
 {
     *out = NULL;
-    mech_status st = mech_system_finalize(sys, err);
+    mech_model m;
+    mech_status st = system_model(sys, &m, err);
     if (st) return st;
+    return sim_run_model(&m, sys, o, out, err);
+}
 
+mech_status sim_run_model(const mech_model *model, mech_system *handle, const mech_sim_options *o,
+                          mech_run **out, mech_error *err)
+{
+    *out = NULL;
     sim s;
     memset(&s, 0, sizeof s);
-    s.sys = sys;
+    s.m = *model;
+    const mech_model *m = &s.m;
+    s.sys = handle;
     s.opt = o;
+    mech_status st = MECH_OK;
     int nch = o->nchannels + o->nuser_channels;
     s.ch = mech_calloc((size_t)(o->nchannels > 0 ? o->nchannels : 1), sizeof(mech_channel));
     s.evch = mech_calloc((size_t)(o->nevents > 0 ? o->nevents : 1), sizeof(mech_channel));
     /* state buffer, then room for one row of channel values */
-    s.ybuf = mech_calloc((size_t)(sys->nstate + nch + 1), sizeof(double));
+    s.ybuf = mech_calloc((size_t)(m->nstate + nch + 1), sizeof(double));
+    s.ynew = mech_calloc((size_t)m->nstate + 1, sizeof(double));
     mech_integ *integ = NULL;
     mech_run *run = NULL;
     int started = 0; /* a run that did not start is not returned */
-    if (!s.ch || !s.evch || !s.ybuf) {
+    if (!s.ch || !s.evch || !s.ybuf || !s.ynew) {
         st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
         goto done;
     }
-    if ((st = check_options(sys, o, &s, err))) goto done;
+    if ((st = check_options(o, &s, err))) goto done;
 
     long rows_max = (long)floor(o->t_end / o->report * (1 + 1e-12)) + 1;
     run = run_create(nch, rows_max, o->nevents, err);
@@ -609,35 +614,42 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         else
             snprintf(run->evnames[i], MECH_NAME_MAX, "event%d", i + 1);
     }
-    if (describe_run(sys, o, run) != 0) {
+    if (describe_run(m, o, run) != 0) {
         st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
         goto done;
     }
     run->stats.method = o->integ.method;
 
     mech_integ_options io = o->integ;
-    s.atol = mech_calloc((size_t)sys->nstate, sizeof(double));
+    s.atol = mech_calloc((size_t)m->nstate, sizeof(double));
     if (s.atol == NULL) {
         st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
         goto done;
     }
-    system_atol(sys, io.atol, io.atol_vec, s.atol);
+    m->ops->atol(m->ctx, io.atol, io.atol_vec, s.atol);
     io.atol_vec = s.atol;
-    if (io.second_order == 0) io.second_order = sys->ncoord; /* q' = v (dynamics.c) */
-    if ((st = mech_integ_create(&integ, sys->nstate, &io, sim_rhs, &s, err))) goto done;
-    s.imap = mech_calloc((size_t)(sys->ncontacts + o->nevents + 1), sizeof(int));
+    if (m->ops->kinematics == NULL) {
+        if (io.second_order == 0) io.second_order = m->nq; /* q' = u: positions first */
+    } else {
+        /* KINEMATICS HAND-OFF: a model with q' = N(q) u (nq != nu) will hand its map to the
+        ** integrator here (mech_integ_options.kinematics), for BDF's second-order structure.
+        ** Until then second_order stays as given (0: the whole state first order, which is
+        ** right for any model, only without that structure). */
+    }
+    if ((st = mech_integ_create(&integ, m->nstate, &io, sim_rhs, &s, err))) goto done;
+    s.imap = mech_calloc((size_t)(m->nevents + o->nevents + 1), sizeof(int));
     s.uprev = mech_calloc(2 * (size_t)(o->nevents + 1), sizeof(double));
     s.ustart = s.uprev ? s.uprev + o->nevents + 1 : NULL;
     s.ndone = mech_calloc((size_t)(o->nevents + 1), sizeof(int));
-    s.cap_pend = sys->ncontacts + o->nevents + MAX_PERIODIC_PER_STEP;
+    s.cap_pend = m->nevents + o->nevents + MAX_PERIODIC_PER_STEP;
     s.pend = mech_calloc((size_t)s.cap_pend, sizeof(pending));
-    int *dir = mech_calloc((size_t)(sys->ncontacts + o->nevents + 1), sizeof(int));
+    int *dir = mech_calloc((size_t)(m->nevents + o->nevents + 1), sizeof(int));
     if (!s.imap || !s.uprev || !s.ndone || !s.pend || !dir) {
         mech_free(dir);
         st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
         goto done;
     }
-    for (int i = 0; i < sys->ncontacts; i++) { /* contact onsets and ends */
+    for (int i = 0; i < m->nevents; i++) { /* the model's own: contact onsets and ends */
         dir[s.nint] = 0;
         s.imap[s.nint++] = -(i + 1);
     }
@@ -651,17 +663,16 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
     if (st) goto done;
 
     double wall0 = now(), last_progress = wall0;
-    mech_error_clear(&sys->last_err);
+    model_clear_error(m);
     mech_error ierr;
     mech_error_clear(&ierr);
     started = 1;
-    contact_start(sys, 0.0, sys->y0);
-    if ((st = mech_integ_init(integ, 0.0, sys->y0, &ierr)) != MECH_OK ||
-        record_row(&s, 0.0, sys->y0) != 0) {
+    m->ops->events_start(m->ctx, 0.0, m->y0);
+    if ((st = mech_integ_init(integ, 0.0, m->y0, &ierr)) != MECH_OK ||
+        record_row(&s, 0.0, m->y0) != 0) {
         if (st == MECH_OK) st = s.cb_err.code ? s.cb_err.code : MECH_ERR_CALLBACK;
-        const char *why = s.failed             ? s.cb_err.msg
-                          : sys->last_err.code ? sys->last_err.msg
-                                               : ierr.msg;
+        const mech_error *merr = model_last_error(m);
+        const char *why = s.failed ? s.cb_err.msg : merr->code ? merr->msg : ierr.msg;
         mech_error_set(err, st, "simulation failed at t = 0 (start): %s", why);
         run->status = MECH_RUN_FAILED;
         snprintf(run->message, sizeof run->message, "%s", err->msg);
@@ -669,19 +680,12 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
     }
 
     /* the model was just evaluated at the start: its accelerations are those of y0 */
-    double bound = o->max_distance, scale = 0;
-    if (bound == 0) {
-        scale = system_scale(sys, o->t_end);
-        bound = scale > 0 ? SYSTEM_RUNAWAY_FACTOR * scale : INFINITY;
-    }
-    /* the length for the energy check: the model's, or what the user's max_distance allows;
-    ** max_distance = inf turns both checks off */
-    double elen = isfinite(bound) ? fmax(scale, bound / SYSTEM_RUNAWAY_FACTOR) : INFINITY;
+    const model_limits lim = model_run_limits(m, o->t_end, o->max_distance);
 
     for (int d = 0; d < o->nevents; d++) {
         const mech_event_def *e = &o->events[d];
         if (!(e->channel && e->period > 0)) continue;
-        if (evaluate_at(&s, 0.0, sys->y0) != 0) break;
+        if (evaluate_at(&s, 0.0, m->y0) != 0) break;
         s.uprev[d] = winding(&s, d);
     }
 
@@ -698,21 +702,19 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
             run->status = MECH_RUN_INTERRUPTED;
             break;
         }
-        mech_error_clear(&sys->last_err);
+        model_clear_error(m);
         s.failed = 0;
         st = mech_integ_step(integ, o->t_end, &ierr);
         if (st) {
-            int own = !s.failed && !sys->last_err.code; /* else the model's report says it */
+            const mech_error *merr = model_last_error(m);
+            int own = !s.failed && !merr->code; /* else the model's report says it */
             char why[MECH_ERROR_MSG_SIZE];
-            snprintf(why, sizeof why, "%s",
-                     s.failed ? s.cb_err.msg
-                     : own    ? ierr.msg
-                              : sys->last_err.msg);
-            sim_failure_notes(sys, integ, &o->integ, st, own, why, sizeof why);
+            snprintf(why, sizeof why, "%s", s.failed ? s.cb_err.msg : own ? ierr.msg : merr->msg);
+            sim_failure_notes(m, integ, &o->integ, st, own, why, sizeof why);
             if (s.failed)
                 st = s.cb_err.code;
-            else if (sys->last_err.code)
-                st = sys->last_err.code;
+            else if (merr->code)
+                st = merr->code;
             mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", t, step + 1,
                            why);
             run->status = MECH_RUN_FAILED;
@@ -720,23 +722,25 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         }
         step++;
         double t1 = mech_integ_time(integ), t0 = mech_integ_prev_time(integ);
+        const double t_acc = t1; /* the end of the step as accepted (t1 moves back at a cut) */
         if (adaptive && (st = mech_integ_check_pace(&o->integ, step, 0.0, t1, o->t_end, &ierr))) {
             char why[MECH_ERROR_MSG_SIZE];
             snprintf(why, sizeof why, "%s", ierr.msg);
             mech_integ_locate_limiting(integ);
-            sim_failure_notes(sys, integ, &o->integ, st, 1, why, sizeof why);
+            sim_failure_notes(m, integ, &o->integ, st, 1, why, sizeof why);
             sim_pace_notes(integ, &o->integ, why, sizeof why);
             mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", t1, step,
                            why);
             run->status = MECH_RUN_FAILED;
             break;
         }
-        int far = system_runaway(sys, mech_integ_state(integ), bound);
-        if (far >= 0) {
-            char why[MECH_ERROR_MSG_SIZE];
-            system_runaway_text(sys, far, mech_integ_state(integ)[far], bound, scale, why,
-                                sizeof why);
-            sim_failure_notes(sys, integ, &o->integ, MECH_ERR_NUMERIC, 0, why, sizeof why);
+        /* the model's hook: a state beyond its bounds fails; a state it changed (set aside
+        ** in ynew) is where the integrator restarts once the step's events and rows are in */
+        char why[MECH_ERROR_MSG_SIZE];
+        int renew = m->ops->step_accepted(m->ctx, &lim, t1, mech_integ_state(integ), s.ynew, why,
+                                          sizeof why);
+        if (renew == MODEL_STEP_FAILED) {
+            sim_failure_notes(m, integ, &o->integ, MECH_ERR_NUMERIC, 0, why, sizeof why);
             st = mech_error_set(err, MECH_ERR_NUMERIC,
                                 "simulation failed at t = %.9g s (step %ld): %s", t1, step, why);
             run->status = MECH_RUN_FAILED;
@@ -756,7 +760,7 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
         ** so are those the integrator located just after it but whose functions have already
         ** crossed there.
         */
-        int stop = 0, model = 0;
+        int stop = 0, crossed = 0; /* the model's own events crossed */
         double t_limit = t1, cut = INFINITY;
         s.stop_def = -1;
         for (int e = 0; e < s.npend && !s.failed; e++) {
@@ -776,7 +780,7 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
                 cut = te;
             }
             if (di < 0) { /* the contacts' histories change below, then the run restarts */
-                model = 1;
+                crossed = 1;
                 continue;
             }
             if (a && s.stop_def < 0) s.stop_def = di, s.stop_t = te;
@@ -791,7 +795,7 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
             for (int e = 0; e < nlate && !s.failed; e++) {
                 int di = s.imap[late[e].index];
                 if (di < 0)
-                    model = 1; /* every contact is brought up to date below */
+                    crossed = 1; /* every contact is brought up to date below */
                 else if (deliver(&s, integ, di, cut) > 0)
                     stop = 1;
             }
@@ -815,9 +819,9 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
             }
             if (record_row(&s, tk, y) != 0) break;
             k++;
-            if (isfinite(elen) &&
-                system_energy_runaway(sys, y, elen, s.cb_err.msg, sizeof s.cb_err.msg)) {
-                sim_failure_notes(sys, integ, &o->integ, MECH_ERR_NUMERIC, 0, s.cb_err.msg,
+            if (isfinite(lim.elen) &&
+                m->ops->energy_runaway(m->ctx, y, lim.elen, s.cb_err.msg, sizeof s.cb_err.msg)) {
+                sim_failure_notes(m, integ, &o->integ, MECH_ERR_NUMERIC, 0, s.cb_err.msg,
                                   sizeof s.cb_err.msg);
                 s.cb_err.code = MECH_ERR_NUMERIC;
                 s.failed = 1;
@@ -834,13 +838,30 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
             run->status = MECH_RUN_STOPPED;
             break;
         }
-        if (model) {
-            memcpy(s.ybuf, mech_integ_state(integ), sizeof(double) * (size_t)sys->nstate);
-            int changed = 0;
-            for (int c = 0; c < sys->ncontacts; c++) changed |= contact_event(sys, c, t1, s.ybuf);
+        if (renew == MODEL_STEP_CHANGED && t1 < t_acc) {
+            /* the step was cut: what the hook changed at its old end is gone; the hook again,
+            ** on the state at the cut */
+            renew = m->ops->step_accepted(m->ctx, &lim, t1, mech_integ_state(integ), s.ynew, why,
+                                          sizeof why);
+            if (renew == MODEL_STEP_FAILED) {
+                sim_failure_notes(m, integ, &o->integ, MECH_ERR_NUMERIC, 0, why, sizeof why);
+                st =
+                    mech_error_set(err, MECH_ERR_NUMERIC,
+                                   "simulation failed at t = %.9g s (step %ld): %s", t1, step, why);
+                run->status = MECH_RUN_FAILED;
+                break;
+            }
+        }
+        if (crossed || renew == MODEL_STEP_CHANGED) {
+            const double *y1 = renew == MODEL_STEP_CHANGED ? s.ynew : mech_integ_state(integ);
+            memcpy(s.ybuf, y1, sizeof(double) * (size_t)m->nstate);
+            int changed = renew == MODEL_STEP_CHANGED;
+            for (int c = 0; crossed && c < m->nevents; c++)
+                changed |= m->ops->event_crossed(m->ctx, c, t1, s.ybuf);
             if (changed && (st = mech_integ_reinit(integ, t1, s.ybuf, &ierr)) != MECH_OK) {
+                const mech_error *merr = model_last_error(m);
                 mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", t1, step,
-                               sys->last_err.code ? sys->last_err.msg : ierr.msg);
+                               merr->code ? merr->msg : ierr.msg);
                 run->status = MECH_RUN_FAILED;
                 break;
             }
@@ -866,11 +887,12 @@ finish:
 
 done:
     /* the last evaluation was of a state in the buffers freed here: none is left to read */
-    sys->q = sys->v = sys->y_eval = NULL;
+    m->ops->forget(m->ctx);
     mech_integ_free(integ);
     mech_free(s.ch);
     mech_free(s.evch);
     mech_free(s.ybuf);
+    mech_free(s.ynew);
     mech_free(s.atol);
     mech_free(s.imap);
     mech_free(s.uprev);

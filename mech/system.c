@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** The life cycle of a system: creation, settings, finalize (which sizes the dynamics
-** workspace and runs the assembly) and destruction, and the checks of a run against the
-** model's scale.
+** workspace and runs the assembly) and destruction.
 */
 #include <limits.h>
 #include <math.h>
@@ -387,117 +386,6 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     sys->energy0 = sys->kinetic + sys->potential;
     start_note(sys);
     return MECH_OK;
-}
-
-void system_atol(const mech_system *sys, double atol, const double *given, double *out)
-{
-    for (int i = 0; i < sys->nstate; i++)
-        out[i] = given ? given[i] : i < 2 * sys->ncoord ? atol : 1e300;
-    if (given) return;
-    /* bristle deflections are tiny (of order mu / sigma0): tolerances in proportion */
-    for (int k = 0; k < sys->ncontacts; k++) {
-        const contact *c = &sys->contacts[k];
-        if (c->bristle >= 0)
-            out[c->bristle] = 1e-4 * fmax(c->flaw.mu, c->flaw.mu_s) / c->flaw.sigma0;
-    }
-}
-
-/* Grows *L to |x| (a NaN leaves it). */
-static void reach(double *L, double x)
-{
-    *L = fmax(*L, fabs(x));
-}
-
-double system_scale(const mech_system *sys, double t_end)
-{
-    const int n = sys->ncoord;
-    const double *q = sys->y0, *v = sys->y0 + n, T = t_end;
-    double L = 0;
-    for (int b = 1; b < sys->nbodies; b++) {
-        const body *bd = &sys->bodies[b];
-        for (int k = bd->dof; k < bd->dof + 2; k++) {
-            reach(&L, q[k]);
-            reach(&L, v[k] * T);
-            reach(&L, 0.5 * sys->qdd[k] * T * T);
-        }
-        for (int k = 0; bd->outline && k < 4; k++) reach(&L, bd->outline_data[k]);
-    }
-    reach(&L, 0.5 * hypot(sys->gravity[0], sys->gravity[1]) * T * T);
-    for (int i = 0; i < sys->npoints; i++)
-        reach(&L, hypot(sys->points[i].s[0], sys->points[i].s[1]));
-    for (int i = 0; i < sys->njoints; i++) {
-        const joint *j = &sys->joints[i];
-        reach(&L, hypot(j->pa[0], j->pa[1]));
-        reach(&L, hypot(j->pb[0], j->pb[1]));
-        if (j->enforce == MECH_CLEARANCE) reach(&L, j->radius);
-    }
-    for (int i = 0; i < sys->nforces; i++) {
-        const force *f = &sys->forces[i];
-        reach(&L, hypot(f->pa[0], f->pa[1]));
-        if (f->type == MECH_SPRING) {
-            reach(&L, hypot(f->pb[0], f->pb[1]));
-            reach(&L, f->rest);
-        }
-    }
-    for (int i = 0; i < sys->ncontacts; i++) {
-        const contact *c = &sys->contacts[i];
-        reach(&L, hypot(c->pa[0], c->pa[1]));
-        reach(&L, hypot(c->qb[0], c->qb[1]));
-        reach(&L, c->rb);
-    }
-    return L;
-}
-
-void system_runaway_text(const mech_system *sys, int i, double x, double bound, double scale,
-                         char *buf, size_t size)
-{
-    char what[120], limit[120];
-    mech_system_describe_state(sys, i, what, sizeof what);
-    if (scale > 0)
-        snprintf(limit, sizeof limit, "%.3g m, %g times the model's scale", bound,
-                 SYSTEM_RUNAWAY_FACTOR);
-    else
-        snprintf(limit, sizeof limit, "max_distance = %.3g m", bound);
-    snprintf(buf, size,
-             "%s = %.3g m is beyond %s: the motion has run away (a law too stiff for the "
-             "step?); if it is real, raise max_distance",
-             what, x, limit);
-}
-
-int system_energy_runaway(const mech_system *sys, const double *y, double L, char *buf, size_t size)
-{
-    double inputs, balance = system_balance(sys, &inputs), mass = 0, worst = -1;
-    int who = -1;
-    const double *v = y + sys->ncoord;
-    for (int b = 1; b < sys->nbodies; b++) {
-        const body *bd = &sys->bodies[b];
-        int d = bd->dof;
-        double ke = 0.5 * bd->mass * (v[d] * v[d] + v[d + 1] * v[d + 1]);
-        if (bd->nc == 3) ke += 0.5 * bd->inertia * v[d + 2] * v[d + 2];
-        mass += bd->mass;
-        if (!(ke <= worst)) worst = ke, who = b;
-    }
-    double held = fabs(sys->energy0) + mass * hypot(sys->gravity[0], sys->gravity[1]) * L + inputs;
-    if (!(held > 0) || fabs(balance) <= SYSTEM_RUNAWAY_FACTOR * held) return 0;
-    const body *bd = &sys->bodies[who];
-    snprintf(buf, size,
-             "the energy balance is off by %.3g J, more than %g times the %.3g J the model was "
-             "given (initial energy, gravity over its size, work of drivers and loads): the "
-             "motion has run away (a law too stiff for the step?); %s '%s' has the most kinetic "
-             "energy, %.3g J at %.3g m/s",
-             balance, SYSTEM_RUNAWAY_FACTOR, held, bd->fe >= 0 ? "node" : "body", bd->name, worst,
-             hypot(v[bd->dof], v[bd->dof + 1]));
-    return 1;
-}
-
-int system_runaway(const mech_system *sys, const double *y, double bound)
-{
-    for (int b = 1; b < sys->nbodies; b++) {
-        int d = sys->bodies[b].dof;
-        if (!(fabs(y[d]) <= bound)) return d;
-        if (!(fabs(y[d + 1]) <= bound)) return d + 1;
-    }
-    return -1;
 }
 
 mech_status mech_system_initial_state(mech_system *sys, double *y, mech_error *err)
