@@ -212,7 +212,7 @@ static void fast_ops(N_Vector v)
 
 /* CVODE counters that go into mech_integ_stats. */
 typedef struct counters {
-    long rhs, rejected, jac;
+    long rhs, rejected, jac, nni, nnf;
 } counters;
 
 typedef struct bdf {
@@ -424,7 +424,10 @@ static counters cvode_counters(const bdf *b)
     CVodeGetNumErrTestFails(b->cv, &netf);
     CVodeGetNumStepSolveFails(b->cv, &ncfn);
     CVodeGetNumJacEvals(b->cv, &nje);
-    return (counters){.rhs = nfe + nfels, .rejected = netf + ncfn, .jac = nje};
+    long nni = 0, nnf = 0;
+    CVodeGetNonlinSolvStats(b->cv, &nni, &nnf);
+    return (counters){
+        .rhs = nfe + nfels, .rejected = netf + ncfn, .jac = nje, .nni = nni, .nnf = nnf};
 }
 
 /* Marks a lazy restart, first saving the counts of the run that ends. */
@@ -435,6 +438,8 @@ static void mark_restart(bdf *b)
     b->base.rhs += c.rhs;
     b->base.rejected += c.rejected;
     b->base.jac += c.jac;
+    b->base.nni += c.nni;
+    b->base.nnf += c.nnf;
     b->restart = 1;
 }
 
@@ -652,10 +657,13 @@ static void bdf_stats(const mech_integ *s, mech_integ_stats *st)
     if (!b->restart) {
         counters now = cvode_counters(b);
         c.rhs += now.rhs, c.rejected += now.rejected, c.jac += now.jac;
+        c.nni += now.nni, c.nnf += now.nnf;
     }
     st->rhs_evals += c.rhs + b->jac_rhs; /* init and reinit evaluations are in st already */
     st->rejected += c.rejected;
     st->jac_evals += c.jac;
+    st->newton_iters += c.nni;
+    st->newton_fails += c.nnf;
 }
 
 const integ_ops integ_bdf_ops = {

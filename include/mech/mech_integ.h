@@ -76,12 +76,15 @@ typedef struct mech_integ_options {
 
 /// Statistics since mech_integ_init.
 typedef struct mech_integ_stats {
-    long steps;     ///< accepted steps
-    long rejected;  ///< rejected steps (error test or convergence failures)
-    long rhs_evals; ///< right-hand-side evaluations (including Jacobian approximation)
-    long jac_evals; ///< Jacobian evaluations (BDF only)
-    long events;    ///< events located (each crossing once: see mech_integ_truncate)
-    double h_last;  ///< size of the last accepted step [s]
+    long steps;        ///< accepted steps
+    long rejected;     ///< rejected steps (error test or convergence failures)
+    long rhs_evals;    ///< right-hand-side evaluations (including Jacobian approximation)
+    long jac_evals;    ///< Jacobian evaluations (BDF only)
+    long newton_iters; ///< Newton iterations of the corrector (BDF only)
+    long newton_fails; ///< corrector convergence failures (BDF only): those that a fresh
+                       ///< Jacobian does not cure also reject the step (in rejected)
+    long events;       ///< events located (each crossing once: see mech_integ_truncate)
+    double h_last;     ///< size of the last accepted step [s]
 } mech_integ_stats;
 
 /// One located event.
