@@ -560,11 +560,31 @@ static mech_status check_options(int n, const mech_integ_options *o, mech_rhs_fn
         return mech_error_set(
             err, MECH_ERR_ARG,
             "integrator option event_tol = %g: must be >= 0 and finite (0: default)", o->event_tol);
-    if (o->second_order < 0 || o->second_order > n / 2)
+    if (o->second_order < 0 || (o->nu == 0 && o->second_order > n / 2))
         return mech_error_set(err, MECH_ERR_ARG,
                               "integrator option second_order = %d: must be in [0, %d] (the "
                               "positions, then as many velocities, among n = %d equations)",
                               o->second_order, n / 2, n);
+    if (o->nu < 0)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "integrator option nu = %d: must be >= 0 (0: as many velocities as "
+                              "positions)",
+                              o->nu);
+    if (o->second_order == 0 && (o->nu != 0 || o->kinematic))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "integrator option %s: needs second_order > 0 (the number of "
+                              "positions)",
+                              o->nu ? "nu" : "kinematic");
+    if (o->nu != 0 && o->nu != o->second_order && !o->kinematic)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "integrator option nu = %d: without a kinematic map q' = u, so nu "
+                              "must be second_order = %d (or 0)",
+                              o->nu, o->second_order);
+    if (o->nu > n - o->second_order)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "integrator option nu = %d: must be at most %d (second_order = %d "
+                              "positions, then the velocities, among n = %d equations)",
+                              o->nu, n - o->second_order, o->second_order, n);
     return MECH_OK;
 }
 
@@ -583,6 +603,7 @@ mech_status mech_integ_create(mech_integ **out, int n, const mech_integ_options 
     s->n = n;
     s->opt = o;
     s->opt.atol_vec = NULL;
+    if (s->opt.nu == 0) s->opt.nu = s->opt.second_order;
     s->f = f;
     s->ctx = ctx;
     s->ops = o.method == MECH_RK4      ? &rk4_ops

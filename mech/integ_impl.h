@@ -39,7 +39,8 @@ typedef struct integ_ops {
 
 struct mech_integ {
     int n, nev;
-    mech_integ_options opt; /* validated copy; opt.atol_vec is not kept (see atol) */
+    mech_integ_options opt; /* validated copy; opt.atol_vec is not kept (see atol), opt.nu is
+                            ** set (0 became second_order) */
     const integ_ops *ops;
     mech_rhs_fn f;
     void *ctx;

@@ -11,8 +11,8 @@
 **                takes fixed steps of size h (used to measure its order).
 **   MECH_BDF     CVODE (SUNDIALS) variable-order BDF with Newton iterations and a dense
 **                direct linear solver (our systems are small), on the velocities and other
-**                states only when the option second_order says q' = v; dense output
-**                through CVodeGetDky.  For stiff systems.
+**                states only when the option second_order says q' = N(q) u (q' = u by
+**                default); dense output through CVodeGetDky.  For stiff systems.
 **
 ** Life cycle (SUNDIALS style): mech_integ_create, mech_integ_set_events (optional),
 ** mech_integ_init, then mech_integ_step repeatedly, reading mech_integ_time,
@@ -55,6 +55,16 @@ typedef int (*mech_rhs_fn)(void *ctx, double t, const double *y, double *ydot);
 */
 typedef int (*mech_event_fn)(void *ctx, double t, const double *y, double *g);
 
+/*
+** Kinematic map of a second-order system y = (q, u, w): fill qdot = N(q) u, N(q) a matrix of
+** second_order rows and nu columns, linear in u (for a unit quaternion e and the angular
+** velocity omega in body axes, the quaternion product e' = 1/2 e (0, omega)).  The
+** right-hand side computes q' = N(q) u too: BDF calls the map only for the columns N(q) e_k
+** of its Newton matrices, so a map that disagrees with f slows its Newton iterations down but
+** does not change the solution.  Same return convention as mech_rhs_fn.
+*/
+typedef int (*mech_kinematic_fn)(void *ctx, const double *q, const double *u, double *qdot);
+
 /// Options of an integrator.  Start from mech_integ_default_options().
 typedef struct mech_integ_options {
     mech_method method;
@@ -67,21 +77,30 @@ typedef struct mech_integ_options {
     int fixed;              ///< DOPRI5 only: take fixed steps of size h, no error control
     double event_tol; ///< events are located to within this time [s] (0 = 1e-12*max(1 s, |t|))
     double max_steps; ///< most steps a run may take (0 = MECH_MAX_STEPS; INFINITY: no limit)
-    int second_order; ///< number n of leading position states whose derivative is exactly
-                      ///< the next n states (q' = v: f_i(t, y) = y[n + i] for i < n); 0: none.
-                      ///< Lets BDF solve its Newton systems on the velocities only (size
-                      ///< N - n instead of N; same solution up to rounding).  Ignored by RK4
-                      ///< and DOPRI5.  0 <= 2 second_order <= N (the number of equations).
+    int second_order; ///< number nq of leading position states q whose derivative is the
+                      ///< kinematic map of the next nu states u: y = (q, u, w), q' = N(q) u
+                      ///< (without a map q' = u exactly: f_i(t, y) = y[nq + i] for i < nq);
+                      ///< 0: none.  Lets BDF solve its Newton systems on (u, w) only (size
+                      ///< N - nq instead of N; same solution up to rounding).  Ignored by RK4
+                      ///< and DOPRI5.  0 <= second_order + nu <= N (the number of equations).
+    int nu; ///< number of velocity states u after the positions (0: nu = second_order, the
+            ///< only choice without a kinematic map).  Needs second_order > 0.
+    mech_kinematic_fn kinematic; ///< q' = N(q) u for BDF's Newton matrices (NULL: q' = u,
+                                 ///< N the identity, which needs nu = second_order)
+    void *kinematic_ctx;         ///< first argument of kinematic
 } mech_integ_options;
 
 /// Statistics since mech_integ_init.
 typedef struct mech_integ_stats {
-    long steps;     ///< accepted steps
-    long rejected;  ///< rejected steps (error test or convergence failures)
-    long rhs_evals; ///< right-hand-side evaluations (including Jacobian approximation)
-    long jac_evals; ///< Jacobian evaluations (BDF only)
-    long events;    ///< events located (each crossing once: see mech_integ_truncate)
-    double h_last;  ///< size of the last accepted step [s]
+    long steps;        ///< accepted steps
+    long rejected;     ///< rejected steps (error test or convergence failures)
+    long rhs_evals;    ///< right-hand-side evaluations (including Jacobian approximation)
+    long jac_evals;    ///< Jacobian evaluations (BDF only)
+    long newton_iters; ///< Newton iterations of the corrector (BDF only)
+    long newton_fails; ///< corrector convergence failures (BDF only): those that a fresh
+                       ///< Jacobian does not cure also reject the step (in rejected)
+    long events;       ///< events located (each crossing once: see mech_integ_truncate)
+    double h_last;     ///< size of the last accepted step [s]
 } mech_integ_stats;
 
 /// One located event.

@@ -1193,10 +1193,17 @@ static void test_stats(void)
     is_num(mech_integ_time(ig[1]), 10, 0, "dopri5 lands exactly on t_stop");
 
     st = mech_integ_get_stats(ig[2]);
-    diag("bdf: %ld steps, %ld rejected, %ld evaluations (f saw %ld), %ld Jacobians", st.steps,
-         st.rejected, st.rhs_evals, calls[2], st.jac_evals);
+    diag("bdf: %ld steps, %ld rejected, %ld evaluations (f saw %ld), %ld Jacobians, %ld Newton "
+         "iterations (%ld failed)",
+         st.steps, st.rejected, st.rhs_evals, calls[2], st.jac_evals, st.newton_iters,
+         st.newton_fails);
     ok(st.steps > 10 && st.jac_evals >= 2 && st.rhs_evals == calls[2],
        "bdf: CVODE's counters accumulate across reinit and match the calls of f");
+    /* every attempt takes at least one Newton iteration; the explicit methods take none */
+    ok(st.newton_iters >= st.steps + st.rejected && st.newton_fails >= 0 &&
+           mech_integ_get_stats(ig[0]).newton_iters == 0 &&
+           mech_integ_get_stats(ig[1]).newton_iters == 0,
+       "bdf counts its Newton iterations (at least one per attempt), rk4 and dopri5 none");
     is_num(mech_integ_time(ig[2]), 10, 0, "bdf lands exactly on t_stop");
     /* BDF at tol 1e-8 over 1.6 periods with a restart: global error ~100 tol (BDF's error
     ** grows along an undamped oscillation; measured 7e-7): bound 1e-5 */
@@ -1273,7 +1280,7 @@ static void test_max_order(void)
 
 int main(void)
 {
-    plan(165);
+    plan(166);
     test_names_and_defaults();
     test_orders();
     test_adaptive();
