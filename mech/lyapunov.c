@@ -171,12 +171,7 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
     mech_integ_options io = o->integ;
     m->ops->atol(m->ctx, io.atol, io.atol_vec, atol);
     io.atol_vec = atol;
-    if (m->ops->kinematics == NULL) {
-        if (io.second_order == 0) io.second_order = m->nq; /* q' = u: positions first */
-    } else {
-        /* KINEMATICS HAND-OFF: as in sim.c, a model with q' = N(q) u will hand its map to the
-        ** integrators here (mech_integ_options.kinematics). */
-    }
+    model_integ_structure(m, &io);
     if ((st = mech_integ_create(&ia, ns, &io, m->ops->rhs, m->ctx, err)) ||
         (st = mech_integ_create(&ib, ns, &io, m->ops->rhs, m->ctx, err)))
         goto done;

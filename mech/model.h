@@ -67,9 +67,11 @@ typedef struct model_ops {
     void (*forget)(void *ctx);
     /*
     ** The kinematic map q' = N(q) u: writes the nq position rates of positions q and
-    ** velocities u into qdot.  NULL: the identity (nq == nu, q' = u).
+    ** velocities u into qdot; 0 done, > 0 retry with a smaller step, < 0 failed (as rhs).
+    ** A mech_kinematic_fn (ctx = the model's ctx), handed to the integrators for BDF's
+    ** second-order structure.  NULL: the identity (nq == nu, q' = u).
     */
-    void (*kinematics)(void *ctx, const double *q, const double *u, double *qdot);
+    mech_kinematic_fn kinematics;
 
     /* ---- the model's own events ------------------------------------------------------- */
     /* The nevents event functions at state y into g (contact gaps: a crossing of 0 is an
@@ -165,14 +167,27 @@ static inline mech_status model_evaluate(const mech_model *m, double t, const do
     return m->ops->evaluate(m->ctx, t, y, err);
 }
 
-/* q' = N(q) u; with no kinematics of its own, q' = u. */
-static inline void model_kinematics(const mech_model *m, const double *q, const double *u,
-                                    double *qdot)
+/* q' = N(q) u; with no kinematics of its own, q' = u.  Returns what the map returns. */
+static inline int model_kinematics(const mech_model *m, const double *q, const double *u,
+                                   double *qdot)
 {
-    if (m->ops->kinematics)
-        m->ops->kinematics(m->ctx, q, u, qdot);
-    else
-        memcpy(qdot, u, sizeof(double) * (size_t)m->nq);
+    if (m->ops->kinematics) return m->ops->kinematics(m->ctx, q, u, qdot);
+    memcpy(qdot, u, sizeof(double) * (size_t)m->nq);
+    return 0;
+}
+
+/*
+** Tells the integrator options io the second-order structure of the model's state
+** y = (q, u, w): the positions, the velocities and the kinematic map between them, for
+** BDF's Newton matrices, unless the caller set second_order itself.
+*/
+static inline void model_integ_structure(const mech_model *m, mech_integ_options *io)
+{
+    if (io->second_order != 0) return;
+    io->second_order = m->nq;
+    io->nu = m->nu;
+    io->kinematic = m->ops->kinematics;
+    io->kinematic_ctx = m->ctx;
 }
 
 static inline double model_channel_value(const mech_model *m, const mech_channel *ch)

@@ -628,14 +628,7 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
     }
     m->ops->atol(m->ctx, io.atol, io.atol_vec, s.atol);
     io.atol_vec = s.atol;
-    if (m->ops->kinematics == NULL) {
-        if (io.second_order == 0) io.second_order = m->nq; /* q' = u: positions first */
-    } else {
-        /* KINEMATICS HAND-OFF: a model with q' = N(q) u (nq != nu) will hand its map to the
-        ** integrator here (mech_integ_options.kinematics), for BDF's second-order structure.
-        ** Until then second_order stays as given (0: the whole state first order, which is
-        ** right for any model, only without that structure). */
-    }
+    model_integ_structure(m, &io);
     if ((st = mech_integ_create(&integ, m->nstate, &io, sim_rhs, &s, err))) goto done;
     s.imap = mech_calloc((size_t)(m->nevents + o->nevents + 1), sizeof(int));
     s.uprev = mech_calloc(2 * (size_t)(o->nevents + 1), sizeof(double));

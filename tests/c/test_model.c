@@ -376,10 +376,71 @@ static void test_changing_hook(void)
     mech_system_destroy(sys);
 }
 
+/* ---- the kinematic map reaches the integrator ------------------------------------------- */
+
+static int map_nq, map_calls, map_fail_after; /* the map fails from call map_fail_after on */
+
+/* q' = u written out, as a spatial model's map would be called; fails when told to. */
+static int counted_map(void *ctx, const double *q, const double *u, double *qdot)
+{
+    (void)ctx, (void)q;
+    if (++map_calls > map_fail_after) return -1;
+    memcpy(qdot, u, sizeof(double) * (size_t)map_nq);
+    return 0;
+}
+
+/* The pendulum by BDF through sim_run_model, with the model's kinematics replaced by
+** counted_map when `mapped`; its angle at 1 s in *phi. */
+static mech_status swing(int mapped, int fail_after, double *phi, mech_error *err)
+{
+    mech_system *sys = pendulum();
+    mech_model m;
+    mech_run *run = NULL;
+    mech_status st = sys ? system_model(sys, &m, err) : MECH_ERR_ARG;
+    static model_ops ops;
+    if (!st && mapped) {
+        ops = *m.ops;
+        ops.kinematics = counted_map;
+        m.ops = &ops;
+    }
+    map_nq = m.nq, map_calls = 0, map_fail_after = fail_after;
+    static const char *const ch[] = {"bob.phi"};
+    mech_sim_options o = mech_sim_default_options();
+    o.integ.method = MECH_BDF;
+    o.integ.rtol = 1e-8, o.integ.atol = 1e-10;
+    o.t_end = 1, o.report = 0.5;
+    o.channels = ch, o.nchannels = 1;
+    if (!st) st = sim_run_model(&m, sys, &o, &run, err);
+    *phi = run && mech_run_rows(run) == 3 ? mech_run_column(run, 0)[2] : NAN;
+    mech_run_free(run);
+    mech_system_destroy(sys);
+    return st;
+}
+
+static void test_kinematic_map(void)
+{
+    mech_error err;
+    double plain, mapped;
+    mech_status st = swing(0, 0, &plain, &err);
+    if (!ok(st == MECH_OK && map_calls == 0, "map: BDF runs the pendulum without a map"))
+        diag("%s", st ? err.msg : "the map was called");
+    st = swing(1, 1 << 30, &mapped, &err);
+    if (!ok(st == MECH_OK && map_calls > 0, "map: the model's map is handed to BDF"))
+        diag("%s (%d calls)", st ? err.msg : "", map_calls);
+    /* N = I written out gives BDF the same Newton matrices: the same steps */
+    ok(isfinite(plain) && plain < -0.1, "map: the pendulum swings down");
+    is_num(mapped, plain, 1e-12, "map: the identity map as a function changes nothing");
+    st = swing(1, 0, &mapped, &err);
+    if (!ok(st != MECH_OK && contains(err.msg, "kinematic map failed"),
+            "map: a failing map stops the run with its reason"))
+        diag("status %d: %s", (int)st, err.msg);
+}
+
 int main(void)
 {
     test_pendulum();
     test_contact();
     test_changing_hook();
+    test_kinematic_map();
     return done_testing();
 }
