@@ -239,7 +239,7 @@ static int run_csv(lua_State *L)
 static void push_stats(lua_State *L, mech_run *run)
 {
     mech_run_stats s = mech_run_get_stats(run);
-    lua_createtable(L, 0, 9);
+    lua_createtable(L, 0, 11);
     lua_pushstring(L, mech_method_name(s.method));
     lua_setfield(L, -2, "method");
     lua_pushinteger(L, s.integ.steps);
@@ -250,6 +250,10 @@ static void push_stats(lua_State *L, mech_run *run)
     lua_setfield(L, -2, "rhs_evals");
     lua_pushinteger(L, s.integ.jac_evals);
     lua_setfield(L, -2, "jac_evals");
+    lua_pushinteger(L, s.integ.newton_iters);
+    lua_setfield(L, -2, "newton_iters");
+    lua_pushinteger(L, s.integ.newton_fails);
+    lua_setfield(L, -2, "newton_fails");
     lua_pushinteger(L, s.integ.events);
     lua_setfield(L, -2, "events");
     lua_pushnumber(L, s.integ.h_last);

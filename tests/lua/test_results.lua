@@ -41,6 +41,10 @@ do -- columns
   local st = run.stats
   tap.ok(st.steps > 0 and st.rhs_evals >= 6 * st.steps and st.wall_time >= 0,
     "statistics: steps, right-hand sides, wall time")
+  tap.ok(st.newton_iters == 0 and st.newton_fails == 0, "dopri5 makes no Newton iterations")
+  local bdf = crank_system():simulate{ t = 0.5, report = 0.1, method = "bdf", record = { "crank.phi" } }
+  tap.ok(bdf.stats.newton_iters >= bdf.stats.steps and bdf.stats.newton_fails >= 0,
+    "bdf counts its Newton iterations, at least one a step")
   tap.is(#run["crank.tip.x"]:table(), 101, "column:table copies the values")
 
   -- CSV
