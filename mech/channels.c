@@ -9,6 +9,7 @@
 
 #include "mech_sim.h"
 #include "clearance.h"
+#include "joint_type.h"
 #include "planar_body.h"
 #include "registry.h"
 #include "system_impl.h"
@@ -54,7 +55,8 @@ enum { L_FX, L_FY, L_TORQUE, L_POWER };
 static const quantity load_q[] = {
     {"fx", "N"}, {"fy", "N"}, {"torque", "N m"}, {"power", "W"}, {NULL, NULL}};
 
-enum { J_FX, J_FY, J_F, J_M, J_FN, J_VIOLATION, J_DX, J_DY, J_TWIST };
+/* The channels of an ideal joint (Lagrange or penalty): each type offers some of them
+** (joint_type.h). */
 static const quantity rev_q[] = {{"fx", "N"},      {"fy", "N"},        {"f", "N"},  {"m", "N m"},
                                  {"fn", "N"},      {"violation", "m"}, {"dx", "m"}, {"dy", "m"},
                                  {"twist", "rad"}, {NULL, NULL}};
@@ -133,22 +135,15 @@ static const quantity *table_of(const mech_system *sys, int kind, int id, int *c
     }
     int n = 0;
     while (t && t[n].name) n++;
-    if (kind == MECH_KIND_JOINT && t == rev_q) {
-        mech_joint_type type = sys->joints[id].type;
-        /* revolute: no moment, normal force or twist; fixed: no normal force */
-        n = type == MECH_REVOLUTE ? J_DY + 1 : J_TWIST + 1;
-    }
     if (count) *count = n;
     return t;
 }
 
 static int joint_offers(const mech_system *sys, int id, int q)
 {
-    mech_joint_type type = sys->joints[id].type;
-    if (sys->joints[id].enforce == MECH_CLEARANCE) return 1;
-    if (type == MECH_REVOLUTE) return q != J_M && q != J_FN && q != J_TWIST;
-    if (type == MECH_FIXED) return q != J_FN;
-    return q != J_DX && q != J_DY;
+    const joint *j = &sys->joints[id];
+    if (j->enforce == MECH_CLEARANCE) return 1;
+    return (joint_types[j->type]->offers & JOINT_OFFERS(q)) != 0;
 }
 
 /* Appends ", <prefix><name>" (no comma first) to buf, tracking the length it needs. */
@@ -390,17 +385,18 @@ static double joint_value(const mech_system *sys, int id, int qn)
 {
     const joint *j = &sys->joints[id];
     if (j->enforce == MECH_CLEARANCE) return clearance_value(sys, j, qn);
+    const joint_type *jt = joint_types[j->type];
     switch (qn) {
     case J_FX: return j->react[0];
     case J_FY: return j->react[1];
     case J_F: return hypot(j->react[0], j->react[1]);
     case J_M: return j->react[2];
     case J_FN: return j->react[3];
-    case J_VIOLATION:
-        return j->type == MECH_PRISMATIC ? fabs(j->phi[0]) : hypot(j->phi[0], j->phi[1]);
+    case J_VIOLATION: return jt->violation(j);
     case J_DX: return j->phi[0]; /* anchor a - anchor b */
     case J_DY: return j->phi[1];
-    case J_TWIST: return j->type == MECH_PRISMATIC ? j->phi[1] : j->phi[2];
+    case J_TWIST: /* the equation on the relative rotation (a revolute joint offers none) */
+        return jt->alone >= 0 ? j->phi[jt->alone] : 0;
     }
     return NAN;
 }

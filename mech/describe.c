@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mech_system.h"
+#include "joint_type.h"
 #include "registry.h"
 
 /* ---- descriptions ------------------------------------------------------------------------ */
@@ -187,12 +188,11 @@ static void entity_line(sbuf *b, const mech_system *sys, int kind, int id)
     }
     case MECH_KIND_JOINT: {
         const joint *j = &sys->joints[id];
-        sb_printf(b, "%s, %s (%.10g, %.10g) - %s (%.10g, %.10g)", mech_joint_type_name(j->type),
-                  sys->bodies[j->a].name, j->pa[0], j->pa[1], sys->bodies[j->b].name, j->pb[0],
-                  j->pb[1]);
-        if (j->type == MECH_PRISMATIC)
-            sb_printf(b, ", axis (%.10g, %.10g)", j->axis[0], j->axis[1]);
-        if (j->type != MECH_REVOLUTE && j->enforce != MECH_CLEARANCE)
+        const joint_type *jt = joint_types[j->type];
+        sb_printf(b, "%s, %s (%.10g, %.10g) - %s (%.10g, %.10g)", jt->name, sys->bodies[j->a].name,
+                  j->pa[0], j->pa[1], sys->bodies[j->b].name, j->pb[0], j->pb[1]);
+        if (jt->has_axis) sb_printf(b, ", axis (%.10g, %.10g)", j->axis[0], j->axis[1]);
+        if (jt->has_angle && j->enforce != MECH_CLEARANCE)
             sb_printf(b, ", angle %.10g rad", j->angle0);
         if (j->enforce == MECH_CLEARANCE) {
             const contact *c = &sys->contacts[j->contact0];

@@ -15,7 +15,6 @@
 #include "registry.h"
 #include "vec2.h"
 
-static const char *const joint_type_names[] = {"revolute", "prismatic", "fixed"};
 static const char *const force_type_names[] = {"spring", "rotational spring", "load"};
 static const char *const driver_type_names[] = {"body angle", "joint angle", "joint distance"};
 
@@ -266,9 +265,4 @@ const char *system_driver_type_name(mech_driver_type t)
 {
     return t >= MECH_DRIVE_BODY_ANGLE && t <= MECH_DRIVE_JOINT_DISTANCE ? driver_type_names[t]
                                                                         : "?";
-}
-
-const char *mech_joint_type_name(mech_joint_type t)
-{
-    return t >= MECH_REVOLUTE && t <= MECH_FIXED ? joint_type_names[t] : "?";
 }
