@@ -33,4 +33,5 @@ const joint_type joint_fixed = {
               JOINT_OFFERS(J_VIOLATION) | JOINT_OFFERS(J_DX) | JOINT_OFFERS(J_DY) |
               JOINT_OFFERS(J_TWIST),
     .violation = anchors_violation,
+    .clearance = NULL,
 };

@@ -3,6 +3,7 @@
 ** distance), and the relative rotation held. */
 #include <math.h>
 
+#include "clearance.h"
 #include "joint_frame.h"
 #include "joint_type.h"
 
@@ -35,4 +36,5 @@ const joint_type joint_prismatic = {
     .offers = JOINT_OFFERS(J_FX) | JOINT_OFFERS(J_FY) | JOINT_OFFERS(J_F) | JOINT_OFFERS(J_M) |
               JOINT_OFFERS(J_FN) | JOINT_OFFERS(J_VIOLATION) | JOINT_OFFERS(J_TWIST),
     .violation = axis_violation,
+    .clearance = &clearance_guide,
 };

@@ -2,6 +2,7 @@
 /* The revolute joint: the two anchors held together (x, y); no relative rotation held. */
 #include <math.h>
 
+#include "clearance.h"
 #include "joint_frame.h"
 #include "joint_type.h"
 
@@ -31,4 +32,5 @@ const joint_type joint_revolute = {
     .offers = JOINT_OFFERS(J_FX) | JOINT_OFFERS(J_FY) | JOINT_OFFERS(J_F) |
               JOINT_OFFERS(J_VIOLATION) | JOINT_OFFERS(J_DX) | JOINT_OFFERS(J_DY),
     .violation = anchors_violation,
+    .clearance = &clearance_journal,
 };

@@ -13,6 +13,8 @@
 enum { J_FX, J_FY, J_F, J_M, J_FN, J_VIOLATION, J_DX, J_DY, J_TWIST, J_NQUANTITIES };
 #define JOINT_OFFERS(q) (1u << (q))
 
+struct clearance_type; /* clearance.h */
+
 typedef struct joint_type {
     mech_joint_type type;
     const char *name; /* "revolute", as in messages and descriptions */
@@ -30,6 +32,8 @@ typedef struct joint_type {
     unsigned offers; /* the J_* channels the ideal joint offers, a mask of JOINT_OFFERS */
     /* The violation channel of the last evaluation (j->phi). */
     double (*violation)(const joint *j);
+    /* The joint with clearance of this type, NULL when it takes none. */
+    const struct clearance_type *clearance;
 } joint_type;
 
 /* The entries, by mech_joint_type (joints.c). */
