@@ -16,7 +16,7 @@
 static const quantity *table_of(const mech_system *sys, int kind, int id, int *count)
 {
     const kind_ops *k = kind_of(kind);
-    const quantity *t = k ? k->quantities(sys, id) : NULL;
+    const quantity *t = k == NULL ? NULL : k->table ? k->table : k->quantities(sys, id);
     int n = 0;
     while (t && t[n].name) n++;
     if (count) *count = n;

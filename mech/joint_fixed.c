@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* The fixed joint: the two anchors held together (x, y) and the relative rotation held. */
-#include <math.h>
-
 #include "joint_frame.h"
 #include "joint_type.h"
 
@@ -12,12 +10,6 @@ static void fixed_eval(const mech_system *sys, const joint *j, const double *q, 
     joint_frame(sys, j, q, v, &f);
     revolute_rows(&f, rows);
     rotation_row(&f, j->angle0, &rows[2]);
-}
-
-/* The anchors' distance. */
-static double anchors_violation(const joint *j)
-{
-    return hypot(j->phi[0], j->phi[1]);
 }
 
 const joint_type joint_fixed = {

@@ -16,6 +16,8 @@
 #ifndef MECH_JOINT_FRAME_PRIVATE_H
 #define MECH_JOINT_FRAME_PRIVATE_H
 
+#include <math.h>
+
 #include "planar_body.h"
 #include "registry.h"
 #include "vec2.h"
@@ -115,6 +117,13 @@ static inline void along_row(const frame *f, const double e[2], const double epe
     double rest = -vec2_dot(e, f->d) * wa2 + 2 * f->wa * vec2_dot(eperp, f->dd) +
                   vec2_dot(e, f->sa) * wa2 - vec2_dot(e, f->sb) * wb2;
     r->gamma = -rest;
+}
+
+/* The violation channel of a joint that holds its anchors together: their distance in the
+** last evaluation (j->phi). */
+static inline double anchors_violation(const joint *j)
+{
+    return hypot(j->phi[0], j->phi[1]);
 }
 
 #endif

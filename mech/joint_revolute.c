@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* The revolute joint: the two anchors held together (x, y); no relative rotation held. */
-#include <math.h>
-
 #include "clearance.h"
 #include "joint_frame.h"
 #include "joint_type.h"
@@ -12,12 +10,6 @@ static void revolute_eval(const mech_system *sys, const joint *j, const double *
     frame f;
     joint_frame(sys, j, q, v, &f);
     revolute_rows(&f, rows);
-}
-
-/* The anchors' distance. */
-static double anchors_violation(const joint *j)
-{
-    return hypot(j->phi[0], j->phi[1]);
 }
 
 const joint_type joint_revolute = {

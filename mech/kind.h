@@ -38,7 +38,9 @@ typedef struct kind_ops {
     int (*listed)(const mech_system *sys, int id);
     /* Writes the entity's parameters (without its kind and name); NULL: nothing. */
     void (*describe)(sbuf *b, const mech_system *sys, int id);
-    /* The entity's quantities: a table ended by a NULL name; the index is the quantity code. */
+    /* The entity's quantities: a table ended by a NULL name; the index is the quantity code.
+    ** `table` when every entity of the kind has the same, else `quantities`. */
+    const quantity *table;
     const quantity *(*quantities)(const mech_system *sys, int id);
     /* Whether the entity offers quantity code qn of its table (NULL: all). */
     int (*offers)(const mech_system *sys, int id, int qn);

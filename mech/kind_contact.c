@@ -80,13 +80,6 @@ static void contact_describe(sbuf *b, const mech_system *sys, int id)
     contact_describe_laws(b, c);
 }
 
-static const quantity *contact_quantities_of(const mech_system *sys, int id)
-{
-    (void)sys;
-    (void)id;
-    return contact_quantities;
-}
-
 static double contact_value(const mech_system *sys, int id, int qn)
 {
     const contact *c = &sys->contacts[id];
@@ -112,6 +105,6 @@ const kind_ops kind_contact = {
     .label = "contact",
     .listed = contact_listed,
     .describe = contact_describe,
-    .quantities = contact_quantities_of,
+    .table = contact_quantities,
     .value = contact_value,
 };

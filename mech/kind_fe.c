@@ -26,13 +26,6 @@ static void fe_describe(sbuf *b, const mech_system *sys, int id)
               f->lumping == MECH_LUMP_HRZ ? "HRZ" : "row-sum", f->alpha, f->beta);
 }
 
-static const quantity *fe_quantities(const mech_system *sys, int id)
-{
-    (void)sys;
-    (void)id;
-    return fe_q;
-}
-
 static double fe_value(const mech_system *sys, int id, int qn)
 {
     const fe_body *f = &sys->fes[id];
@@ -63,6 +56,6 @@ const kind_ops kind_fe = {
     .kind = MECH_KIND_FE,
     .label = "flexible body",
     .describe = fe_describe,
-    .quantities = fe_quantities,
+    .table = fe_q,
     .value = fe_value,
 };

@@ -17,13 +17,6 @@ static void point_describe(sbuf *b, const mech_system *sys, int id)
     sb_printf(b, "(%.10g, %.10g) m in body coordinates", p->s[0], p->s[1]);
 }
 
-static const quantity *point_quantities(const mech_system *sys, int id)
-{
-    (void)sys;
-    (void)id;
-    return point_q;
-}
-
 static double point_value(const mech_system *sys, int id, int qn)
 {
     const point *p = &sys->points[id];
@@ -51,6 +44,6 @@ const kind_ops kind_point = {
     .kind = MECH_KIND_POINT,
     .label = "point",
     .describe = point_describe,
-    .quantities = point_quantities,
+    .table = point_q,
     .value = point_value,
 };

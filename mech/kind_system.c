@@ -41,13 +41,6 @@ double system_balance(const mech_system *sys, double *inputs)
     return sys->kinetic + sys->potential - sys->energy0 - work - applied + dissipated + dc + df;
 }
 
-static const quantity *system_quantities(const mech_system *sys, int id)
-{
-    (void)sys;
-    (void)id;
-    return system_q;
-}
-
 static double system_value(const mech_system *sys, int id, int qn)
 {
     (void)id;
@@ -81,6 +74,6 @@ static double system_value(const mech_system *sys, int id, int qn)
 const kind_ops kind_system = {
     .kind = MECH_KIND_SYSTEM,
     .label = "system",
-    .quantities = system_quantities,
+    .table = system_q,
     .value = system_value,
 };
