@@ -1,10 +1,63 @@
 /* SPDX-License-Identifier: MIT */
-/* Joints with clearance, made of contacts (clearance.c). */
+/*
+** Joints with clearance, made of contacts: clearance.c holds what every one shares (the
+** contacts' creation, the checks of where the bodies are, the resultant of the contacts'
+** forces, the channels of that resultant); each type's own geometry is in its file
+** (clearance_revolute.c: a journal in a bearing; clearance_prismatic.c: a slider in a
+** guide), reached through its joint type's entry (joint_type.h).
+*/
 #ifndef MECH_CLEARANCE_PRIVATE_H
 #define MECH_CLEARANCE_PRIVATE_H
 
+#include "kind.h"
 #include "registry.h"
 
+typedef struct clearance_type {
+    const char *part; /* the body that moves in the clearance: "journal", "slider" */
+    /* Checks the numbers of d that are this type's own; the message names joint j. */
+    mech_status (*check)(const joint *j, const mech_clearance_def *d, mech_error *err);
+    /* How many contacts d makes. */
+    int (*ncontacts)(const mech_clearance_def *d);
+    /* Appends the contacts of joint jid (room was reserved) through clearance_new_contact. */
+    void (*contacts)(mech_system *sys, int jid, const mech_clearance_def *d);
+    /* Says that contact i of joint j is g < 0 apart in the state `when` names. */
+    mech_status (*misplaced)(const mech_system *sys, const joint *j, int i, double g,
+                             const char *when, mech_error *err);
+    /* Adjusts the ideal joint of j (a copy of j) for positions q; NULL: nothing to adjust. */
+    void (*ideal)(const mech_system *sys, const joint *j, const double *q, joint *ideal);
+    /* See clearance_centred and clearance_speed. */
+    int (*centred)(const mech_system *sys, const joint *j, const double *q, double tol);
+    double (*speed)(const mech_system *sys, const joint *j, const double *q, const double *v);
+    /* The normal n of contact c's surface (on the bearing, the guide) at (q, v) and the point
+    ** `at` of the touching body where the force acts, which comes in as c's point. */
+    void (*contact_normal)(const mech_system *sys, const joint *j, const contact *c,
+                           const double *q, const double *v, double n[2], double at[2]);
+    /* Writes ", clearance ..." of the joint's line in sys:describe. */
+    void (*describe)(sbuf *b, const mech_system *sys, const joint *j);
+    /* The joint's channels: a table ended by a NULL name, whose entries from force_q on are
+    ** the resultant's fx, fy, f (and m) (clearance_value gives those) */
+    const quantity *quantities;
+    int force_q;
+    /* The value of one of the joint's own channels (below force_q). */
+    double (*value)(const mech_system *sys, const joint *j, int qn);
+    /* Lists the channels it offers beyond its table, NULL none; the entity that has a
+    ** quantity its table lacks, NULL none (see kind_ops). */
+    void (*list_more)(sbuf *b, const mech_system *sys, const joint *j);
+    int (*other)(const mech_system *sys, const joint *j, int *kind, int *oid);
+} clearance_type;
+
+/* The entries (clearance_revolute.c, clearance_prismatic.c). */
+extern const clearance_type clearance_journal, clearance_guide;
+/* The clearance of joint j's type (NULL: the type takes none). */
+const clearance_type *clearance_of(const joint *j);
+
+/* "bottom", "top": the guide's surfaces, in the contacts' names. */
+extern const char *const clearance_surface_names[2];
+
+/* Appends a contact of joint jid with the laws of d (room was reserved): a is the body that
+** touches (journal, slider), b the one that carries the surface (bearing, guide). */
+contact *clearance_new_contact(mech_system *sys, int jid, const mech_clearance_def *d,
+                               const char *suffix);
 /* Checks the clearance d of joint j (the last one added), adds its contacts and checks that
 ** its bodies start within the clearance.  On failure no contact is added (the caller then
 ** removes the joint). */
@@ -29,15 +82,13 @@ int clearance_centred(const mech_system *sys, const joint *j, const double *q, d
 ** bearing's (any direction crosses the clearance from the centre), or the largest speed of a
 ** slider's corner along the guide's normal relative to the guide. */
 double clearance_speed(const mech_system *sys, const joint *j, const double *q, const double *v);
-/* Prismatic joint j with clearance at (q, v): the slider's angle to the guide axis and the
-** distance of its centre of mass from the axis (along the axis turned +90 degrees). */
-void clearance_slider(const mech_system *sys, const joint *j, const double *q, const double *v,
-                      double *tilt, double *offset);
 /* Joint j with clearance at (q, v), with its contacts' forces of the last evaluation:
 ** the resultant force its contacts apply to its second body b (the journal, the slider),
 ** in the world, and its moment about b's anchor: f = {fx, fy, m}, as an ideal joint's
 ** reaction. */
 void clearance_force(const mech_system *sys, const joint *j, const double *q, const double *v,
                      double f[3]);
+/* The value of channel qn of joint j with clearance in the last full evaluation. */
+double clearance_value(const mech_system *sys, const joint *j, int qn);
 
 #endif

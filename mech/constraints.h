@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* The equations of joints and drivers (constraints.c). */
+/* The equations of joints (joints.c and joint_*.c, through the table of joint_type.h) and
+** of drivers (driver.c). */
 #ifndef MECH_CONSTRAINTS_PRIVATE_H
 #define MECH_CONSTRAINTS_PRIVATE_H
 
+#include "joint_type.h"
 #include "registry.h"
 
 /* Number of equations of a joint type. */
 int joint_equations(mech_joint_type type);
 /* Evaluates the equations of joint j at (q, v) into rows[0..neq). */
-void joint_eval(const mech_system *sys, const joint *j, const double *q, const double *v,
-                crow *rows);
+static inline void joint_eval(const mech_system *sys, const joint *j, const double *q,
+                              const double *v, crow *rows)
+{
+    joint_types[j->type]->eval(sys, j, q, v, rows);
+}
 /* Evaluates the driver equation at (q, v, t); needs d->motion filled for time t. */
 void driver_eval(const mech_system *sys, const driver *d, const double *q, const double *v,
                  crow *row);

@@ -190,14 +190,12 @@ static int element_forces(mech_system *sys, double t, const double *q, const dou
 /* Names the entity behind column c of the reduced matrix. */
 static void describe_column(const mech_system *sys, int c, char *buf, size_t size)
 {
-    static const char *const eqname[3][3] = {
-        {"x", "y", ""}, {"normal", "rotation", ""}, {"x", "y", "rotation"}};
     if (c < sys->nrows) {
         const rowinfo *r = &sys->rows[c];
         if (r->kind == MECH_KIND_JOINT) {
             const joint *j = &sys->joints[r->id];
             snprintf(buf, size, "%s '%s' (equation %s)", mech_joint_type_name(j->type), j->name,
-                     eqname[j->type][r->eq]);
+                     joint_types[j->type]->eq_names[r->eq]);
         } else {
             snprintf(buf, size, "driver '%s'", sys->drivers[r->id].name);
         }

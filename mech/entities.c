@@ -15,6 +15,7 @@
 #include "registry.h"
 #include "clearance.h"
 #include "constraints.h"
+#include "joint_type.h"
 #include "vec2.h"
 
 /* ---- defaults ------------------------------------------------------------------------ */
@@ -359,9 +360,10 @@ mech_status mech_load_add(mech_system *sys, const mech_load_def *d, int *id, mec
 
 mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, mech_error *err)
 {
-    if (d->type < MECH_REVOLUTE || d->type > MECH_FIXED)
+    const joint_type *jt = joint_type_of(d->type);
+    if (jt == NULL)
         return mech_error_set(err, MECH_ERR_ARG, "joint: unknown type %d", (int)d->type);
-    const char *tname = mech_joint_type_name(d->type);
+    const char *tname = jt->name;
     char name[MECH_NAME_MAX];
     mech_status st = system_take_name(sys, tname, d->name, tname, name, err);
     if (st || (st = system_check_body(sys, tname, name, "body_a", d->body_a, err)) ||
@@ -377,7 +379,7 @@ mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, m
     for (int k = 0; k < 2; k++) {
         int b = k ? d->body_b : d->body_a;
         if (sys->bodies[b].fe < 0) continue;
-        if (d->type != MECH_REVOLUTE || d->enforce == MECH_CLEARANCE)
+        if (!jt->takes_node || d->enforce == MECH_CLEARANCE)
             return mech_error_set(err, MECH_ERR_ARG,
                                   "%s '%s': '%s' is a node of a flexible body; a node takes only "
                                   "revolute joints without clearance (Lagrange or penalty)",
@@ -385,7 +387,7 @@ mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, m
         if ((st = system_node_point(sys, tname, name, b, k ? jpb : jpa, err))) return st;
     }
     double axis[2] = {d->axis[0], d->axis[1]};
-    if (d->type == MECH_PRISMATIC) {
+    if (jt->has_axis) {
         double len = hypot(axis[0], axis[1]);
         if (!(isfinite(len) && len > 0))
             return mech_error_set(err, MECH_ERR_ARG,
@@ -394,7 +396,7 @@ mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, m
         axis[0] /= len;
         axis[1] /= len;
     }
-    int neq = d->enforce == MECH_CLEARANCE ? 0 : joint_equations(d->type);
+    int neq = d->enforce == MECH_CLEARANCE ? 0 : jt->neq;
     if (d->enforce != MECH_LAGRANGE && d->enforce != MECH_PENALTY && d->enforce != MECH_CLEARANCE)
         return mech_error_set(err, MECH_ERR_ARG, "%s '%s': unknown enforcement", tname, name);
     if (d->enforce == MECH_PENALTY) {

@@ -15,9 +15,48 @@
 #include "registry.h"
 #include "vec2.h"
 
-static const char *const joint_type_names[] = {"revolute", "prismatic", "fixed"};
-static const char *const force_type_names[] = {"spring", "rotational spring", "load"};
 static const char *const driver_type_names[] = {"body angle", "joint angle", "joint distance"};
+
+/* Where the entities of each stored kind are: their count and the name of entity i.  The
+** system itself is the one entity not stored ("system"); a kind the spatial layer adds is one
+** more STORE and one more line of the table. */
+typedef struct kind_store {
+    int (*count)(const mech_system *sys);
+    const char *(*name)(const mech_system *sys, int i);
+} kind_store;
+#define STORE(items, n, field)                                                                     \
+    static int count_##items(const mech_system *sys)                                               \
+    {                                                                                              \
+        return sys->n;                                                                             \
+    }                                                                                              \
+    static const char *name_##items(const mech_system *sys, int i)                                 \
+    {                                                                                              \
+        return sys->items[i].field;                                                                \
+    }
+STORE(bodies, nbodies, name)
+STORE(points, npoints, full)
+STORE(forces, nforces, name)
+STORE(joints, njoints, name)
+STORE(drivers, ndrivers, name)
+STORE(contacts, ncontacts, name)
+STORE(fes, nfes, name)
+#undef STORE
+static const kind_store stores[] = {
+    [MECH_KIND_BODY] = {count_bodies, name_bodies},
+    [MECH_KIND_POINT] = {count_points, name_points},
+    [MECH_KIND_FORCE] = {count_forces, name_forces},
+    [MECH_KIND_JOINT] = {count_joints, name_joints},
+    [MECH_KIND_DRIVER] = {count_drivers, name_drivers},
+    [MECH_KIND_CONTACT] = {count_contacts, name_contacts},
+    [MECH_KIND_FE] = {count_fes, name_fes},
+};
+#define NSTORES ((int)(sizeof stores / sizeof stores[0]))
+
+/* The store of kind k, NULL for the system, MECH_KIND_NONE and unknown kinds. */
+static const kind_store *store_of(int k)
+{
+    return k > MECH_KIND_NONE && k < NSTORES && stores[k].count ? &stores[k] : NULL;
+}
 
 /* ---- helpers ------------------------------------------------------------------------- */
 
@@ -43,20 +82,15 @@ mech_kind mech_system_find(const mech_system *sys, const char *name, int *id)
         *id = 0;
         return MECH_KIND_SYSTEM;
     }
-    for (int i = 0; i < sys->nbodies; i++)
-        if (strcmp(sys->bodies[i].name, name) == 0) return *id = i, MECH_KIND_BODY;
-    for (int i = 0; i < sys->npoints; i++)
-        if (strcmp(sys->points[i].full, name) == 0) return *id = i, MECH_KIND_POINT;
-    for (int i = 0; i < sys->nforces; i++)
-        if (strcmp(sys->forces[i].name, name) == 0) return *id = i, MECH_KIND_FORCE;
-    for (int i = 0; i < sys->njoints; i++)
-        if (strcmp(sys->joints[i].name, name) == 0) return *id = i, MECH_KIND_JOINT;
-    for (int i = 0; i < sys->ndrivers; i++)
-        if (strcmp(sys->drivers[i].name, name) == 0) return *id = i, MECH_KIND_DRIVER;
-    for (int i = 0; i < sys->ncontacts; i++)
-        if (strcmp(sys->contacts[i].name, name) == 0) return *id = i, MECH_KIND_CONTACT;
-    for (int i = 0; i < sys->nfes; i++)
-        if (strcmp(sys->fes[i].name, name) == 0) return *id = i, MECH_KIND_FE;
+    /* in the order of mech_kind: bodies, points, forces, joints, drivers, contacts, flexible
+    ** bodies */
+    for (int k = 0; k < NSTORES; k++) {
+        const kind_store *st = store_of(k);
+        if (st == NULL) continue;
+        int n = st->count(sys);
+        for (int i = 0; i < n; i++)
+            if (strcmp(st->name(sys, i), name) == 0) return *id = i, (mech_kind)k;
+    }
     return MECH_KIND_NONE;
 }
 
@@ -177,17 +211,9 @@ int mech_system_is_final(const mech_system *sys)
 
 int mech_system_count(const mech_system *sys, mech_kind kind)
 {
-    switch (kind) {
-    case MECH_KIND_BODY: return sys->nbodies;
-    case MECH_KIND_POINT: return sys->npoints;
-    case MECH_KIND_FORCE: return sys->nforces;
-    case MECH_KIND_JOINT: return sys->njoints;
-    case MECH_KIND_DRIVER: return sys->ndrivers;
-    case MECH_KIND_CONTACT: return sys->ncontacts;
-    case MECH_KIND_FE: return sys->nfes;
-    case MECH_KIND_SYSTEM: return 1;
-    default: return 0;
-    }
+    if (kind == MECH_KIND_SYSTEM) return 1;
+    const kind_store *st = store_of(kind);
+    return st ? st->count(sys) : 0;
 }
 
 mech_status mech_system_reserve_contacts(mech_system *sys, int n, mech_error *err)
@@ -207,17 +233,8 @@ mech_status mech_system_reserve_contacts(mech_system *sys, int n, mech_error *er
 const char *mech_system_name(const mech_system *sys, mech_kind kind, int id)
 {
     if (id < 0 || id >= mech_system_count(sys, kind)) return NULL;
-    switch (kind) {
-    case MECH_KIND_BODY: return sys->bodies[id].name;
-    case MECH_KIND_POINT: return sys->points[id].full;
-    case MECH_KIND_FORCE: return sys->forces[id].name;
-    case MECH_KIND_JOINT: return sys->joints[id].name;
-    case MECH_KIND_DRIVER: return sys->drivers[id].name;
-    case MECH_KIND_CONTACT: return sys->contacts[id].name;
-    case MECH_KIND_FE: return sys->fes[id].name;
-    case MECH_KIND_SYSTEM: return "system";
-    default: return NULL;
-    }
+    if (kind == MECH_KIND_SYSTEM) return "system";
+    return store_of(kind)->name(sys, id);
 }
 
 int mech_system_ncoord(const mech_system *sys)
@@ -257,18 +274,8 @@ mech_joint_type mech_joint_type_of(const mech_system *sys, int j)
     return j >= 0 && j < sys->njoints ? sys->joints[j].type : MECH_REVOLUTE;
 }
 
-const char *mech_force_type_name(mech_force_type t)
-{
-    return t >= MECH_SPRING && t <= MECH_LOAD ? force_type_names[t] : "?";
-}
-
 const char *system_driver_type_name(mech_driver_type t)
 {
     return t >= MECH_DRIVE_BODY_ANGLE && t <= MECH_DRIVE_JOINT_DISTANCE ? driver_type_names[t]
                                                                         : "?";
-}
-
-const char *mech_joint_type_name(mech_joint_type t)
-{
-    return t >= MECH_REVOLUTE && t <= MECH_FIXED ? joint_type_names[t] : "?";
 }

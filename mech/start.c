@@ -85,7 +85,7 @@ void start_note(mech_system *sys)
                  "while the mechanism's fastest point moves at %.3g m/s: the first impact comes "
                  "from the start (above %.3g m/s, what the mechanism itself gives it across the "
                  "clearance)",
-                 mech_joint_type_name(j->type), j->name,
-                 j->type == MECH_REVOLUTE ? "journal" : "slider", speed, j->gap, V, limit);
+                 mech_joint_type_name(j->type), j->name, clearance_of(j)->part, speed, j->gap, V,
+                 limit);
     }
 }

@@ -281,8 +281,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
             const rowinfo *ri = &sys->rows[r];
             int alone;
             if (ri->kind == MECH_KIND_JOINT) {
-                mech_joint_type jt = sys->joints[ri->id].type;
-                alone = (jt == MECH_PRISMATIC && ri->eq == 1) || (jt == MECH_FIXED && ri->eq == 2);
+                alone = joint_types[sys->joints[ri->id].type]->alone == ri->eq;
             } else {
                 alone = sys->drivers[ri->id].type != MECH_DRIVE_JOINT_DISTANCE;
             }

@@ -9,6 +9,7 @@
 ** ~ eps |Phi| / h ~ 1e-10) and h = 1e-4 for the second difference (truncation ~ h^2 ~
 ** 1e-8, rounding ~ eps / h^2 ~ 1e-8): tolerances 1e-7 and 1e-5 (relative to O(1) values)
 ** leave margin without hiding a wrong term, which would be O(1).
+** And each joint type's entry of the table (joint_type.h) against its equations.
 */
 #include <math.h>
 #include <stdio.h>
@@ -124,6 +125,40 @@ static void check(mech_system *sys, int is_driver, int id, const char *what)
     if (!ok(worst_g < 1e-5, name)) diag("worst difference %g", worst_g);
 }
 
+/* Whether row r is the relative rotation alone: Phi_q = (0, 0, -1) on a, (0, 0, 1) on b. */
+static int rotation_alone(const crow *r)
+{
+    return r->ja[0] == 0 && r->ja[1] == 0 && r->ja[2] == -1 && r->jb[0] == 0 && r->jb[1] == 0 &&
+           r->jb[2] == 1;
+}
+
+/* The entry of joint id's type against its equations: the type it is filed under, a name for
+** each equation, and the equation it names as the rotation alone (the fast solve holds a body
+** without inertia through it) is that one and no other is. */
+static void check_entry(mech_system *sys, int id, const char *what)
+{
+    const joint *j = &sys->joints[id];
+    const joint_type *jt = joint_type_of(j->type);
+    char name[160];
+    snprintf(name, sizeof name, "%s: its entry is filed under its type", what);
+    ok(jt != NULL && jt->type == j->type && jt->neq == j->neq, name);
+    if (jt == NULL) return;
+    int named = 1, alone_ok = 1;
+    double q[6], v[6];
+    for (int i = 0; i < 6; i++) /* a pose of its own: the checks above keep their samples */
+        q[i] = 0.7 * sin(1.3 * i + 0.4), v[i] = 1.1 * cos(0.9 * i + 0.2);
+    crow rows[3];
+    joint_eval(sys, j, q, v, rows);
+    for (int e = 0; e < jt->neq; e++) {
+        named &= jt->eq_names[e] != NULL && jt->eq_names[e][0] != '\0';
+        alone_ok &= rotation_alone(&rows[e]) == (e == jt->alone);
+    }
+    snprintf(name, sizeof name, "%s: every equation has a name", what);
+    ok(named, name);
+    snprintf(name, sizeof name, "%s: the equation named the rotation alone is, and only it", what);
+    ok(alone_ok, name);
+}
+
 int main(void)
 {
     mech_error err;
@@ -182,6 +217,12 @@ int main(void)
         check(sys, 0, jpri, what);
         snprintf(what, sizeof what, "fixed %s", ground_or_body[pair]);
         check(sys, 0, jfix, what);
+        snprintf(what, sizeof what, "revolute %s", ground_or_body[pair]);
+        check_entry(sys, jrev, what);
+        snprintf(what, sizeof what, "prismatic %s", ground_or_body[pair]);
+        check_entry(sys, jpri, what);
+        snprintf(what, sizeof what, "fixed %s", ground_or_body[pair]);
+        check_entry(sys, jfix, what);
         snprintf(what, sizeof what, "body-angle driver (%s)", ground_or_body[pair]);
         check(sys, 1, dbody, what);
         snprintf(what, sizeof what, "joint-angle driver %s", ground_or_body[pair]);

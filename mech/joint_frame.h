@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** Constraint equations of joints and drivers in absolute coordinates.
+** The planar geometry every joint family and driver builds its equations from: the frame of
+** two bodies' anchors, and the rows of the equations they share (the anchors together, the
+** relative rotation, a distance along a direction that turns with the first body).  Inline
+** as before in one file: these run in every evaluation.
 **
 ** Notation: body i has position r_i, angle phi_i, rotation A_i; an anchor s (body
 ** coordinates) is at P = r + A s; s_g = A s; R90 v = (-v_y, v_x) turns a vector by +90
@@ -10,17 +13,14 @@
 **     Phi'' = Phi_q q'' - gamma.
 ** tests/c/test_constraints.c checks every Jacobian and gamma against finite differences.
 */
+#ifndef MECH_JOINT_FRAME_PRIVATE_H
+#define MECH_JOINT_FRAME_PRIVATE_H
+
 #include <math.h>
 
 #include "planar_body.h"
-#include "constraints.h"
 #include "registry.h"
 #include "vec2.h"
-
-int joint_equations(mech_joint_type type)
-{
-    return type == MECH_FIXED ? 3 : 2;
-}
 
 /* Geometry shared by the equations of one joint. */
 typedef struct frame {
@@ -33,8 +33,9 @@ typedef struct frame {
     double u[2], n[2];   /* prismatic axis of body a in the world frame, and its normal */
 } frame;
 
-static void make_frame(const mech_system *sys, int a, int b, const double pa[2], const double pb[2],
-                       const double axis[2], const double *q, const double *v, frame *f)
+static inline void make_frame(const mech_system *sys, int a, int b, const double pa[2],
+                              const double pb[2], const double axis[2], const double *q,
+                              const double *v, frame *f)
 {
     double posea[3], vela[3], poseb[3], velb[3];
     body_pose(sys, a, q, v, posea, vela);
@@ -57,14 +58,21 @@ static void make_frame(const mech_system *sys, int a, int b, const double pa[2],
     f->n[1] = f->u[0];
 }
 
-static void zero_row(crow *r)
+/* The frame of joint j at (q, v). */
+static inline void joint_frame(const mech_system *sys, const joint *j, const double *q,
+                               const double *v, frame *f)
+{
+    make_frame(sys, j->a, j->b, j->pa, j->pb, j->axis, q, v, f);
+}
+
+static inline void zero_row(crow *r)
 {
     r->phi = r->phit = r->gamma = 0;
     for (int k = 0; k < 3; k++) r->ja[k] = r->jb[k] = 0;
 }
 
-/* Revolute equations (x, y): Phi = P_a - P_b. */
-static void revolute_rows(const frame *f, crow *rows)
+/* The anchors together (x, y): Phi = P_a - P_b. */
+static inline void revolute_rows(const frame *f, crow *rows)
 {
     for (int k = 0; k < 2; k++) {
         crow *r = &rows[k];
@@ -80,7 +88,7 @@ static void revolute_rows(const frame *f, crow *rows)
 }
 
 /* Relative rotation: Phi = phi_b - phi_a - angle. */
-static void rotation_row(const frame *f, double angle, crow *r)
+static inline void rotation_row(const frame *f, double angle, crow *r)
 {
     zero_row(r);
     r->phi = f->phb - f->pha - angle;
@@ -91,7 +99,7 @@ static void rotation_row(const frame *f, double angle, crow *r)
 /* Component of P_b - P_a along the unit vector e (world frame) that turns with body a,
 ** with R90 e = e_perp.  Phi = e . d, used for the prismatic normal (e = n, e_perp = -u)
 ** and the prismatic distance (e = u, e_perp = n). */
-static void along_row(const frame *f, const double e[2], const double eperp[2], crow *r)
+static inline void along_row(const frame *f, const double e[2], const double eperp[2], crow *r)
 {
     zero_row(r);
     r->phi = vec2_dot(e, f->d);
@@ -111,87 +119,11 @@ static void along_row(const frame *f, const double e[2], const double eperp[2], 
     r->gamma = -rest;
 }
 
-void joint_eval(const mech_system *sys, const joint *j, const double *q, const double *v,
-                crow *rows)
+/* The violation channel of a joint that holds its anchors together: their distance in the
+** last evaluation (j->phi). */
+static inline double anchors_violation(const joint *j)
 {
-    frame f;
-    make_frame(sys, j->a, j->b, j->pa, j->pb, j->axis, q, v, &f);
-    switch (j->type) {
-    case MECH_REVOLUTE: revolute_rows(&f, rows); break;
-    case MECH_FIXED:
-        revolute_rows(&f, rows);
-        rotation_row(&f, j->angle0, &rows[2]);
-        break;
-    case MECH_PRISMATIC: {
-        double minus_u[2] = {-f.u[0], -f.u[1]};
-        along_row(&f, f.n, minus_u, &rows[0]);
-        rotation_row(&f, j->angle0, &rows[1]);
-        break;
-    }
-    }
+    return hypot(j->phi[0], j->phi[1]);
 }
 
-void driver_bodies(const mech_system *sys, const driver *d, int *a, int *b)
-{
-    if (d->type == MECH_DRIVE_BODY_ANGLE) {
-        *a = MECH_GROUND;
-        *b = d->target;
-    } else {
-        *a = sys->joints[d->target].a;
-        *b = sys->joints[d->target].b;
-    }
-}
-
-double driver_coordinate(const mech_system *sys, const driver *d, const double *q)
-{
-    int a, b;
-    driver_bodies(sys, d, &a, &b);
-    const joint *j = d->type == MECH_DRIVE_BODY_ANGLE ? NULL : &sys->joints[d->target];
-    static const double zero[2] = {0, 0}, xaxis[2] = {1, 0};
-    frame f;
-    make_frame(sys, a, b, j ? j->pa : zero, j ? j->pb : zero, j ? j->axis : xaxis, q, q, &f);
-    if (d->type == MECH_DRIVE_JOINT_DISTANCE) return vec2_dot(f.u, f.d);
-    return f.phb - f.pha;
-}
-
-int driver_motion(mech_system *sys, driver *d, double t)
-{
-    if (d->fn) {
-        int rc = d->fn(d->ud, t, d->motion);
-        if (rc) return rc;
-        if (!isfinite(d->motion[0]) || !isfinite(d->motion[1]) || !isfinite(d->motion[2])) {
-            mech_error_set(&sys->last_err, MECH_ERR_NUMERIC,
-                           "driver '%s': its function gave a non-finite value at t = %.9g", d->name,
-                           t);
-            return -1;
-        }
-        return 0;
-    }
-    d->motion[0] = d->value0 + d->speed * t;
-    d->motion[1] = d->speed;
-    d->motion[2] = 0;
-    return 0;
-}
-
-void driver_eval(const mech_system *sys, const driver *d, const double *q, const double *v, crow *r)
-{
-    int a, b;
-    driver_bodies(sys, d, &a, &b);
-    if (d->type == MECH_DRIVE_JOINT_DISTANCE) {
-        const joint *j = &sys->joints[d->target];
-        frame f;
-        make_frame(sys, a, b, j->pa, j->pb, j->axis, q, v, &f);
-        along_row(&f, f.u, f.n, r);
-    } else {
-        double posea[3], poseb[3];
-        body_pose(sys, a, q, v, posea, NULL);
-        body_pose(sys, b, q, v, poseb, NULL);
-        zero_row(r);
-        r->phi = poseb[2] - posea[2];
-        r->ja[2] = -1;
-        r->jb[2] = 1;
-    }
-    r->phi -= d->motion[0];
-    r->phit = -d->motion[1];
-    r->gamma += d->motion[2];
-}
+#endif
