@@ -28,14 +28,10 @@ static double point_value(const mech_system *sys, int id, int qn)
     case P_VX: return vel[0];
     case P_VY: return vel[1];
     default: {
-        int d = sys->bodies[p->body].dof;
-        if (d < 0) return 0;
-        double sg[2] = {pos[0] - sys->q[d], pos[1] - sys->q[d + 1]};
-        int rigid = sys->bodies[p->body].nc == 3;
-        double w = rigid ? sys->v[d + 2] : 0, al = rigid ? sys->qdd[d + 2] : 0;
-        /* a_P = a + R90 s al - s w^2 */
-        if (qn == P_AX) return sys->qdd[d] - sg[1] * al - sg[0] * w * w;
-        return sys->qdd[d + 1] + sg[0] * al - sg[1] * w * w;
+        double sg[2], pv[2], acc[2];
+        body_offset(sys, p->body, p->s, sys->q, sys->v, sg, pv);
+        body_offset_acceleration(sys, p->body, sg, sys->v, sys->qdd, acc);
+        return qn == P_AX ? acc[0] : acc[1];
     }
     }
 }

@@ -69,6 +69,22 @@ static inline void pose_point_velocity(const double vel[3], const double sg[2], 
     out[0] = vel[0] - vel[2] * sg[1];
     out[1] = vel[1] + vel[2] * sg[0];
 }
+/* The acceleration of the material point at world offset sg from body b's centre, from the
+** velocities v and accelerations acc of the bodies: a + alpha R90 sg - omega^2 sg (a node
+** does not turn; the ground does not move). */
+static inline void body_offset_acceleration(const mech_system *sys, int b, const double sg[2],
+                                            const double *v, const double *acc, double out[2])
+{
+    int d = sys->bodies[b].dof;
+    if (d < 0) {
+        out[0] = out[1] = 0;
+        return;
+    }
+    int rigid = sys->bodies[b].nc == 3;
+    double w = rigid ? v[d + 2] : 0, al = rigid ? acc[d + 2] : 0;
+    out[0] = acc[d] - sg[1] * al - sg[0] * w * w;
+    out[1] = acc[d + 1] + sg[0] * al - sg[1] * w * w;
+}
 /* The world direction of the body vector s at q. */
 static inline void body_rotate(const mech_system *sys, int b, const double *q, const double s[2],
                                double out[2])
