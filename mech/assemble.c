@@ -84,9 +84,9 @@ static void evaluate(mech_system *sys, work *w, const double *q, const double *v
             a = held.a, b = held.b;
         }
         const crow *c = &rows[e->kind == MECH_KIND_DRIVER ? 0 : e->eq];
-        int da = sys->bodies[a].dof, db = sys->bodies[b].dof;
-        for (int k = 0; k < sys->bodies[a].nc && da >= 0; k++) w->A[r * n + da + k] += c->ja[k];
-        for (int k = 0; k < sys->bodies[b].nc && db >= 0; k++) w->A[r * n + db + k] += c->jb[k];
+        int da = sys->bodies[a].u_at, db = sys->bodies[b].u_at;
+        for (int k = 0; k < sys->bodies[a].nu && da >= 0; k++) w->A[r * n + da + k] += c->ja[k];
+        for (int k = 0; k < sys->bodies[b].nu && db >= 0; k++) w->A[r * n + db + k] += c->jb[k];
         w->phi[r] = c->phi;
         w->phit[r] = c->phit;
     }
@@ -183,7 +183,7 @@ static double length_scale(const mech_system *sys, const double *q)
 {
     double L = 0;
     for (int b = 1; b < sys->nbodies; b++) {
-        int d = sys->bodies[b].dof;
+        int d = sys->bodies[b].q_at;
         L = fmax(L, fmax(fabs(q[d]), fabs(q[d + 1])));
     }
     for (int i = 0; i < sys->njoints; i++) {
@@ -201,7 +201,7 @@ static int joint_rows(const joint *j, int ideal)
 
 mech_status assemble_state(mech_system *sys, double t, double *y, int ideal, mech_error *err)
 {
-    int n = sys->ncoord, m = sys->ndrivers;
+    int n = sys->nu, m = sys->ndrivers; /* the Jacobian's columns: the velocities */
     for (int i = 0; i < sys->njoints; i++) m += joint_rows(&sys->joints[i], ideal);
     if (m == 0 || n == 0) return MECH_OK;
 
@@ -240,7 +240,7 @@ mech_status assemble_state(mech_system *sys, double t, double *y, int ideal, mec
         }
     }
 
-    double *q = y, *v = y + n;
+    double *q = y, *v = y + sys->nq;
     evaluate(sys, &w, q, v);
     if ((st = check_rows(sys, &w, "at the start", err))) goto done;
     int ndep = find_dependent(&w, DEPENDENT_TOL);
@@ -259,6 +259,8 @@ mech_status assemble_state(mech_system *sys, double t, double *y, int ideal, mec
             break;
         }
         if (it == MAX_ITER || !solve_normal(&w, w.phi)) break;
+        /* the correction is in velocity space; with q' = u (every body of a planar system)
+        ** it moves the positions as it is */
         for (int c = 0; c < n; c++) {
             double s = 0;
             for (int i = 0; i < m; i++) s += w.A[i * n + c] * w.w[i];

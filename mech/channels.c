@@ -111,7 +111,7 @@ mech_status mech_system_evaluate_initial(mech_system *sys, mech_error *err)
     /* callbacks of this evaluation read the positions and velocities it evaluates (what
     ** the evaluation computes is, until it ends, that of the one before) */
     sys->q = sys->y0;
-    sys->v = sys->y0 + sys->ncoord;
+    sys->v = sys->y0 + sys->nq;
     sys->y_eval = sys->y0;
     mech_status st = mech_system_evaluate(sys, 0.0, sys->y0, err);
     if (st) sys->q = sys->v = sys->y_eval = NULL; /* nothing whole to read */

@@ -173,7 +173,7 @@ static void apply(mech_system *sys, const contact *c, const cgeom *g, double fn,
 int contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass)
 {
     (void)t;
-    const double *q = y, *v = y + sys->ncoord;
+    const double *q = y, *v = y + sys->nq;
     for (int k = 0; k < sys->ncontacts; k++) {
         contact *c = &sys->contacts[k];
         int stick = c->flaw.type == MECH_FRICTION_STICK;
@@ -183,7 +183,7 @@ int contact_forces(mech_system *sys, double t, const double *y, double *ydot, in
         if (pass == 2) {
             /* the force that keeps the point from sliding: everything else on a along t
             ** (on b, with the opposite sign, when a is the ground: a fixed journal) */
-            int da = sys->bodies[c->a].dof, db = sys->bodies[c->b].dof;
+            int da = sys->bodies[c->a].u_at, db = sys->bodies[c->b].u_at;
             double other = da >= 0   ? g.t[0] * sys->Q[da] + g.t[1] * sys->Q[da + 1]
                            : db >= 0 ? -(g.t[0] * sys->Q[db] + g.t[1] * sys->Q[db + 1])
                                      : 0.0;
@@ -230,7 +230,7 @@ int contact_forces(mech_system *sys, double t, const double *y, double *ydot, in
 double contact_gap(const mech_system *sys, int k, const double *y)
 {
     cgeom g;
-    geometry(sys, &sys->contacts[k], y, y + mech_system_ncoord(sys), &g);
+    geometry(sys, &sys->contacts[k], y, y + sys->nq, &g);
     return g.gap;
 }
 
@@ -244,7 +244,7 @@ int contact_event(mech_system *sys, int k, double t, double *y)
     (void)t;
     contact *c = &sys->contacts[k];
     cgeom g;
-    geometry(sys, c, y, y + sys->ncoord, &g);
+    geometry(sys, c, y, y + sys->nq, &g);
     double dd = -(g.n[0] * g.vrel[0] + g.n[1] * g.vrel[1]);
     if (!c->active && g.gap <= 0) {
         c->active = 1;
@@ -266,7 +266,7 @@ void contact_start(mech_system *sys, double t, const double *y)
     for (int k = 0; k < sys->ncontacts; k++) {
         contact *c = &sys->contacts[k];
         cgeom g;
-        geometry(sys, c, y, y + sys->ncoord, &g);
+        geometry(sys, c, y, y + sys->nq, &g);
         c->active = g.gap <= 0; /* touching counts: an event needs a sign change */
         c->impact_speed = c->active ? fmax(-(g.n[0] * g.vrel[0] + g.n[1] * g.vrel[1]), 0.0) : 0.0;
         c->impacts = 0;

@@ -20,14 +20,15 @@ void mech_system_describe_state(const mech_system *sys, int i, char *buf, size_t
 {
     static const char *const coord[] = {"x", "y", "phi"};
     static const char *const vel[] = {"vx", "vy", "omega"};
-    int n = mech_system_ncoord(sys);
-    if (i >= 0 && i < 2 * n) {
-        int c = i % n;
-        const body *bd = &sys->bodies[system_coord_body(sys, c)];
+    int nq = sys->nq_given, n = nq + sys->nu_given;
+    if (i >= 0 && i < n) {
+        int velocity = i >= nq, c = velocity ? i - nq : i;
+        const body *bd =
+            &sys->bodies[velocity ? system_velocity_body(sys, c) : system_position_body(sys, c)];
         snprintf(buf, size, "%s '%s' %s", bd->fe >= 0 ? "node" : "body", bd->name,
-                 i < n ? coord[c - bd->dof] : vel[c - bd->dof]);
-    } else if (sys->final && i >= 2 * n && i < 2 * n + sys->ndrivers) {
-        snprintf(buf, size, "driver '%s' work", sys->drivers[i - 2 * n].name);
+                 velocity ? vel[c - bd->u_at] : coord[c - bd->q_at]);
+    } else if (sys->final && i >= n && i < n + sys->ndrivers) {
+        snprintf(buf, size, "driver '%s' work", sys->drivers[i - n].name);
     } else if (sys->final && i == sys->iapplied) {
         snprintf(buf, size, "work of the applied loads");
     } else if (sys->final && i == sys->idissip) {

@@ -129,8 +129,8 @@ static int element_forces(mech_system *sys, double t, const double *q, const dou
             body_pose(sys, f->a, q, v, pa, wa);
             body_pose(sys, f->b, q, v, pb, wb);
             double twist = pb[2] - pa[2] - f->rest, rate = wb[2] - wa[2];
-            double torque = -f->k * twist - f->c * rate;                /* on b */
-            int da = sys->bodies[f->a].dof, db = sys->bodies[f->b].dof; /* rigid bodies */
+            double torque = -f->k * twist - f->c * rate;                  /* on b */
+            int da = sys->bodies[f->a].u_at, db = sys->bodies[f->b].u_at; /* rigid bodies */
             if (da >= 0) sys->Q[da + 2] -= torque;
             if (db >= 0) sys->Q[db + 2] += torque;
             *p_dissip += f->c * rate * rate;
@@ -202,7 +202,7 @@ static void describe_column(const mech_system *sys, int c, char *buf, size_t siz
     } else {
         int zc = sys->massless[c - sys->nrows];
         snprintf(buf, size, "the rotation of body '%s' (no inertia)",
-                 sys->bodies[system_coord_body(sys, zc)].name);
+                 sys->bodies[system_velocity_body(sys, zc)].name);
     }
 }
 
@@ -244,7 +244,7 @@ static void accelerations(mech_system *sys, const double *minv)
         add_row_force(sys, dofs_row(sys, ri), &sys->cr[r], sys->sol[r]);
     }
     for (int k = 0; k < sys->nblocks; k++)
-        mass_block_apply(&sys->blocks[k], minv, sys->minv_full, sys->Q, sys->qdd);
+        mass_block_apply(&sys->blocks[k], minv, sys->minv_full, sys->Q, sys->udot);
 }
 
 /*
@@ -301,7 +301,7 @@ static int solve_general(mech_system *sys, double t)
     }
     lu_solve(K, ns, sys->piv, sol);
     accelerations(sys, sys->minv);
-    for (int z = 0; z < nz; z++) sys->qdd[sys->massless[z]] = sol[nr + z];
+    for (int z = 0; z < nz; z++) sys->udot[sys->massless[z]] = sol[nr + z];
     return 0;
 }
 
@@ -312,8 +312,8 @@ static int solve_general(mech_system *sys, double t)
 static int diagnose(mech_system *sys, double t, const double *y, const double *ydot)
 {
     char what[160];
-    int n = sys->ncoord;
-    for (int i = 0; i < 2 * n; i++) {
+    int n = sys->nu;
+    for (int i = 0; i < sys->nq + n; i++) {
         if (!isfinite(y[i])) {
             mech_system_describe_state(sys, i, what, sizeof what);
             mech_error_set(&sys->last_err, MECH_ERR_NUMERIC, "%s is not finite at t = %.9g", what,
@@ -325,7 +325,7 @@ static int diagnose(mech_system *sys, double t, const double *y, const double *y
         if (!isfinite(sys->Q[i])) {
             mech_error_set(&sys->last_err, MECH_ERR_NUMERIC,
                            "the forces on body '%s' are not finite at t = %.9g",
-                           sys->bodies[system_coord_body(sys, i)].name, t);
+                           sys->bodies[system_velocity_body(sys, i)].name, t);
             return 1;
         }
     }
@@ -351,16 +351,15 @@ static int diagnose_energy(mech_system *sys, double t, const double *q, const do
     if (isfinite(kinetic + v_grav + v_elastic)) return 0;
     for (int b = 1; b < sys->nbodies; b++) {
         const body *bd = &sys->bodies[b];
-        int d = bd->dof;
-        double ke = 0.5 * bd->mass * (v[d] * v[d] + v[d + 1] * v[d + 1]);
-        if (bd->nc == 3) ke += 0.5 * bd->inertia * v[d + 2] * v[d + 2];
+        int d = bd->q_at, e = bd->u_at;
+        double ke = body_kinetic_energy(sys, b, v);
         double pe = -bd->mass * (sys->gravity[0] * q[d] + sys->gravity[1] * q[d + 1]);
         if (!isfinite(ke) || !isfinite(pe)) {
             mech_error_set(&sys->last_err, MECH_ERR_NUMERIC,
                            "the %s energy of %s '%s' is not finite at t = %.9g (at (%.3g, %.3g) "
                            "m moving at (%.3g, %.3g) m/s)",
                            isfinite(ke) ? "gravity" : "kinetic", bd->fe >= 0 ? "node" : "body",
-                           bd->name, t, q[d], q[d + 1], v[d], v[d + 1]);
+                           bd->name, t, q[d], q[d + 1], v[e], v[e + 1]);
             return 1;
         }
     }
@@ -393,22 +392,22 @@ int dynamics(mech_system *sys, double t, const double *y, double *ydot, int full
 
 static int evaluate(mech_system *sys, double t, const double *y, double *ydot, int full)
 {
-    const int n = sys->ncoord, nr = sys->nrows, nz = sys->nmassless, ns = nr + nz;
-    const double *q = y, *v = y + n;
+    const int nq = sys->nq, n = sys->nu, nr = sys->nrows, nz = sys->nmassless, ns = nr + nz;
+    const double *q = y, *v = y + nq;
     double *Q = sys->Q;
 
     /* gravity */
     double v_grav = 0, kinetic = 0;
     for (int b = 1; b < sys->nbodies; b++) {
         const body *bd = &sys->bodies[b];
-        int d = bd->dof;
-        Q[d] = bd->mass * sys->gravity[0];
-        Q[d + 1] = bd->mass * sys->gravity[1];
-        if (bd->nc == 3) Q[d + 2] = 0;
+        int d = bd->q_at, e = bd->u_at;
+        Q[e] = bd->mass * sys->gravity[0];
+        Q[e + 1] = bd->mass * sys->gravity[1];
+        if (bd->nu == 3) Q[e + 2] = 0;
         if (full) {
             v_grav -= bd->mass * (sys->gravity[0] * q[d] + sys->gravity[1] * q[d + 1]);
-            kinetic += 0.5 * bd->mass * (v[d] * v[d] + v[d + 1] * v[d + 1]);
-            if (bd->nc == 3) kinetic += 0.5 * bd->inertia * v[d + 2] * v[d + 2];
+            kinetic += 0.5 * bd->mass * (v[e] * v[e] + v[e + 1] * v[e + 1]);
+            if (bd->nu == 3) kinetic += 0.5 * bd->inertia * v[e + 2] * v[e + 2];
         }
     }
 
@@ -467,15 +466,16 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
         sys->rhs[r] = c->gamma - 2 * ri->alpha * rate - ri->beta * ri->beta * c->phi;
     }
 
-    double *qdd = sys->qdd;
+    double *udot = sys->udot;
     if (ns == 0) {
         for (int k = 0; k < sys->nblocks; k++)
-            mass_block_apply(&sys->blocks[k], sys->minv, sys->minv_full, Q, qdd);
+            mass_block_apply(&sys->blocks[k], sys->minv, sys->minv_full, Q, udot);
     } else if (!sys->fast || solve_fast(sys) != 0) {
         if (solve_general(sys, t) != 0) return -1;
     }
-    memcpy(ydot, v, sizeof(double) * (size_t)n);
-    memcpy(ydot + n, qdd, sizeof(double) * (size_t)n);
+    /* q' = u: every body of a planar system (a spatial one maps u through N(q)) */
+    memcpy(ydot, v, sizeof(double) * (size_t)nq);
+    memcpy(ydot + nq, udot, sizeof(double) * (size_t)n);
     for (int i = 0; i < sys->ndrivers; i++) {
         driver *d = &sys->drivers[i];
         const rowinfo *ri = &sys->rows[d->row];
@@ -553,7 +553,7 @@ int mech_system_rhs(void *ctx, double t, const double *y, double *ydot)
 mech_status mech_system_evaluate(mech_system *sys, double t, const double *y, mech_error *err)
 {
     if (!sys->final) return mech_error_set(err, MECH_ERR_STATE, "system: not finalized");
-    /* the derivative goes to scratch: the accelerations are kept in sys->qdd */
+    /* the derivative goes to scratch: the accelerations are kept in sys->udot */
     mech_error_clear(&sys->last_err);
     int rc = dynamics(sys, t, y, sys->ydot, 1);
     if (rc) {

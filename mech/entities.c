@@ -102,10 +102,12 @@ mech_status mech_body_add(mech_system *sys, const mech_body_def *d, int *id, mec
     b->u0[0] = d->vel[0];
     b->u0[1] = d->vel[1];
     b->u0[2] = d->omega;
-    b->dof = sys->ncoord_given;
-    b->nc = 3;
+    b->q_at = sys->nq_given;
+    b->u_at = sys->nu_given;
+    b->nq = b->nu = 3;
     b->fe = b->node = -1;
-    sys->ncoord_given += 3;
+    sys->nq_given += 3;
+    sys->nu_given += 3;
     if (id) *id = sys->nbodies;
     sys->nbodies++;
     system_changed(sys);

@@ -306,7 +306,7 @@ mech_status mech_fe_add(mech_system *sys, const mech_fe_def *d, int *id, mech_er
         return st;
     }
     f.body0 = sys->nbodies;
-    f.dof0 = sys->ncoord_given;
+    f.dof0 = sys->nq_given; /* == nu_given: planar */
     for (int k = 0; k < f.mesh.nnodes; k++) {
         body *b = &sys->bodies[sys->nbodies++];
         memset(b, 0, sizeof *b);
@@ -316,9 +316,11 @@ mech_status mech_fe_add(mech_system *sys, const mech_fe_def *d, int *id, mech_er
         b->q0[1] = f.mesh.xy[2 * k + 1] + d->displacement[1];
         b->u0[0] = d->velocity[0];
         b->u0[1] = d->velocity[1];
-        b->nc = 2;
-        b->dof = sys->ncoord_given;
-        sys->ncoord_given += 2;
+        b->nq = b->nu = 2;
+        b->q_at = sys->nq_given;
+        b->u_at = sys->nu_given;
+        sys->nq_given += 2;
+        sys->nu_given += 2;
         b->fe = sys->nfes;
         b->node = k;
     }

@@ -59,21 +59,21 @@ static const quantity *body_quantities(const mech_system *sys, int id)
 static double rigid_value(const mech_system *sys, int b, int qn)
 {
     const body *bd = &sys->bodies[b];
-    int d = bd->dof;
+    int d = bd->q_at, e = bd->u_at;
     if (d < 0) return 0;
     switch (qn) {
     case B_X:
     case B_Y: return sys->q[d + qn];
-    case B_PHI: return bd->nc == 3 ? sys->q[d + 2] : 0;
+    case B_PHI: return bd->nq == 3 ? sys->q[d + 2] : 0;
     case B_VX:
-    case B_VY: return sys->v[d + qn - B_VX];
-    case B_OMEGA: return bd->nc == 3 ? sys->v[d + 2] : 0;
+    case B_VY: return sys->v[e + qn - B_VX];
+    case B_OMEGA: return bd->nu == 3 ? sys->v[e + 2] : 0;
     case B_AX:
-    case B_AY: return sys->qdd[d + qn - B_AX];
-    case B_ALPHA: return bd->nc == 3 ? sys->qdd[d + 2] : 0;
+    case B_AY: return sys->udot[e + qn - B_AX];
+    case B_ALPHA: return bd->nu == 3 ? sys->udot[e + 2] : 0;
     case B_KINETIC: {
-        const double *v = sys->v + d;
-        double w = bd->nc == 3 ? v[2] : 0;
+        const double *v = sys->v + e;
+        double w = bd->nu == 3 ? v[2] : 0;
         return 0.5 * (bd->mass * (v[0] * v[0] + v[1] * v[1]) + bd->inertia * w * w);
     }
     }
@@ -83,20 +83,20 @@ static double rigid_value(const mech_system *sys, int b, int qn)
 static double node_value(const mech_system *sys, int b, int qn)
 {
     const body *bd = &sys->bodies[b];
-    int d = bd->dof;
+    int d = bd->q_at, e = bd->u_at;
     const double *X = sys->fes[bd->fe].mesh.xy + 2 * bd->node;
     switch (qn) {
     case N_X:
     case N_Y: return sys->q[d + qn - N_X];
     case N_VX:
-    case N_VY: return sys->v[d + qn - N_VX];
+    case N_VY: return sys->v[e + qn - N_VX];
     case N_AX:
-    case N_AY: return sys->qdd[d + qn - N_AX];
+    case N_AY: return sys->udot[e + qn - N_AX];
     case N_UX:
     case N_UY: return sys->q[d + qn - N_UX] - X[qn - N_UX];
     case N_FN: return contact_sum(sys, b, b + 1, 0);
     case N_FT: return contact_sum(sys, b, b + 1, 1);
-    case N_KINETIC: return 0.5 * bd->mass * (sys->v[d] * sys->v[d] + sys->v[d + 1] * sys->v[d + 1]);
+    case N_KINETIC: return 0.5 * bd->mass * (sys->v[e] * sys->v[e] + sys->v[e + 1] * sys->v[e + 1]);
     }
     return NAN;
 }

@@ -30,7 +30,7 @@ static double point_value(const mech_system *sys, int id, int qn)
     default: {
         double sg[2], pv[2], acc[2];
         body_offset(sys, p->body, p->s, sys->q, sys->v, sg, pv);
-        body_offset_acceleration(sys, p->body, sg, sys->v, sys->qdd, acc);
+        body_offset_acceleration(sys, p->body, sg, sys->v, sys->udot, acc);
         return qn == P_AX ? acc[0] : acc[1];
     }
     }

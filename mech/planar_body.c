@@ -12,8 +12,8 @@
 void bodies_trig_begin(mech_system *sys, const double *q)
 {
     for (int b = 1; b < sys->nbodies; b++) {
-        if (sys->bodies[b].nc == 2) continue; /* a node: never rotated */
-        double phi = q[sys->bodies[b].dof + 2];
+        if (sys->bodies[b].nq == 2) continue; /* a node: never rotated */
+        double phi = q[sys->bodies[b].q_at + 2];
         sys->cs[2 * b] = cos(phi);
         sys->cs[2 * b + 1] = sin(phi);
     }

@@ -19,10 +19,11 @@
 static inline void body_pose(const mech_system *sys, int b, const double *q, const double *v,
                              double pose[3], double vel[3])
 {
-    int dof = sys->bodies[b].dof, nc = sys->bodies[b].nc;
+    const body *bd = &sys->bodies[b];
+    int d = bd->q_at, e = bd->u_at, nq = bd->nq, nu = bd->nu;
     for (int k = 0; k < 3; k++) {
-        pose[k] = dof < 0 || k >= nc ? 0.0 : q[dof + k];
-        if (vel) vel[k] = dof < 0 || k >= nc ? 0.0 : v[dof + k];
+        pose[k] = d < 0 || k >= nq ? 0.0 : q[d + k];
+        if (vel) vel[k] = e < 0 || k >= nu ? 0.0 : v[e + k];
     }
 }
 /* Computes the cos and sin of every body's angle in q once, for the evaluation that
@@ -32,8 +33,8 @@ void bodies_trig_end(mech_system *sys);
 /* cos and sin of body b's angle in q (from the per-evaluation cache when it holds q). */
 static inline void body_trig(const mech_system *sys, int b, const double *q, double *c, double *s)
 {
-    int dof = sys->bodies[b].dof;
-    if (dof < 0 || sys->bodies[b].nc == 2) {
+    int dof = sys->bodies[b].q_at;
+    if (dof < 0 || sys->bodies[b].nq == 2) {
         *c = 1;
         *s = 0;
     } else if (q == sys->cs_q) {
@@ -75,12 +76,12 @@ static inline void pose_point_velocity(const double vel[3], const double sg[2], 
 static inline void body_offset_acceleration(const mech_system *sys, int b, const double sg[2],
                                             const double *v, const double *acc, double out[2])
 {
-    int d = sys->bodies[b].dof;
+    int d = sys->bodies[b].u_at;
     if (d < 0) {
         out[0] = out[1] = 0;
         return;
     }
-    int rigid = sys->bodies[b].nc == 3;
+    int rigid = sys->bodies[b].nu == 3;
     double w = rigid ? v[d + 2] : 0, al = rigid ? acc[d + 2] : 0;
     out[0] = acc[d] - sg[1] * al - sg[0] * w * w;
     out[1] = acc[d + 1] + sg[0] * al - sg[1] * w * w;
@@ -118,17 +119,27 @@ static inline void body_rotate_back(const mech_system *sys, int b, const double 
 static inline void body_add_force(const mech_system *sys, double *Q, int b, const double sg[2],
                                   double fx, double fy)
 {
-    int dof = sys->bodies[b].dof;
+    int dof = sys->bodies[b].u_at;
     if (dof < 0) return;
     Q[dof] += fx;
     Q[dof + 1] += fy;
-    if (sys->bodies[b].nc == 3) Q[dof + 2] += sg[0] * fy - sg[1] * fx;
+    if (sys->bodies[b].nu == 3) Q[dof + 2] += sg[0] * fy - sg[1] * fx;
+}
+/* The kinetic energy of body b (not the ground) at velocities v: m |v|^2 / 2, and I omega^2 / 2
+** for a rigid body. */
+static inline double body_kinetic_energy(const mech_system *sys, int b, const double *v)
+{
+    const body *bd = &sys->bodies[b];
+    int d = bd->u_at;
+    double ke = 0.5 * bd->mass * (v[d] * v[d] + v[d + 1] * v[d + 1]);
+    if (bd->nu == 3) ke += 0.5 * bd->inertia * v[d + 2] * v[d + 2];
+    return ke;
 }
 /* Adds a torque to a rigid body's generalized forces (nothing on a node or the ground). */
 static inline void body_add_torque(const mech_system *sys, double *Q, int b, double torque)
 {
-    int dof = sys->bodies[b].dof;
-    if (dof >= 0 && sys->bodies[b].nc == 3) Q[dof + 2] += torque;
+    int dof = sys->bodies[b].u_at;
+    if (dof >= 0 && sys->bodies[b].nu == 3) Q[dof + 2] += torque;
 }
 
 #endif

@@ -153,29 +153,40 @@ void system_changed(mech_system *sys)
     sys->final = 0;
 }
 
-/* Writes the positions and velocities as given into y (2 ncoord values). */
+/* Writes the positions and velocities as given into y (nq + nu values). */
 void system_fill_initial_state(const mech_system *sys, double *y)
 {
-    int n = mech_system_ncoord(sys);
+    int nq = sys->nq_given;
     for (int b = 1; b < sys->nbodies; b++) {
         const body *bd = &sys->bodies[b];
-        memcpy(y + bd->dof, bd->q0, (size_t)bd->nc * sizeof(double));
-        memcpy(y + n + bd->dof, bd->u0, (size_t)bd->nc * sizeof(double));
+        memcpy(y + bd->q_at, bd->q0, (size_t)bd->nq * sizeof(double));
+        memcpy(y + nq + bd->u_at, bd->u0, (size_t)bd->nu * sizeof(double));
     }
 }
 
-int system_coord_body(const mech_system *sys, int i)
+/* The body whose index (its first position, or velocity) is the largest not above i: the
+** indices grow with the body id (the ground, -1, first). */
+static int body_at(const mech_system *sys, int i, int velocity)
 {
-    /* dof grows with the body id (the ground, -1, first) */
     int lo = 1, hi = sys->nbodies - 1;
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
-        if (sys->bodies[mid].dof <= i)
+        if ((velocity ? sys->bodies[mid].u_at : sys->bodies[mid].q_at) <= i)
             lo = mid;
         else
             hi = mid - 1;
     }
     return lo;
+}
+
+int system_position_body(const mech_system *sys, int i)
+{
+    return body_at(sys, i, 0);
+}
+
+int system_velocity_body(const mech_system *sys, int i)
+{
+    return body_at(sys, i, 1);
 }
 
 mech_status system_node_point(const mech_system *sys, const char *what, const char *name, int b,
@@ -198,8 +209,8 @@ mech_status system_node_point(const mech_system *sys, const char *what, const ch
 
 double *system_initial_state(const mech_system *sys)
 {
-    int n = mech_system_ncoord(sys);
-    double *y = mech_malloc(sizeof(double) * (size_t)(n ? 2 * n : 1));
+    int n = sys->nq_given + sys->nu_given;
+    double *y = mech_malloc(sizeof(double) * (size_t)(n ? n : 1));
     if (y) system_fill_initial_state(sys, y);
     return y;
 }
@@ -239,7 +250,12 @@ const char *mech_system_name(const mech_system *sys, mech_kind kind, int id)
 
 int mech_system_ncoord(const mech_system *sys)
 {
-    return sys->ncoord_given;
+    return sys->nq_given;
+}
+
+int mech_system_nvel(const mech_system *sys)
+{
+    return sys->nu_given;
 }
 
 int mech_system_nstate(const mech_system *sys)
@@ -252,7 +268,7 @@ int mech_system_dof(const mech_system *sys)
     int eq = sys->ndrivers;
     for (int i = 0; i < sys->njoints; i++)
         if (sys->joints[i].enforce == MECH_LAGRANGE) eq += sys->joints[i].neq;
-    return mech_system_ncoord(sys) - eq;
+    return mech_system_nvel(sys) - eq;
 }
 
 const mech_error *mech_system_last_error(const mech_system *sys)

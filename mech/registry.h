@@ -20,11 +20,11 @@ typedef struct body {
     char name[MECH_NAME_MAX];
     double mass, inertia;
     double q0[3], u0[3]; /* pose and velocity (vx, vy, omega) as the user gave them */
-    int dof;             /* index of x in q, -1 for the ground */
-    int nc;              /* coordinates: 3 (x, y, phi), 2 for a node of a flexible body */
-    int fe, node;        /* a node: its flexible body and index there; else -1 */
-    int block;           /* its mass block (set by finalize), -1 for the ground */
-    int outline;         /* 0 none, 1 rectangle, 2 segment */
+    int q_at, nq; /* its positions q[q_at ..] (x, y, phi; x, y for a node); -1 for the ground */
+    int u_at, nu; /* its velocities u[u_at ..] (vx, vy, omega; vx, vy); -1 for the ground */
+    int fe, node; /* a node: its flexible body and index there; else -1 */
+    int block;    /* its mass block (set by finalize), -1 for the ground */
+    int outline;  /* 0 none, 1 rectangle, 2 segment */
     double outline_data[4];
 } body;
 
@@ -118,7 +118,8 @@ typedef struct contact {
 } contact;
 
 /* A flexible body (fe.c): its nodes are the bodies body0 .. body0 + mesh.nnodes - 1, their
-** coordinates dof0 .. dof0 + 2 nnodes - 1 (x, y per node), contiguous.  K is kept in
+** coordinates dof0 .. dof0 + 2 nnodes - 1 (x, y per node), contiguous, among the positions
+** and among the velocities alike (a planar system: q_at == u_at for every body).  K is kept in
 ** compressed rows over those 2 nnodes coordinates. */
 typedef struct fe_body {
     char name[MECH_NAME_MAX];
@@ -178,14 +179,14 @@ struct mech_system {
     fe_body *fes;
     int nbodies, npoints, nforces, njoints, ndrivers, ncontacts, nfes;
     int cap_bodies, cap_points, cap_forces, cap_joints, cap_drivers, cap_contacts, cap_fes;
-    int ncoord_given; /* coordinates of the bodies added so far */
+    int nq_given, nu_given; /* positions and velocities of the bodies added so far */
 
     /* sizes, set by finalize */
-    int ncoord;              /* 3 per moving body */
+    int nq, nu;              /* positions q and velocities u: 3 and 3 per planar body */
     int nrows;               /* Lagrange rows */
-    int nmassless;           /* coordinates without inertia (solved through the constraints) */
+    int nmassless;           /* velocities without inertia (solved through the constraints) */
     int nquad;               /* energy accounts: driver works, applied work, dissipation */
-    int nstate;              /* 2 ncoord + nquad */
+    int nstate;              /* nq + nu + nquad + nbristle: y = (q, u, the rest) */
     int iapplied, idissip;   /* state indices of the two global accounts */
     int icontact, ifriction; /* dissipated by contact damping and by friction */
     int nbristle;            /* bristle states, at the end of the state vector */
@@ -205,8 +206,8 @@ struct mech_system {
     rowinfo *rows; /* nrows */
     crow *cr;      /* nrows */
     double *rhs;   /* nrows: gamma - 2 alpha Phi' - beta^2 Phi */
-    double *Q;     /* ncoord generalized forces */
-    double *qdd;   /* ncoord accelerations */
+    double *Q;     /* nu generalized forces */
+    double *udot;  /* nu accelerations u' */
     double *K;     /* (nrows + nmassless)^2 reduced matrix */
     kpair *pairs;  /* its structurally non-zero entries in the rows block */
     int npairs;
@@ -235,7 +236,7 @@ int system_grow(void **items, int *cap, int count, size_t size);
 /* Checks a requested entity name or makes one from base and a counter; copies it to out. */
 mech_status system_take_name(mech_system *sys, const char *what, const char *requested,
                              const char *base, char out[MECH_NAME_MAX], mech_error *err);
-/* The configuration as given: positions, then velocities of every body (2 ncoord values,
+/* The configuration as given: positions, then velocities of every body (nq + nu values,
 ** allocated; the caller frees it), or NULL when out of memory. */
 double *system_initial_state(const mech_system *sys);
 /* Checks that b is a body of the system; the message names the entity and its role. */
@@ -243,8 +244,9 @@ mech_status system_check_body(const mech_system *sys, const char *what, const ch
                               const char *role, int b, mech_error *err);
 /* The model changed: the next simulation finalizes it again. */
 void system_changed(mech_system *sys);
-/* The body that owns coordinate i (0 <= i < ncoord). */
-int system_coord_body(const mech_system *sys, int i);
+/* The body that owns position i (0 <= i < nq), and velocity i (0 <= i < nu). */
+int system_position_body(const mech_system *sys, int i);
+int system_velocity_body(const mech_system *sys, int i);
 /* For an entity attached to a node (a body without rotation): checks that the attachment
 ** point s is the node itself (|s| tiny against the mesh) and snaps it to 0; for a rigid body
 ** does nothing.  `what` and `name` start the message. */

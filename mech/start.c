@@ -23,7 +23,7 @@ mech_start start_resolve(const mech_system *sys, const double *q)
     for (int i = 0; i < sys->njoints; i++) clearance |= sys->joints[i].enforce == MECH_CLEARANCE;
     if (!clearance) return MECH_START_AS_GIVEN;
     for (int b = 1; b < sys->nbodies; b++)
-        for (int k = 0; k < sys->bodies[b].nc; k++)
+        for (int k = 0; k < sys->bodies[b].nu; k++)
             if (sys->bodies[b].u0[k] != 0) return MECH_START_AS_GIVEN;
     for (int i = 0; i < sys->njoints; i++) {
         const joint *j = &sys->joints[i];
@@ -55,7 +55,7 @@ int mech_system_start_note(const mech_system *sys, char *buf, size_t size)
 ** clearance beyond V sqrt(2 c / L) (mech_system_start_note), noted in sys->start_note. */
 void start_note(mech_system *sys)
 {
-    const double *q = sys->y0, *v = sys->y0 + sys->ncoord;
+    const double *q = sys->y0, *v = sys->y0 + sys->nq;
     sys->start_note[0] = '\0';
     double V = 0, L = 0;
     for (int b = 1; b < sys->nbodies; b++) {

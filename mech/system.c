@@ -49,8 +49,8 @@ mech_status mech_system_create(mech_system **out, const double gravity[2], mech_
     body *ground = &sys->bodies[0];
     memset(ground, 0, sizeof *ground);
     strcpy(ground->name, "ground");
-    ground->dof = -1;
-    ground->nc = 3;
+    ground->q_at = ground->u_at = -1;
+    ground->nq = ground->nu = 3;
     ground->fe = ground->node = -1;
     sys->nbodies = 1;
     *out = sys;
@@ -79,7 +79,7 @@ static void free_workspace(mech_system *sys)
     mech_free(sys->cr);
     mech_free(sys->rhs);
     mech_free(sys->Q);
-    mech_free(sys->qdd);
+    mech_free(sys->udot);
     mech_free(sys->K);
     mech_free(sys->pairs);
     sys->pairs = NULL;
@@ -92,7 +92,7 @@ static void free_workspace(mech_system *sys)
     mech_free(sys->cs);
     sys->cs = NULL;
     sys->cs_q = NULL;
-    sys->minv = sys->Q = sys->qdd = sys->K = sys->sol = sys->rhs = sys->y0 = NULL;
+    sys->minv = sys->Q = sys->udot = sys->K = sys->sol = sys->rhs = sys->y0 = NULL;
     sys->q = sys->v = sys->y_eval = NULL; /* the last evaluation may have been of y0 */
     sys->massless = sys->piv = NULL;
     sys->rows = NULL;
@@ -147,8 +147,9 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
 {
     if (sys->final) return MECH_OK;
     free_workspace(sys);
-    int n = mech_system_ncoord(sys);
-    sys->ncoord = n;
+    sys->nq = sys->nq_given;
+    sys->nu = sys->nu_given;
+    const int nq = sys->nq, n = sys->nu;
 
     /* Lagrange rows: joints first, then drivers */
     int nrows = 0;
@@ -162,12 +163,12 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
 
     int nz = 0;
     for (int b = 1; b < sys->nbodies; b++)
-        if (sys->bodies[b].inertia == 0 && sys->bodies[b].nc == 3) nz++;
+        if (sys->bodies[b].inertia == 0 && sys->bodies[b].nu == 3) nz++;
     sys->nmassless = nz;
 
     sys->nquad = sys->ndrivers + 4;
-    for (int i = 0; i < sys->ndrivers; i++) sys->drivers[i].work = 2 * n + i;
-    sys->iapplied = 2 * n + sys->ndrivers;
+    for (int i = 0; i < sys->ndrivers; i++) sys->drivers[i].work = nq + n + i;
+    sys->iapplied = nq + n + sys->ndrivers;
     sys->idissip = sys->iapplied + 1;
     sys->icontact = sys->iapplied + 2;
     sys->ifriction = sys->iapplied + 3;
@@ -175,10 +176,10 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     for (int i = 0; i < sys->ncontacts; i++) {
         contact *c = &sys->contacts[i];
         int n_bristle_states = mech_friction_states(&c->flaw);
-        c->bristle = n_bristle_states ? 2 * n + sys->nquad + sys->nbristle : -1;
+        c->bristle = n_bristle_states ? nq + n + sys->nquad + sys->nbristle : -1;
         sys->nbristle += n_bristle_states;
     }
-    sys->nstate = 2 * n + sys->nquad + sys->nbristle;
+    sys->nstate = nq + n + sys->nquad + sys->nbristle;
 
     int ns = nrows + nz;
     size_t nn = (size_t)(n ? n : 1), nr = (size_t)(nrows ? nrows : 1), nk = (size_t)(ns ? ns : 1);
@@ -195,7 +196,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     sys->cr = mech_calloc(nr, sizeof(crow));
     sys->rhs = mech_calloc(nr, sizeof(double));
     sys->Q = mech_calloc(nn, sizeof(double));
-    sys->qdd = mech_calloc(nn, sizeof(double));
+    sys->udot = mech_calloc(nn, sizeof(double));
     sys->K = mech_calloc(nk * nk, sizeof(double));
     sys->sol = mech_calloc(nk, sizeof(double));
     sys->piv = mech_calloc(nk, sizeof(int));
@@ -204,7 +205,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     sys->cs = mech_calloc((size_t)(2 * sys->nbodies), sizeof(double));
     if (!sys->minv || !sys->blocks || !sys->minv_full || !sys->massless || !sys->massless_block ||
         !sys->massless_row || !sys->massless_coef || !sys->massless_w || !sys->minv_aug ||
-        !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->qdd || !sys->K || !sys->sol ||
+        !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->udot || !sys->K || !sys->sol ||
         !sys->piv || !sys->y0 || !sys->ydot || !sys->cs) {
         free_workspace(sys);
         return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory sizing the workspaces");
@@ -215,8 +216,8 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     for (int b = 1; b < sys->nbodies; b++) {
         body *bd = &sys->bodies[b];
         mass_block *k = &sys->blocks[sys->nblocks];
-        k->at = bd->dof;
-        k->n = bd->nc;
+        k->at = bd->u_at;
+        k->n = bd->nu;
         k->full = 0;
         k->off = 0;
         bd->block = sys->nblocks++;
@@ -230,13 +231,13 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
                                   bd->fe >= 0 ? "node" : "body", bd->name, m ? "mass" : "inertia",
                                   m ? bd->mass : bd->inertia);
         }
-        sys->minv[bd->dof] = sys->minv[bd->dof + 1] = 1.0 / bd->mass;
-        if (bd->nc == 2) continue; /* a node: no rotation */
+        sys->minv[bd->u_at] = sys->minv[bd->u_at + 1] = 1.0 / bd->mass;
+        if (bd->nu == 2) continue; /* a node: no rotation */
         if (bd->inertia > 0) {
-            sys->minv[bd->dof + 2] = 1.0 / bd->inertia;
+            sys->minv[bd->u_at + 2] = 1.0 / bd->inertia;
         } else {
             sys->massless_block[z] = bd->block;
-            sys->massless[z++] = bd->dof + 2;
+            sys->massless[z++] = bd->u_at + 2;
         }
     }
 
@@ -247,8 +248,8 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
             r->kind = MECH_KIND_JOINT;
             r->id = i;
             r->eq = e;
-            r->dof_a = sys->bodies[j->a].dof;
-            r->dof_b = sys->bodies[j->b].dof;
+            r->dof_a = sys->bodies[j->a].u_at;
+            r->dof_b = sys->bodies[j->b].u_at;
             r->blk_a = sys->bodies[j->a].block;
             r->blk_b = sys->bodies[j->b].block;
             r->alpha = system_baumgarte_or(j->alpha, sys->alpha);
@@ -263,8 +264,8 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         r->kind = MECH_KIND_DRIVER;
         r->id = i;
         r->eq = 0;
-        r->dof_a = sys->bodies[a].dof;
-        r->dof_b = sys->bodies[b].dof;
+        r->dof_a = sys->bodies[a].u_at;
+        r->dof_b = sys->bodies[b].u_at;
         r->blk_a = sys->bodies[a].block;
         r->blk_b = sys->bodies[b].block;
         r->alpha = system_baumgarte_or(d->alpha, sys->alpha);
@@ -292,7 +293,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
             sys->fast = 0;
             break;
         }
-        const body *bd = &sys->bodies[system_coord_body(sys, sys->massless[k])];
+        const body *bd = &sys->bodies[system_velocity_body(sys, sys->massless[k])];
         sys->massless_row[k] = found;
         sys->massless_coef[k] = coef;
         sys->massless_w[k] =
@@ -334,7 +335,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     /* a body without inertia must have its rotation tied by some Lagrange equation */
     for (int b = 1; b < sys->nbodies; b++) {
         const body *bd = &sys->bodies[b];
-        if (bd->inertia > 0 || bd->nc == 2) continue;
+        if (bd->inertia > 0 || bd->nu == 2) continue;
         int tied = 0;
         for (int r = 0; r < nrows && !tied; r++)
             tied = sys->rows[r].blk_a == bd->block || sys->rows[r].blk_b == bd->block;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** The planar system as a model (model.h): the simulator's view of a mech_system.  Its
-** state is (q, u, w) with q = u' per coordinate (nq = nu = ncoord: x, y, phi per body, x, y
-** per node), w the driver works, the energy accounts and the bristle states; its events
+** state is (q, u, w) with q' = u (nq = nu: x, y, phi per body, x, y per node), w the driver works,
+*the energy accounts and the bristle states; its events
 ** are the contacts' onsets and ends.  Besides the adapters to the system's own functions
 ** this file holds the run checks of the planar system: tolerances per component, the
 ** length scale, positions that run away, an energy balance that runs away.
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "planar_body.h"
 #include "assemble.h"
 #include "contact.h"
 #include "registry.h"
@@ -27,7 +28,7 @@
 static void system_atol(const mech_system *sys, double atol, const double *given, double *out)
 {
     for (int i = 0; i < sys->nstate; i++)
-        out[i] = given ? given[i] : i < 2 * sys->ncoord ? atol : 1e300;
+        out[i] = given ? given[i] : i < sys->nq + sys->nu ? atol : 1e300;
     if (given) return;
     /* bristle deflections are tiny (of order mu / sigma0): tolerances in proportion */
     for (int k = 0; k < sys->ncontacts; k++) {
@@ -48,19 +49,18 @@ static void reach(double *L, double x)
 ** start (y0), the lengths of the model (anchors, attachment and contact points, rest
 ** lengths, outlines, bearing radii), and how far the start could carry a body in t_end:
 ** its speed times t_end, its acceleration and gravity times t_end^2 / 2.  Reads the
-** accelerations of the last evaluation (qdd): call it right after evaluating at y0.
+** accelerations of the last evaluation (udot): call it right after evaluating at y0.
 */
 static double system_scale(const mech_system *sys, double t_end)
 {
-    const int n = sys->ncoord;
-    const double *q = sys->y0, *v = sys->y0 + n, T = t_end;
+    const double *q = sys->y0, *v = sys->y0 + sys->nq, T = t_end;
     double L = 0;
     for (int b = 1; b < sys->nbodies; b++) {
         const body *bd = &sys->bodies[b];
-        for (int k = bd->dof; k < bd->dof + 2; k++) {
-            reach(&L, q[k]);
-            reach(&L, v[k] * T);
-            reach(&L, 0.5 * sys->qdd[k] * T * T);
+        for (int k = 0; k < 2; k++) { /* x and y */
+            reach(&L, q[bd->q_at + k]);
+            reach(&L, v[bd->u_at + k] * T);
+            reach(&L, 0.5 * sys->udot[bd->u_at + k] * T * T);
         }
         for (int k = 0; bd->outline && k < 4; k++) reach(&L, bd->outline_data[k]);
     }
@@ -95,7 +95,7 @@ static double system_scale(const mech_system *sys, double t_end)
 static int system_runaway(const mech_system *sys, const double *y, double bound)
 {
     for (int b = 1; b < sys->nbodies; b++) {
-        int d = sys->bodies[b].dof;
+        int d = sys->bodies[b].q_at;
         if (!(fabs(y[d]) <= bound)) return d;
         if (!(fabs(y[d + 1]) <= bound)) return d + 1;
     }
@@ -133,12 +133,10 @@ static int system_energy_runaway(const mech_system *sys, const double *y, double
 {
     double inputs, balance = system_balance(sys, &inputs), mass = 0, worst = -1;
     int who = -1;
-    const double *v = y + sys->ncoord;
+    const double *v = y + sys->nq;
     for (int b = 1; b < sys->nbodies; b++) {
         const body *bd = &sys->bodies[b];
-        int d = bd->dof;
-        double ke = 0.5 * bd->mass * (v[d] * v[d] + v[d + 1] * v[d + 1]);
-        if (bd->nc == 3) ke += 0.5 * bd->inertia * v[d + 2] * v[d + 2];
+        double ke = body_kinetic_energy(sys, b, v);
         mass += bd->mass;
         if (!(ke <= worst)) worst = ke, who = b;
     }
@@ -151,7 +149,7 @@ static int system_energy_runaway(const mech_system *sys, const double *y, double
              "motion has run away (a law too stiff for the step?); %s '%s' has the most kinetic "
              "energy, %.3g J at %.3g m/s",
              balance, MODEL_RUNAWAY_FACTOR, held, bd->fe >= 0 ? "node" : "body", bd->name, worst,
-             hypot(v[bd->dof], v[bd->dof + 1]));
+             hypot(v[bd->u_at], v[bd->u_at + 1]));
     return 1;
 }
 
@@ -162,7 +160,8 @@ static mech_status planar_prepare(mech_model *m, mech_error *err)
     mech_system *sys = m->ctx;
     mech_status st = mech_system_finalize(sys, err);
     if (st) return st;
-    m->nq = m->nu = sys->ncoord; /* q' = u (dynamics.c) */
+    m->nq = sys->nq;
+    m->nu = sys->nu; /* == nq: q' = u (dynamics.c) */
     m->nstate = sys->nstate;
     m->nevents = sys->ncontacts;
     m->y0 = sys->y0;

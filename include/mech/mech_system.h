@@ -360,11 +360,16 @@ mech_status mech_system_reserve_contacts(mech_system *sys, int n, mech_error *er
 /// Name of an entity.
 const char *mech_system_name(const mech_system *sys, mech_kind kind, int id);
 
-/// Number of position coordinates (3 per moving body) and of state values.
+/*
+** Sizes of the state y = (q, u, w): position coordinates q (3 per planar body: x, y, phi;
+** 2 per node), velocities u (as many, q' = u, in a planar system), and all state values
+** (nstate, after finalize; else 0).
+*/
 int mech_system_ncoord(const mech_system *sys);
+int mech_system_nvel(const mech_system *sys);
 int mech_system_nstate(const mech_system *sys);
 
-/// Degrees of freedom left by the Lagrange joints and drivers (coordinates - equations).
+/// Degrees of freedom left by the Lagrange joints and drivers (velocities - equations).
 int mech_system_dof(const mech_system *sys);
 
 /// Initial state after finalize: positions, velocities, then the energy accounts.

@@ -72,9 +72,9 @@ static void check(mech_system *sys, int is_driver, int id, const char *what)
         if (is_driver) {
             int ba, bb;
             driver_bodies(sys, &sys->drivers[id], &ba, &bb);
-            da = sys->bodies[ba].dof, db = sys->bodies[bb].dof;
+            da = sys->bodies[ba].q_at, db = sys->bodies[bb].q_at;
         } else {
-            da = sys->bodies[sys->joints[id].a].dof, db = sys->bodies[sys->joints[id].b].dof;
+            da = sys->bodies[sys->joints[id].a].q_at, db = sys->bodies[sys->joints[id].b].q_at;
         }
         /* Jacobian */
         const double h = 1e-6;
