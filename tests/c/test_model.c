@@ -93,7 +93,8 @@ static void test_pendulum(void)
         return;
     }
     int ns = mech_system_nstate(sys);
-    ok(m->nq == 3 && m->nu == 3 && m->nq == mech_system_ncoord(sys),
+    ok(m->nq == 3 && m->nu == 3 && m->nq == mech_system_ncoord(sys) &&
+           m->nu == mech_system_nvel(sys) && mech_system_dof(sys) == 1,
        "pendulum: 3 positions and 3 velocities (x, y, phi of one body)");
     ok(m->nstate == ns && ns > m->nq + m->nu,
        "pendulum: the state is q, u and the energy accounts after them");
