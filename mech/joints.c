@@ -29,3 +29,9 @@ const char *mech_joint_type_name(mech_joint_type t)
     const joint_type *jt = joint_type_of(t);
     return jt ? jt->name : "?";
 }
+
+int mech_joint_type_equations(mech_joint_type t)
+{
+    const joint_type *jt = joint_type_of(t);
+    return jt ? jt->neq : 0;
+}

@@ -462,7 +462,7 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
         double angle;
         if (lu_optnumber(L, t, fn, "angle", &angle)) d.angle0 = angle;
         d.enforce = lu_option(L, t, fn, "method", methods, MECH_LAGRANGE);
-        int neq = type == MECH_FIXED ? 3 : 2;
+        int neq = mech_joint_type_equations(type);
         int has_k = lu_numbers(L, t, fn, "k", d.k, neq);
         lu_numbers(L, t, fn, "c", d.c, neq);
         if (d.enforce == MECH_PENALTY && !has_k)

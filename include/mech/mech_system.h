@@ -264,6 +264,9 @@ mech_status mech_contact_add(mech_system *sys, const mech_contact_def *def, int 
 
 /// "revolute", "prismatic", "fixed".
 const char *mech_joint_type_name(mech_joint_type t);
+/// Number of equations an ideal joint of type t imposes (revolute 2, prismatic 2, fixed 3);
+/// 0 for an unknown type.
+int mech_joint_type_equations(mech_joint_type t);
 /// "spring", "rotational spring", "load".
 const char *mech_force_type_name(mech_force_type t);
 

@@ -231,5 +231,11 @@ int main(void)
         check(sys, 1, ddist, what);
         mech_system_destroy(sys);
     }
+    /* the public count of a type's equations is its table entry's */
+    ok(mech_joint_type_equations(MECH_REVOLUTE) == 2 &&
+           mech_joint_type_equations(MECH_PRISMATIC) == 2 &&
+           mech_joint_type_equations(MECH_FIXED) == 3 &&
+           mech_joint_type_equations((mech_joint_type)99) == 0,
+       "mech_joint_type_equations: 2, 2, 3 and 0 for an unknown type");
     return done_testing();
 }
