@@ -68,5 +68,12 @@ void contact_describe_laws(sbuf *b, const contact *c);
 /* Sum over the contacts whose touching point is on a body in [b0, b1): normal forces (what
 ** 0), friction forces (1), or how many are active (2) (kind_contact.c). */
 double contact_sum(const mech_system *sys, int b0, int b1, int what);
+/*
+** The energy balance of the last full evaluation (energy - initial energy - work of the
+** drivers - work of the loads + energy dissipated: the channel system.balance); *inputs
+** (unless NULL) gets the sum of the magnitudes of the works of the drivers and the loads
+** (kind_system.c; the run checks of system_model.c read it too).
+*/
+double system_balance(const mech_system *sys, double *inputs);
 
 #endif

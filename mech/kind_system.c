@@ -5,7 +5,6 @@
 
 #include "kind.h"
 #include "registry.h"
-#include "system_impl.h"
 
 enum {
     Y_KINETIC,

@@ -19,7 +19,6 @@
 #include "dynamics.h"
 #include "fe_impl.h"
 #include "start.h"
-#include "system_impl.h"
 #include "vec2.h"
 
 #define DEFAULT_BAUMGARTE 5.0

@@ -16,7 +16,7 @@
 #include "assemble.h"
 #include "contact.h"
 #include "registry.h"
-#include "system_impl.h"
+#include "kind.h"
 
 /* ---- run checks --------------------------------------------------------------------------- */
 
