@@ -12,18 +12,6 @@
 #include "inertia.h"
 #include "vec3.h"
 
-/* Writes the reason into why (when there is one) and returns -1. */
-static int fail(char *why, size_t n, const char *fmt, ...)
-{
-    if (why && n > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, n, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 void inertia_tensor(const double c[6], inertia_products conv, double J[9])
 {
     double s = conv == INERTIA_PRODUCTS_TENSOR ? 1 : -1;
@@ -94,16 +82,16 @@ static int check_moments(const double p[3], const char *const names[3], double r
     double big = fmax(fabs(p[0]), fmax(fabs(p[1]), fabs(p[2])));
     for (int i = 0; i < 3; i++)
         if (!(p[i] > 1e-12 * big))
-            return fail(why, n,
-                        "inertia not positive definite: %s %.6g (%s %.6g, %s %.6g, %s %.6g)",
-                        names[i], p[i], names[0], p[0], names[1], p[1], names[2], p[2]);
+            return geom_fail(why, n,
+                             "inertia not positive definite: %s %.6g (%s %.6g, %s %.6g, %s %.6g)",
+                             names[i], p[i], names[0], p[0], names[1], p[1], names[2], p[2]);
     for (int i = 0; i < 3; i++) {
         double a = p[(i + 1) % 3], b = p[(i + 2) % 3];
         if (a + b < p[i] * (1 - rtol))
-            return fail(why, n,
-                        "inertia violates the triangle inequality: %s + %s = %.6g < %s = %.6g "
-                        "(no mass distribution has these moments)",
-                        names[(i + 1) % 3], names[(i + 2) % 3], a + b, names[i], p[i]);
+            return geom_fail(why, n,
+                             "inertia violates the triangle inequality: %s + %s = %.6g < %s = %.6g "
+                             "(no mass distribution has these moments)",
+                             names[(i + 1) % 3], names[(i + 2) % 3], a + b, names[i], p[i]);
     }
     return 0;
 }
@@ -112,14 +100,14 @@ int inertia_check_principal(const double p[3], double rtol, char *why, size_t n)
 {
     static const char *const names[3] = {"Ixx", "Iyy", "Izz"};
     if (!vec3_finite(p))
-        return fail(why, n, "inertia (%g, %g, %g) is not finite", p[0], p[1], p[2]);
+        return geom_fail(why, n, "inertia (%g, %g, %g) is not finite", p[0], p[1], p[2]);
     return check_moments(p, names, rtol, why, n);
 }
 
 int inertia_check(const double J[9], double rtol, char *why, size_t n)
 {
     static const char *const names[3] = {"I1", "I2", "I3"};
-    if (!mat3_finite(J)) return fail(why, n, "inertia tensor has an entry that is not finite");
+    if (!mat3_finite(J)) return geom_fail(why, n, "inertia tensor has an entry that is not finite");
     double big = 0;
     for (int i = 0; i < 9; i++) big = fmax(big, fabs(J[i]));
     static const int pairs[3][2] = {{1, 3}, {5, 7}, {2, 6}};
@@ -127,8 +115,8 @@ int inertia_check(const double J[9], double rtol, char *why, size_t n)
     for (int k = 0; k < 3; k++) {
         double x = J[pairs[k][0]], y = J[pairs[k][1]];
         if (fabs(x - y) > 1e-12 * big)
-            return fail(why, n, "inertia tensor not symmetric: its %s entries %.6g and %.6g", pn[k],
-                        x, y);
+            return geom_fail(why, n, "inertia tensor not symmetric: its %s entries %.6g and %.6g",
+                             pn[k], x, y);
     }
     double lam[3];
     sym3_eigen(J, lam, NULL);

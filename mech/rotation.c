@@ -17,18 +17,6 @@ const char *const rot_euler_names[12] = {"xyz", "xzy", "yxz", "yzx", "zxy", "zyx
 
 static const double pi = 3.14159265358979323846;
 
-/* Writes the reason into why (when there is one) and returns -1. */
-static int fail(char *why, size_t n, const char *fmt, ...)
-{
-    if (why && n > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, n, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 static int finite4(const double e[4])
 {
     return isfinite(e[0]) && isfinite(e[1]) && isfinite(e[2]) && isfinite(e[3]);
@@ -42,9 +30,10 @@ void rot_identity(double e[4])
 int rot_normalize(double e[4], char *why, size_t n)
 {
     if (!finite4(e))
-        return fail(why, n, "quaternion (%g, %g, %g, %g) is not finite", e[0], e[1], e[2], e[3]);
+        return geom_fail(why, n, "quaternion (%g, %g, %g, %g) is not finite", e[0], e[1], e[2],
+                         e[3]);
     double s = hypot(hypot(e[0], e[1]), hypot(e[2], e[3]));
-    if (!(s > 0)) return fail(why, n, "quaternion is zero");
+    if (!(s > 0)) return geom_fail(why, n, "quaternion is zero");
     for (int k = 0; k < 4; k++) e[k] /= s;
     return 0;
 }
@@ -94,14 +83,14 @@ void rot_rotate_back(const double e[4], const double v[3], double out[3])
 
 int rot_matrix_check(const double A[9], double tol, char *why, size_t n)
 {
-    if (!mat3_finite(A)) return fail(why, n, "not a rotation: an entry is not finite");
+    if (!mat3_finite(A)) return geom_fail(why, n, "not a rotation: an entry is not finite");
     double AtA[9], err = 0;
     mat3t_mul(A, A, AtA);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) err = fmax(err, fabs(AtA[3 * i + j] - (i == j)));
-    if (!(err <= tol)) return fail(why, n, "not a rotation: |A^T A - I| = %.3g", err);
+    if (!(err <= tol)) return geom_fail(why, n, "not a rotation: |A^T A - I| = %.3g", err);
     double det = mat3_det(A);
-    if (!(det > 0)) return fail(why, n, "not a rotation: det A = %.3g (a reflection)", det);
+    if (!(det > 0)) return geom_fail(why, n, "not a rotation: det A = %.3g (a reflection)", det);
     return 0;
 }
 
@@ -161,9 +150,9 @@ int rot_from_axis_angle(const double axis[3], double angle, double e[4], char *w
 {
     double u[3];
     if (!vec3_finite(axis) || !isfinite(angle))
-        return fail(why, n, "axis (%g, %g, %g) or angle %g is not finite", axis[0], axis[1],
-                    axis[2], angle);
-    if (!vec3_unit(axis, u)) return fail(why, n, "axis has zero length");
+        return geom_fail(why, n, "axis (%g, %g, %g) or angle %g is not finite", axis[0], axis[1],
+                         axis[2], angle);
+    if (!vec3_unit(axis, u)) return geom_fail(why, n, "axis has zero length");
     double s = sin(0.5 * angle);
     e[0] = cos(0.5 * angle);
     for (int k = 0; k < 3; k++) e[k + 1] = s * u[k];
@@ -177,21 +166,21 @@ int rot_from_axes(int i, const double u[3], int j, const double v[3], double e[4
 {
     static const char name[] = "xyz";
     if (i < 0 || i > 2 || j < 0 || j > 2 || i == j)
-        return fail(why, n, "body axes %d and %d are not two different axes of x, y, z", i, j);
+        return geom_fail(why, n, "body axes %d and %d are not two different axes of x, y, z", i, j);
     if (!vec3_finite(u) || !vec3_finite(v))
-        return fail(why, n, "axis %c (%g, %g, %g) or %c (%g, %g, %g) is not finite", name[i], u[0],
-                    u[1], u[2], name[j], v[0], v[1], v[2]);
+        return geom_fail(why, n, "axis %c (%g, %g, %g) or %c (%g, %g, %g) is not finite", name[i],
+                         u[0], u[1], u[2], name[j], v[0], v[1], v[2]);
     double a[3], b[3], c[3], w[3];
-    if (!vec3_unit(u, a)) return fail(why, n, "axis %c has zero length", name[i]);
+    if (!vec3_unit(u, a)) return geom_fail(why, n, "axis %c has zero length", name[i]);
     double vn = vec3_norm(v);
-    if (!(vn > 0)) return fail(why, n, "axis %c has zero length", name[j]);
+    if (!(vn > 0)) return geom_fail(why, n, "axis %c has zero length", name[j]);
     vec3_scale(1 / vn, v, w);
     double p = vec3_dot(w, a);
     for (int k = 0; k < 3; k++) b[k] = w[k] - p * a[k];
     double s = vec3_norm(b); /* sine of the angle between u and v */
     if (!(s >= ROT_PARALLEL_TOL))
-        return fail(why, n, "axes %c and %c are parallel (sine of their angle %.3g)", name[i],
-                    name[j], s);
+        return geom_fail(why, n, "axes %c and %c are parallel (sine of their angle %.3g)", name[i],
+                         name[j], s);
     vec3_scale(1 / s, b, b);
     /* the third axis k: (i, j, k) cyclic gives k = i x j, else k = j x i */
     int k = 3 - i - j, cyclic = (j == (i + 1) % 3);
@@ -217,10 +206,10 @@ int rot_euler_axes(const char *seq, int axes[3], char *why, size_t n)
             return 0;
         }
     }
-    return fail(why, n,
-                "'%s' is not an Euler sequence (xyz, zyx, zxz, ...: three of x, y, z, "
-                "none twice in a row)",
-                seq ? seq : "(null)");
+    return geom_fail(why, n,
+                     "'%s' is not an Euler sequence (xyz, zyx, zxz, ...: three of x, y, z, "
+                     "none twice in a row)",
+                     seq ? seq : "(null)");
 }
 
 /* Whether the middle angle b (by its cosine and sine) is singular for the sequence. */
@@ -233,16 +222,17 @@ static int euler_singular(int proper, double cb, double sb, double *meas)
 static int euler_fail(char *why, size_t n, const char *seq, int proper, double b, double meas)
 {
     if (proper)
-        return fail(why, n,
-                    "Euler angles '%s' singular: middle angle %.9g deg (|sin| = %.3g) is at "
-                    "0 or 180 deg, where only the sum or difference of the first and third is "
-                    "defined",
-                    seq, b * 180 / pi, meas);
-    return fail(why, n,
-                "Euler angles '%s' singular (gimbal lock): middle angle %.9g deg (|cos| = %.3g) "
-                "is at +-90 deg, where only the sum or difference of the first and third is "
-                "defined",
-                seq, b * 180 / pi, meas);
+        return geom_fail(why, n,
+                         "Euler angles '%s' singular: middle angle %.9g deg (|sin| = %.3g) is at "
+                         "0 or 180 deg, where only the sum or difference of the first and third is "
+                         "defined",
+                         seq, b * 180 / pi, meas);
+    return geom_fail(
+        why, n,
+        "Euler angles '%s' singular (gimbal lock): middle angle %.9g deg (|cos| = %.3g) "
+        "is at +-90 deg, where only the sum or difference of the first and third is "
+        "defined",
+        seq, b * 180 / pi, meas);
 }
 
 int rot_from_euler(const char *seq, const double ang[3], double e[4], char *why, size_t n)
@@ -250,7 +240,8 @@ int rot_from_euler(const char *seq, const double ang[3], double e[4], char *why,
     int ax[3];
     if (rot_euler_axes(seq, ax, why, n)) return -1;
     if (!vec3_finite(ang))
-        return fail(why, n, "Euler angles (%g, %g, %g) are not finite", ang[0], ang[1], ang[2]);
+        return geom_fail(why, n, "Euler angles (%g, %g, %g) are not finite", ang[0], ang[1],
+                         ang[2]);
     rot_identity(e);
     for (int k = 0; k < 3; k++) { /* e = q_a * q_b * q_c, each about its body axis */
         double q[4] = {cos(0.5 * ang[k]), 0, 0, 0};

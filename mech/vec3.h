@@ -8,6 +8,25 @@
 #define MECH_VEC3_H
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+/* Writes the reason of a refused input into why (when there is one: n > 0) and returns -1:
+** the failure convention of the spatial geometry (rotation.c, inertia.c). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static inline int
+geom_fail(char *why, size_t n, const char *fmt, ...)
+{
+    if (why && n > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
 
 /* out = a + b (out may alias a or b). */
 static inline void vec3_add(const double a[3], const double b[3], double out[3])
