@@ -21,19 +21,16 @@
 
 #include "rotation.h"
 #include "tap.h"
+#include "uniform.h"
 #include "vec3.h"
 
 static const double pi = 3.14159265358979323846;
 
-/* A small deterministic generator (xorshift64*), uniform in [lo, hi). */
+/* Uniform in [lo, hi), the same samples every run. */
 static unsigned long long rng_state = 0x2545f4914f6cdd1dULL;
 static double uniform(double lo, double hi)
 {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    double x = (double)((rng_state * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
-    return lo + (hi - lo) * x;
+    return uniform_next(&rng_state, lo, hi);
 }
 
 static void random_quat(double e[4])
