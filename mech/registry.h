@@ -156,7 +156,6 @@ typedef struct rowinfo {
     int kind; /* MECH_KIND_JOINT or MECH_KIND_DRIVER */
     int id;
     int eq;           /* equation index within the entity */
-    int dof_a, dof_b; /* first velocity of bodies a and b, -1 for ground */
     int blk_a, blk_b; /* their mass blocks, -1 for ground */
     double alpha, beta;
 } rowinfo;

@@ -247,8 +247,6 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
             r->kind = MECH_KIND_JOINT;
             r->id = i;
             r->eq = e;
-            r->dof_a = sys->bodies[j->a].u_at;
-            r->dof_b = sys->bodies[j->b].u_at;
             r->blk_a = sys->bodies[j->a].block;
             r->blk_b = sys->bodies[j->b].block;
             r->alpha = system_baumgarte_or(j->alpha, sys->alpha);
@@ -263,8 +261,6 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         r->kind = MECH_KIND_DRIVER;
         r->id = i;
         r->eq = 0;
-        r->dof_a = sys->bodies[a].u_at;
-        r->dof_b = sys->bodies[b].u_at;
         r->blk_a = sys->bodies[a].block;
         r->blk_b = sys->bodies[b].block;
         r->alpha = system_baumgarte_or(d->alpha, sys->alpha);
