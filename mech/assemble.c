@@ -24,6 +24,7 @@
 #include "clearance.h"
 #include "constraints.h"
 #include "registry.h"
+#include "spatial_body.h"
 
 #define MAX_ITER      100
 #define DEPENDENT_TOL 1e-8 /* a row whose new part is this small relative to it is redundant */
@@ -47,19 +48,18 @@ typedef struct work {
     int *indep;    /* 1 for rows kept */
     int *indep0;   /* indep before the assembled configuration's check */
     double *basis; /* m x n orthonormalized rows */
+    double *du;    /* n: a Newton step in velocity space */
 } work;
 
 static const char *eq_label(const mech_system *sys, const eqref *e, char *buf, size_t size)
 {
-    static const char *const eqname[3][3] = {
-        {"x", "y", ""}, {"normal", "rotation", ""}, {"x", "y", "rotation"}};
     if (e->kind == MECH_KIND_DRIVER) {
         snprintf(buf, size, "driver '%s'", sys->drivers[e->id].name);
     } else {
         const joint *j = &sys->joints[e->id];
-        snprintf(buf, size, "%s '%s' (%sequation %s)", mech_joint_type_name(j->type), j->name,
+        snprintf(buf, size, "%s '%s' (%sequation %s)", j->jt->name, j->name,
                  j->enforce == MECH_CLEARANCE ? "with clearance, held ideal for the start; " : "",
-                 eqname[j->type][e->eq]);
+                 j->jt->eq_names[e->eq]);
     }
     return buf;
 }
@@ -71,7 +71,7 @@ static void evaluate(mech_system *sys, work *w, const double *q, const double *v
     memset(w->A, 0, sizeof(double) * (size_t)(w->m * n));
     for (int r = 0; r < w->m; r++) {
         const eqref *e = &w->eqs[r];
-        crow rows[3];
+        crow rows[JOINT_NEQ_MAX];
         int a, b;
         if (e->kind == MECH_KIND_DRIVER) {
             driver *d = &sys->drivers[e->id];
@@ -185,10 +185,12 @@ static double length_scale(const mech_system *sys, const double *q)
     for (int b = 1; b < sys->nbodies; b++) {
         int d = sys->bodies[b].q_at;
         L = fmax(L, fmax(fabs(q[d]), fabs(q[d + 1])));
+        if (sys->bodies[b].nq == SPATIAL_NQ) L = fmax(L, fabs(q[d + 2])); /* its z */
     }
     for (int i = 0; i < sys->njoints; i++) {
         const joint *j = &sys->joints[i];
         L = fmax(L, fmax(hypot(j->pa[0], j->pa[1]), hypot(j->pb[0], j->pb[1])));
+        L = fmax(L, fmax(fabs(j->pa[2]), fabs(j->pb[2]))); /* 0 in a planar system */
     }
     return L;
 }
@@ -196,7 +198,7 @@ static double length_scale(const mech_system *sys, const double *q)
 /* The equations joint j adds: its own, or with ideal those of its ideal joint. */
 static int joint_rows(const joint *j, int ideal)
 {
-    return ideal && j->enforce == MECH_CLEARANCE ? joint_equations(j->type) : j->neq;
+    return ideal && j->enforce == MECH_CLEARANCE ? j->jt->neq : j->neq;
 }
 
 mech_status assemble_state(mech_system *sys, double t, double *y, int ideal, mech_error *err)
@@ -219,10 +221,11 @@ mech_status assemble_state(mech_system *sys, double t, double *y, int ideal, mec
     w.piv = mech_calloc((size_t)(2 * m), sizeof(int));
     w.indep = mech_calloc((size_t)m, sizeof(int));
     w.indep0 = mech_calloc((size_t)m, sizeof(int));
+    w.du = mech_calloc((size_t)n, sizeof(double));
     mech_status st = MECH_OK;
     char label[160];
     if (!w.eqs || !w.A || !w.basis || !w.phi || !w.phit || !w.G || !w.w || !w.piv || !w.indep ||
-        !w.indep0) {
+        !w.indep0 || !w.du) {
         st = mech_error_set(err, MECH_ERR_NOMEM, "assembly: out of memory");
         goto done;
     }
@@ -259,13 +262,14 @@ mech_status assemble_state(mech_system *sys, double t, double *y, int ideal, mec
             break;
         }
         if (it == MAX_ITER || !solve_normal(&w, w.phi)) break;
-        /* the correction is in velocity space; with q' = u (every body of a planar system)
-        ** it moves the positions as it is */
+        /* the correction is in velocity space: the dimension moves the positions by it
+        ** (q' = u: as it is; a spatial body turns by its rotation part) */
         for (int c = 0; c < n; c++) {
             double s = 0;
             for (int i = 0; i < m; i++) s += w.A[i * n + c] * w.w[i];
-            q[c] -= s;
+            w.du[c] = -s;
         }
+        sys->dops->displace(sys, q, w.du);
     }
     if (!converged) {
         char msg[MECH_ERROR_MSG_SIZE];
@@ -365,5 +369,6 @@ done:
     mech_free(w.piv);
     mech_free(w.indep);
     mech_free(w.indep0);
+    mech_free(w.du);
     return st;
 }

@@ -15,7 +15,7 @@
 /* The quantity table of an entity and its length (NULL and 0 for an unknown kind). */
 static const quantity *table_of(const mech_system *sys, int kind, int id, int *count)
 {
-    const kind_ops *k = kind_of(kind);
+    const kind_ops *k = kind_of(sys, kind);
     const quantity *t = k == NULL ? NULL : k->table ? k->table : k->quantities(sys, id);
     int n = 0;
     while (t && t[n].name) n++;
@@ -26,7 +26,7 @@ static const quantity *table_of(const mech_system *sys, int kind, int id, int *c
 /* Whether entity (kind, id) offers quantity code qn of its table. */
 static int offers(const mech_system *sys, int kind, int id, int qn)
 {
-    const kind_ops *k = kind_of(kind);
+    const kind_ops *k = kind_of(sys, kind);
     return k->offers == NULL || k->offers(sys, id, qn);
 }
 
@@ -38,7 +38,7 @@ size_t mech_channel_list(const mech_system *sys, int kind, int id, char *buf, si
     if (size) buf[0] = '\0';
     for (int i = 0; i < n; i++)
         if (offers(sys, kind, id, i)) sb_list_add(&b, "", t[i].name);
-    const kind_ops *k = kind_of(kind);
+    const kind_ops *k = kind_of(sys, kind);
     if (k && k->list_more) k->list_more(&b, sys, id);
     return b.len;
 }
@@ -77,7 +77,7 @@ mech_status mech_channel_lookup(const mech_system *sys, const char *name, mech_c
     int n, qkind = kind, qid = id;
     const quantity *t = table_of(sys, kind, id, &n);
     int i = find_quantity(sys, kind, id, t, n, dot + 1);
-    const kind_ops *k = kind_of(kind);
+    const kind_ops *k = kind_of(sys, kind);
     /* a quantity another entity holds for it (a journal's other quantities are its contact's) */
     if (i < 0 && k->other && k->other(sys, id, &qkind, &qid)) {
         t = table_of(sys, qkind, qid, &n);
@@ -121,6 +121,6 @@ mech_status mech_system_evaluate_initial(mech_system *sys, mech_error *err)
 double mech_channel_value(const mech_system *sys, const mech_channel *ch)
 {
     if (!mech_system_evaluated(sys)) return NAN;
-    const kind_ops *k = kind_of(ch->kind);
+    const kind_ops *k = kind_of(sys, ch->kind);
     return k ? k->value(sys, ch->id, ch->quantity) : NAN;
 }

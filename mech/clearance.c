@@ -24,8 +24,7 @@ const char *const clearance_surface_names[2] = {"bottom", "top"};
 
 const clearance_type *clearance_of(const joint *j)
 {
-    const joint_type *jt = joint_type_of(j->type);
-    return jt ? jt->clearance : NULL;
+    return j->jt ? j->jt->clearance : NULL;
 }
 
 contact *clearance_new_contact(mech_system *sys, int jid, const mech_clearance_def *d,
@@ -144,7 +143,7 @@ void clearance_ideal(const mech_system *sys, const joint *j, const double *q, jo
     *ideal = *j;
     if (j->enforce != MECH_CLEARANCE) return;
     ideal->enforce = MECH_LAGRANGE;
-    ideal->neq = joint_equations(j->type);
+    ideal->neq = j->jt->neq;
     const clearance_type *ct = clearance_of(j);
     if (ct->ideal) ct->ideal(sys, j, q, ideal);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mech_system.h"
+#include "dim.h"
 #include "kind.h"
 #include "registry.h"
 
@@ -18,15 +19,13 @@
 
 void mech_system_describe_state(const mech_system *sys, int i, char *buf, size_t size)
 {
-    static const char *const coord[] = {"x", "y", "phi"};
-    static const char *const vel[] = {"vx", "vy", "omega"};
     int nq = sys->nq_given, n = nq + sys->nu_given;
     if (i >= 0 && i < n) {
         int velocity = i >= nq, c = velocity ? i - nq : i;
         const body *bd =
             &sys->bodies[velocity ? system_velocity_body(sys, c) : system_position_body(sys, c)];
         snprintf(buf, size, "%s '%s' %s", bd->fe >= 0 ? "node" : "body", bd->name,
-                 velocity ? vel[c - bd->u_at] : coord[c - bd->q_at]);
+                 sys->dops->coordinate_name(bd, velocity, velocity ? c - bd->u_at : c - bd->q_at));
     } else if (sys->final && i >= n && i < n + sys->ndrivers) {
         snprintf(buf, size, "driver '%s' work", sys->drivers[i - n].name);
     } else if (sys->final && i == sys->iapplied) {
@@ -66,7 +65,7 @@ void sb_list_add(sbuf *b, const char *prefix, const char *name)
 /* Writes an entity's parameters (without its kind and name) to b. */
 static void entity_line(sbuf *b, const mech_system *sys, int kind, int id)
 {
-    const kind_ops *k = kind_of(kind);
+    const kind_ops *k = kind_of(sys, kind);
     if (k && k->describe) k->describe(b, sys, id);
 }
 
@@ -83,8 +82,10 @@ size_t mech_system_describe(const mech_system *sys, const char *prefix, char *bu
     sbuf b = {buf, size, 0};
     if (size) buf[0] = '\0';
     const char *pf = prefix ? prefix : "";
-    sb_printf(&b, "%sgravity (%.10g, %.10g) m/s^2; Baumgarte alpha %.10g, beta %.10g 1/s\n", pf,
-              sys->gravity[0], sys->gravity[1], sys->alpha, sys->beta);
+    char gravity[160];
+    sys->dops->describe_gravity(sys, gravity, sizeof gravity);
+    sb_printf(&b, "%s%s; Baumgarte alpha %.10g, beta %.10g 1/s\n", pf, gravity, sys->alpha,
+              sys->beta);
     int clearance = 0;
     for (int i = 0; i < sys->njoints; i++) clearance |= sys->joints[i].enforce == MECH_CLEARANCE;
     if (clearance && !sys->assemble)
@@ -105,7 +106,7 @@ size_t mech_system_describe(const mech_system *sys, const char *prefix, char *bu
                                       MECH_KIND_JOINT,  MECH_KIND_FE,    MECH_KIND_DRIVER,
                                       MECH_KIND_CONTACT};
     for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
-        const kind_ops *k = kind_of(order[o]);
+        const kind_ops *k = kind_of(sys, order[o]);
         int n = mech_system_count(sys, order[o]);
         for (int i = 0; i < n; i++) {
             if (k->listed && !k->listed(sys, i)) continue;

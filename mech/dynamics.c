@@ -22,10 +22,10 @@
 
 #include "mech_system.h"
 #include "linalg.h"
-#include "planar_body.h"
 #include "registry.h"
 #include "constraints.h"
 #include "contact.h"
+#include "dim.h"
 #include "dynamics.h"
 #include "fe_impl.h"
 
@@ -74,119 +74,6 @@ static double row_rate(const crow *r, rowdofs d, const double *v)
     return s;
 }
 
-/* Forces of springs, rotational springs and loads. */
-static int element_forces(mech_system *sys, double t, const double *q, const double *v,
-                          double *p_applied, double *p_dissip, double *v_elastic)
-{
-    for (int i = 0; i < sys->nforces; i++) {
-        force *f = &sys->forces[i];
-        switch (f->type) {
-        case MECH_SPRING: {
-            double sa[2], sb[2], va[2], vb[2], pa[2], pb[2];
-            body_offset(sys, f->a, f->pa, q, v, sa, va);
-            body_offset(sys, f->b, f->pb, q, v, sb, vb);
-            body_point(sys, f->a, f->pa, q, v, pa, NULL);
-            body_point(sys, f->b, f->pb, q, v, pb, NULL);
-            double d[2] = {pb[0] - pa[0], pb[1] - pa[1]};
-            double len, e[2] = {0, 0};
-            if (f->axis[0] != 0 || f->axis[1] != 0) { /* along a fixed direction */
-                e[0] = f->axis[0];
-                e[1] = f->axis[1];
-                len = e[0] * d[0] + e[1] * d[1];
-            } else {
-                len = hypot(d[0], d[1]);
-                if (len > 0) e[0] = d[0] / len, e[1] = d[1] / len;
-            }
-            double rate = e[0] * (vb[0] - va[0]) + e[1] * (vb[1] - va[1]);
-            double tension;
-            if (f->law) {
-                int rc = f->law(f->ud, t, len, rate, &tension);
-                if (rc) {
-                    if (rc < 0)
-                        mech_error_set(&sys->last_err, MECH_ERR_CALLBACK,
-                                       "spring '%s': its force function failed at t = %.9g",
-                                       f->name, t);
-                    return rc;
-                }
-                *p_applied -= tension * rate;
-                f->out[3] = 0;
-            } else {
-                double stretch = len - f->rest;
-                tension = f->k * stretch + f->c * rate;
-                *p_dissip += f->c * rate * rate;
-                f->out[3] = 0.5 * f->k * stretch * stretch;
-                *v_elastic += f->out[3];
-            }
-            body_add_force(sys, sys->Q, f->a, sa, tension * e[0], tension * e[1]);
-            body_add_force(sys, sys->Q, f->b, sb, -tension * e[0], -tension * e[1]);
-            f->out[0] = tension;
-            f->out[1] = len;
-            f->out[2] = rate;
-            break;
-        }
-        case MECH_ROT_SPRING: {
-            double pa[3], wa[3], pb[3], wb[3];
-            body_pose(sys, f->a, q, v, pa, wa);
-            body_pose(sys, f->b, q, v, pb, wb);
-            double twist = pb[2] - pa[2] - f->rest, rate = wb[2] - wa[2];
-            double torque = -f->k * twist - f->c * rate;                  /* on b */
-            int da = sys->bodies[f->a].u_at, db = sys->bodies[f->b].u_at; /* rigid bodies */
-            if (da >= 0) sys->Q[da + 2] -= torque;
-            if (db >= 0) sys->Q[db + 2] += torque;
-            *p_dissip += f->c * rate * rate;
-            f->out[0] = torque;
-            f->out[1] = twist;
-            f->out[2] = rate;
-            f->out[3] = 0.5 * f->k * twist * twist;
-            *v_elastic += f->out[3];
-            break;
-        }
-        case MECH_LOAD: {
-            const mech_load_def *l = &f->load;
-            double sg[2], pv[2], pose[3], vel[3];
-            body_offset(sys, f->a, l->point, q, v, sg, pv);
-            body_pose(sys, f->a, q, v, pose, vel);
-            double fx = 0, fy = 0, tq = 0;
-            if (l->profile == MECH_CALLBACK) {
-                mech_body_state st = {pose[0], pose[1], pose[2], vel[0], vel[1], vel[2]};
-                double out[3] = {0, 0, 0};
-                int rc = l->fn(l->ud, t, &st, out);
-                if (rc) {
-                    if (rc < 0)
-                        mech_error_set(&sys->last_err, MECH_ERR_CALLBACK,
-                                       "load '%s': its function failed at t = %.9g", f->name, t);
-                    return rc;
-                }
-                fx = out[0], fy = out[1], tq = out[2];
-            } else {
-                double s = l->profile == MECH_HARMONIC ? sin(l->freq * t + l->phase) : 0.0;
-                double cx = l->value[0] + l->amplitude[0] * s;
-                double cy = l->value[1] + l->amplitude[1] * s;
-                if (l->torque) {
-                    tq = cx;
-                } else if (l->body_frame) {
-                    double fb[2] = {cx, cy}, fw[2];
-                    body_rotate(sys, f->a, q, fb, fw);
-                    fx = fw[0], fy = fw[1];
-                } else {
-                    fx = cx, fy = cy;
-                }
-            }
-            body_add_force(sys, sys->Q, f->a, sg, fx, fy);
-            body_add_torque(sys, sys->Q, f->a, tq); /* a node takes no torque */
-            double power = fx * pv[0] + fy * pv[1] + tq * vel[2];
-            *p_applied += power;
-            f->out[0] = fx;
-            f->out[1] = fy;
-            f->out[2] = tq;
-            f->out[3] = power;
-            break;
-        }
-        }
-    }
-    return 0;
-}
-
 /* Names the entity behind column c of the reduced matrix. */
 static void describe_column(const mech_system *sys, int c, char *buf, size_t size)
 {
@@ -194,8 +81,8 @@ static void describe_column(const mech_system *sys, int c, char *buf, size_t siz
         const rowinfo *r = &sys->rows[c];
         if (r->kind == MECH_KIND_JOINT) {
             const joint *j = &sys->joints[r->id];
-            snprintf(buf, size, "%s '%s' (equation %s)", mech_joint_type_name(j->type), j->name,
-                     joint_types[j->type]->eq_names[r->eq]);
+            snprintf(buf, size, "%s '%s' (equation %s)", j->jt->name, j->name,
+                     j->jt->eq_names[r->eq]);
         } else {
             snprintf(buf, size, "driver '%s'", sys->drivers[r->id].name);
         }
@@ -349,20 +236,7 @@ static int diagnose_energy(mech_system *sys, double t, const double *q, const do
                            double kinetic, double v_grav, double v_elastic)
 {
     if (isfinite(kinetic + v_grav + v_elastic)) return 0;
-    for (int b = 1; b < sys->nbodies; b++) {
-        const body *bd = &sys->bodies[b];
-        int d = bd->q_at, e = bd->u_at;
-        double ke = body_kinetic_energy(sys, b, v);
-        double pe = -bd->mass * (sys->gravity[0] * q[d] + sys->gravity[1] * q[d + 1]);
-        if (!isfinite(ke) || !isfinite(pe)) {
-            mech_error_set(&sys->last_err, MECH_ERR_NUMERIC,
-                           "the %s energy of %s '%s' is not finite at t = %.9g (at (%.3g, %.3g) "
-                           "m moving at (%.3g, %.3g) m/s)",
-                           isfinite(ke) ? "gravity" : "kinetic", bd->fe >= 0 ? "node" : "body",
-                           bd->name, t, q[d], q[d + 1], v[e], v[e + 1]);
-            return 1;
-        }
-    }
+    if (sys->dops->energy_fault(sys, t, q, v)) return 1;
     for (int i = 0; i < sys->nforces; i++) {
         const force *f = &sys->forces[i];
         if ((f->type == MECH_SPRING || f->type == MECH_ROT_SPRING) && !isfinite(f->out[3])) {
@@ -381,12 +255,12 @@ static int diagnose_energy(mech_system *sys, double t, const double *q, const do
 
 static int evaluate(mech_system *sys, double t, const double *y, double *ydot, int full);
 
-/* The angles' cos and sin are computed once per evaluation, for every body. */
+/* The bodies' rotations are computed once per evaluation (dim.h: begin and end). */
 int dynamics(mech_system *sys, double t, const double *y, double *ydot, int full)
 {
-    bodies_trig_begin(sys, y); /* q is the start of y */
+    sys->dops->begin(sys, y); /* q is the start of y */
     int rc = evaluate(sys, t, y, ydot, full);
-    bodies_trig_end(sys);
+    sys->dops->end(sys);
     return rc;
 }
 
@@ -396,23 +270,12 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
     const double *q = y, *v = y + nq;
     double *Q = sys->Q;
 
-    /* gravity */
+    /* gravity and the bodies' inertial forces */
     double v_grav = 0, kinetic = 0;
-    for (int b = 1; b < sys->nbodies; b++) {
-        const body *bd = &sys->bodies[b];
-        int d = bd->q_at, e = bd->u_at;
-        Q[e] = bd->mass * sys->gravity[0];
-        Q[e + 1] = bd->mass * sys->gravity[1];
-        if (bd->nu == 3) Q[e + 2] = 0;
-        if (full) {
-            v_grav -= bd->mass * (sys->gravity[0] * q[d] + sys->gravity[1] * q[d + 1]);
-            kinetic += 0.5 * bd->mass * (v[e] * v[e] + v[e + 1] * v[e + 1]);
-            if (bd->nu == 3) kinetic += 0.5 * bd->inertia * v[e + 2] * v[e + 2];
-        }
-    }
+    sys->dops->body_forces(sys, q, v, full, &kinetic, &v_grav);
 
     double p_applied = 0, p_dissip = 0, v_elastic = 0;
-    int rc = element_forces(sys, t, q, v, &p_applied, &p_dissip, &v_elastic);
+    int rc = sys->dops->element_forces(sys, t, q, v, &p_applied, &p_dissip, &v_elastic);
     if (rc) return rc;
     if (sys->nfes) fe_forces(sys, q, v, &p_dissip, &v_elastic, full);
 
@@ -420,7 +283,7 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
     for (int i = 0; i < sys->njoints; i++) {
         joint *j = &sys->joints[i];
         if (j->enforce != MECH_PENALTY) continue;
-        crow rows[3];
+        crow rows[JOINT_NEQ_MAX];
         joint_eval(sys, j, q, v, rows);
         rowdofs rd = dofs_of(sys, j->a, j->b);
         for (int e = 0; e < j->neq; e++) {
@@ -473,8 +336,8 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
     } else if (!sys->fast || solve_fast(sys) != 0) {
         if (solve_general(sys, t) != 0) return -1;
     }
-    /* q' = u: every body of a planar system (a spatial one maps u through N(q)) */
-    memcpy(ydot, v, sizeof(double) * (size_t)nq);
+    /* q' = N(q) u */
+    sys->dops->qdot(sys, q, v, ydot);
     memcpy(ydot + nq, udot, sizeof(double) * (size_t)n);
     for (int i = 0; i < sys->ndrivers; i++) {
         driver *d = &sys->drivers[i];
@@ -516,9 +379,8 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
         for (int i = 0; i < sys->njoints; i++) {
             joint *j = &sys->joints[i];
             if (j->enforce == MECH_CLEARANCE) continue; /* its contacts keep their forces */
-            crow local[3];
+            crow local[JOINT_NEQ_MAX];
             const crow *rows = local;
-            const double *lam = j->lambda;
             if (j->row >= 0) {
                 rows = &sys->cr[j->row];
                 for (int e = 0; e < j->neq; e++) {
@@ -529,17 +391,7 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
             } else {
                 joint_eval(sys, j, q, v, local);
             }
-            double g[3] = {0, 0, 0};
-            for (int e = 0; e < j->neq; e++)
-                for (int k = 0; k < 3; k++) g[k] -= rows[e].jb[k] * lam[e];
-            double sb[2], pv[2];
-            body_offset(sys, j->b, j->pb, q, v, sb, pv);
-            j->react[0] = g[0];
-            j->react[1] = g[1];
-            j->react[2] = g[2] - (sb[0] * g[1] - sb[1] * g[0]);
-            double u[2];
-            body_rotate(sys, j->a, q, j->axis, u);
-            j->react[3] = -u[1] * g[0] + u[0] * g[1]; /* along the normal R90 u */
+            sys->dops->reaction(sys, j, rows, q, v);
         }
     }
     return 0;

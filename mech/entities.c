@@ -76,7 +76,9 @@ mech_driver_def mech_driver_default(void)
 mech_status mech_body_add(mech_system *sys, const mech_body_def *d, int *id, mech_error *err)
 {
     char name[MECH_NAME_MAX];
-    mech_status st = system_take_name(sys, "body", d->name, "body", name, err);
+    mech_status st = system_check_dim(sys, 2, "mech_body_add", "mech_sbody_add", err);
+    if (st) return st;
+    st = system_take_name(sys, "body", d->name, "body", name, err);
     if (st) return st;
     if (!(isfinite(d->mass) && d->mass > 0))
         return mech_error_set(err, MECH_ERR_ARG, "body '%s': mass must be > 0 (got %g)", name,
@@ -149,33 +151,9 @@ mech_status mech_point_add(mech_system *sys, int b, const char *name, const doub
                            int *id, mech_error *err)
 {
     mech_status st = system_check_body(sys, "point", name ? name : "?", "its body", b, err);
-    if (st) return st;
-    if (name == NULL || name[0] == '\0' || strchr(name, '.') || strlen(name) >= MECH_NAME_MAX ||
-        system_control_at(name))
-        return mech_error_set(err, MECH_ERR_ARG,
-                              "point of body '%s': name must be 1 to %d characters without '.' "
-                              "and control characters",
-                              sys->bodies[b].name, MECH_NAME_MAX - 1);
-    if (!vec2_finite(local))
-        return mech_error_set(err, MECH_ERR_ARG, "point '%s.%s': coordinates must be finite",
-                              sys->bodies[b].name, name);
-    char full[2 * MECH_NAME_MAX + 1];
-    snprintf(full, sizeof full, "%s.%s", sys->bodies[b].name, name);
-    for (int i = 0; i < sys->npoints; i++)
-        if (strcmp(sys->points[i].full, full) == 0)
-            return mech_error_set(err, MECH_ERR_ARG, "point '%s': the name is already used", full);
-    if (!system_grow((void **)&sys->points, &sys->cap_points, sys->npoints, sizeof(point)))
-        return mech_error_set(err, MECH_ERR_NOMEM, "point '%s': out of memory", full);
-    point *p = &sys->points[sys->npoints];
-    memset(p, 0, sizeof *p);
-    snprintf(p->name, sizeof p->name, "%s", name);
-    memcpy(p->full, full, sizeof full);
-    p->body = b;
-    p->s[0] = local[0];
-    p->s[1] = local[1];
-    if (id) *id = sys->npoints;
-    sys->npoints++;
-    return MECH_OK;
+    if (st || (st = system_check_dim(sys, 2, "mech_point_add", "mech_spoint_add", err))) return st;
+    double s3[3] = {local[0], local[1], 0};
+    return system_new_point(sys, b, name, s3, id, err);
 }
 
 /* ---- force elements ------------------------------------------------------------------ */
@@ -208,8 +186,9 @@ static void initial_point(const mech_system *sys, int b, const double s[2], doub
 mech_status mech_spring_add(mech_system *sys, const mech_spring_def *d, int *id, mech_error *err)
 {
     char name[MECH_NAME_MAX];
-    mech_status st = system_take_name(sys, "spring", d->name, "spring", name, err);
-    if (st || (st = system_check_body(sys, "spring", name, "body_a", d->body_a, err)) ||
+    mech_status st = system_check_dim(sys, 2, "mech_spring_add", "mech_sspring_add", err);
+    if (st || (st = system_take_name(sys, "spring", d->name, "spring", name, err)) ||
+        (st = system_check_body(sys, "spring", name, "body_a", d->body_a, err)) ||
         (st = system_check_body(sys, "spring", name, "body_b", d->body_b, err)))
         return st;
     if (d->body_a == d->body_b)
@@ -251,8 +230,8 @@ mech_status mech_spring_add(mech_system *sys, const mech_spring_def *d, int *id,
     f->type = MECH_SPRING;
     f->a = d->body_a;
     f->b = d->body_b;
-    memcpy(f->pa, spa, sizeof f->pa);
-    memcpy(f->pb, spb, sizeof f->pb);
+    memcpy(f->pa, spa, sizeof spa);
+    memcpy(f->pb, spb, sizeof spb);
     f->k = d->k;
     f->c = d->c;
     f->rest = rest;
@@ -269,8 +248,9 @@ mech_status mech_rot_spring_add(mech_system *sys, const mech_rot_spring_def *d, 
                                 mech_error *err)
 {
     char name[MECH_NAME_MAX];
-    mech_status st = system_take_name(sys, "rotational spring", d->name, "rotspring", name, err);
-    if (st || (st = system_check_body(sys, "rotational spring", name, "body_a", d->body_a, err)) ||
+    mech_status st = system_check_dim(sys, 2, "mech_rot_spring_add", "mech_srot_spring_add", err);
+    if (st || (st = system_take_name(sys, "rotational spring", d->name, "rotspring", name, err)) ||
+        (st = system_check_body(sys, "rotational spring", name, "body_a", d->body_a, err)) ||
         (st = system_check_body(sys, "rotational spring", name, "body_b", d->body_b, err)))
         return st;
     for (int k = 0; k < 2; k++) {
@@ -312,9 +292,12 @@ mech_status mech_rot_spring_add(mech_system *sys, const mech_rot_spring_def *d, 
 mech_status mech_load_add(mech_system *sys, const mech_load_def *d, int *id, mech_error *err)
 {
     char name[MECH_NAME_MAX];
-    mech_status st = system_take_name(sys, d->torque ? "torque" : "force", d->name,
-                                      d->torque ? "torque" : "force", name, err);
-    if (st || (st = system_check_body(sys, "load", name, "body", d->body, err))) return st;
+    mech_status st = system_check_dim(sys, 2, "mech_load_add", "mech_sload_add", err);
+    if (st ||
+        (st = system_take_name(sys, d->torque ? "torque" : "force", d->name,
+                               d->torque ? "torque" : "force", name, err)) ||
+        (st = system_check_body(sys, "load", name, "body", d->body, err)))
+        return st;
     if (d->body == MECH_GROUND)
         return mech_error_set(err, MECH_ERR_ARG, "load '%s': cannot act on the ground", name);
     double lpoint[2] = {d->point[0], d->point[1]};
@@ -351,7 +334,7 @@ mech_status mech_load_add(mech_system *sys, const mech_load_def *d, int *id, mec
     f->load = *d;
     f->load.name = NULL;
     memcpy(f->load.point, lpoint, sizeof lpoint);
-    memcpy(f->pa, lpoint, sizeof f->pa);
+    memcpy(f->pa, lpoint, sizeof lpoint);
     if (id) *id = sys->nforces;
     sys->nforces++;
     system_changed(sys);
@@ -362,7 +345,9 @@ mech_status mech_load_add(mech_system *sys, const mech_load_def *d, int *id, mec
 
 mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, mech_error *err)
 {
-    const joint_type *jt = joint_type_of(d->type);
+    mech_status st0 = system_check_dim(sys, 2, "mech_joint_add", "mech_sjoint_add", err);
+    if (st0) return st0;
+    const joint_type *jt = planar_joint_type(d->type);
     if (jt == NULL)
         return mech_error_set(err, MECH_ERR_ARG, "joint: unknown type %d", (int)d->type);
     const char *tname = jt->name;
@@ -430,16 +415,17 @@ mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, m
     memset(j, 0, sizeof *j);
     memcpy(j->name, name, sizeof name);
     j->type = d->type;
+    j->jt = jt;
     j->a = d->body_a;
     j->b = d->body_b;
-    memcpy(j->pa, jpa, sizeof j->pa);
-    memcpy(j->pb, jpb, sizeof j->pb);
+    memcpy(j->pa, jpa, sizeof jpa);
+    memcpy(j->pb, jpb, sizeof jpb);
     j->axis[0] = axis[0];
     j->axis[1] = axis[1];
     j->angle0 = angle0;
     j->enforce = d->enforce;
-    memcpy(j->k, d->k, sizeof j->k);
-    memcpy(j->c, d->c, sizeof j->c);
+    memcpy(j->k, d->k, sizeof d->k);
+    memcpy(j->c, d->c, sizeof d->c);
     j->alpha = alpha;
     j->beta = beta;
     j->neq = neq;
@@ -460,37 +446,6 @@ mech_status mech_driver_add(mech_system *sys, const mech_driver_def *d, int *id,
     char name[MECH_NAME_MAX];
     mech_status st = system_take_name(sys, "driver", d->name, "driver", name, err);
     if (st) return st;
-    switch (d->type) {
-    case MECH_DRIVE_BODY_ANGLE:
-        if (d->target <= MECH_GROUND || d->target >= sys->nbodies)
-            return mech_error_set(err, MECH_ERR_ARG,
-                                  "driver '%s': target must be a moving body of this system", name);
-        if (sys->bodies[d->target].fe >= 0)
-            return mech_error_set(err, MECH_ERR_ARG,
-                                  "driver '%s': '%s' is a node of a flexible body and has no angle",
-                                  name, sys->bodies[d->target].name);
-        break;
-    case MECH_DRIVE_JOINT_ANGLE:
-    case MECH_DRIVE_JOINT_DISTANCE: {
-        mech_joint_type want = d->type == MECH_DRIVE_JOINT_ANGLE ? MECH_REVOLUTE : MECH_PRISMATIC;
-        if (d->target < 0 || d->target >= sys->njoints)
-            return mech_error_set(err, MECH_ERR_ARG, "driver '%s': target must be a joint", name);
-        if (sys->joints[d->target].type != want)
-            return mech_error_set(
-                err, MECH_ERR_ARG, "driver '%s': a %s driver needs a %s joint, '%s' is a %s joint",
-                name, system_driver_type_name(d->type), mech_joint_type_name(want),
-                sys->joints[d->target].name, mech_joint_type_name(sys->joints[d->target].type));
-        const joint *tj = &sys->joints[d->target];
-        if (d->type == MECH_DRIVE_JOINT_ANGLE &&
-            (sys->bodies[tj->a].fe >= 0 || sys->bodies[tj->b].fe >= 0))
-            return mech_error_set(err, MECH_ERR_ARG,
-                                  "driver '%s': joint '%s' holds a node of a flexible body, which "
-                                  "has no angle",
-                                  name, tj->name);
-        break;
-    }
-    default: return mech_error_set(err, MECH_ERR_ARG, "driver '%s': unknown type", name);
-    }
     if (d->fn == NULL && !isfinite(d->speed))
         return mech_error_set(err, MECH_ERR_ARG, "driver '%s': speed must be finite (got %g)", name,
                               d->speed);
@@ -513,6 +468,7 @@ mech_status mech_driver_add(mech_system *sys, const mech_driver_def *d, int *id,
     dr->alpha = d->alpha;
     dr->beta = d->beta;
     dr->value0 = d->value0;
+    if ((st = sys->dops->driver_setup(sys, d, name, dr, err))) return st;
     if (isnan(dr->value0)) {
         /* the coordinate's value in the configuration as given */
         double *q = system_initial_state(sys);

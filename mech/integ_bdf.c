@@ -54,8 +54,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cvode/cvode.h>
+#include <cvode/cvode_proj.h>
 #include <nvector/nvector_serial.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
@@ -280,6 +282,20 @@ static void on_error(int code, const char *module, const char *function, char *m
 ** CVODE retries with a smaller step).  A non-finite derivative is unrecoverable, like in
 ** the Runge-Kutta methods; the reason is kept for the error report.
 */
+/* CVODE's projection after an accepted step (the option project): corr = P(ycur) - ycur.
+** The error estimate is left as it is (CVodeSetProjErrEst off). */
+static int project(double t, N_Vector ycur, N_Vector corr, double eps, N_Vector err, void *data)
+{
+    (void)eps, (void)err;
+    mech_integ *s = data;
+    const double *y = N_VGetArrayPointer(ycur);
+    double *c = N_VGetArrayPointer(corr);
+    memcpy(c, y, sizeof(double) * (size_t)s->n);
+    if (s->opt.project(s->opt.project_ctx, t, c) < 0) return -1;
+    for (int i = 0; i < s->n; i++) c[i] -= y[i];
+    return 0;
+}
+
 static int rhs(double t, N_Vector y, N_Vector ydot, void *data)
 {
     mech_integ *s = data;
@@ -580,6 +596,10 @@ static mech_status bdf_setup(mech_integ *s, mech_error *err)
         what = "CVodeSetMaxStep";
     else if (s->opt.h > 0 && (flag = CVodeSetInitStep(b->cv, s->opt.h)))
         what = "CVodeSetInitStep";
+    else if (s->opt.project && (flag = CVodeSetProjFn(b->cv, project)))
+        what = "CVodeSetProjFn";
+    else if (s->opt.project && (flag = CVodeSetProjErrEst(b->cv, SUNFALSE)))
+        what = "CVodeSetProjErrEst";
     if (what)
         return cvode_error(s, flag == CV_MEM_FAIL ? MECH_ERR_NOMEM : MECH_ERR_ARG, what, flag,
                            s->t1, err);

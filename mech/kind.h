@@ -53,12 +53,15 @@ typedef struct kind_ops {
     double (*value)(const mech_system *sys, int id, int qn);
 } kind_ops;
 
-/* The entry of kind k, NULL for MECH_KIND_NONE or an unknown kind. */
-const kind_ops *kind_of(int k);
+/* The entry of kind k in system sys's dimension (dim.h), NULL for MECH_KIND_NONE or an
+** unknown kind. */
+const kind_ops *kind_of(const mech_system *sys, int k);
 
-/* The entries (kind_*.c). */
+/* The entries (kind_*.c; the spatial system's own: kind_sbody.c, kind_spoint.c, kind_sforce.c,
+** kind_sjoint.c). */
 extern const kind_ops kind_body, kind_point, kind_force, kind_joint, kind_driver, kind_system,
     kind_contact, kind_fe;
+extern const kind_ops kind_sbody, kind_spoint, kind_sforce, kind_sjoint;
 
 /* A contact's quantities (kind_contact.c): a joint with clearance offers them too. */
 extern const quantity contact_quantities[];

@@ -20,7 +20,7 @@ static const quantity ideal_q[] = {{"fx", "N"},      {"fy", "N"},        {"f", "
 static void joint_describe(sbuf *b, const mech_system *sys, int id)
 {
     const joint *j = &sys->joints[id];
-    const joint_type *jt = joint_types[j->type];
+    const joint_type *jt = j->jt;
     sb_printf(b, "%s, %s (%.10g, %.10g) - %s (%.10g, %.10g)", jt->name, sys->bodies[j->a].name,
               j->pa[0], j->pa[1], sys->bodies[j->b].name, j->pb[0], j->pb[1]);
     if (jt->has_axis) sb_printf(b, ", axis (%.10g, %.10g)", j->axis[0], j->axis[1]);
@@ -50,7 +50,7 @@ static int joint_offers(const mech_system *sys, int id, int qn)
 {
     const joint *j = &sys->joints[id];
     if (j->enforce == MECH_CLEARANCE) return 1;
-    return (joint_types[j->type]->offers & JOINT_OFFERS(qn)) != 0;
+    return (j->jt->offers & JOINT_OFFERS(qn)) != 0;
 }
 
 static void joint_list_more(sbuf *b, const mech_system *sys, int id)
@@ -73,7 +73,7 @@ static double joint_value(const mech_system *sys, int id, int qn)
 {
     const joint *j = &sys->joints[id];
     if (j->enforce == MECH_CLEARANCE) return clearance_value(sys, j, qn);
-    const joint_type *jt = joint_types[j->type];
+    const joint_type *jt = j->jt;
     switch (qn) {
     case J_FX: return j->react[0];
     case J_FY: return j->react[1];

@@ -72,6 +72,12 @@ typedef struct model_ops {
     ** second-order structure.  NULL: the identity (nq == nu, q' = u).
     */
     mech_kinematic_fn kinematics;
+    /*
+    ** Projects a state onto what its positions must satisfy by themselves (unit quaternions),
+    ** in place: a mech_project_fn (ctx = the model's ctx) the integrators apply after every
+    ** accepted step.  NULL: nothing to project.
+    */
+    mech_project_fn normalize;
 
     /* ---- the model's own events ------------------------------------------------------- */
     /* The nevents event functions at state y into g (contact gaps: a crossing of 0 is an
@@ -179,10 +185,15 @@ static inline int model_kinematics(const mech_model *m, const double *q, const d
 /*
 ** Tells the integrator options io the second-order structure of the model's state
 ** y = (q, u, w): the positions, the velocities and the kinematic map between them, for
-** BDF's Newton matrices, unless the caller set second_order itself.
+** BDF's Newton matrices, unless the caller set second_order itself; and the model's
+** projection after accepted steps, unless the caller set one.
 */
 static inline void model_integ_structure(const mech_model *m, mech_integ_options *io)
 {
+    if (!io->project) {
+        io->project = m->ops->normalize;
+        io->project_ctx = m->ctx;
+    }
     if (io->second_order != 0) return;
     io->second_order = m->nq;
     io->nu = m->nu;
@@ -222,7 +233,7 @@ static inline model_limits model_run_limits(const mech_model *m, double t_end, d
     return lim;
 }
 
-/* ---- the planar system (system_model.c) ------------------------------------------------ */
+/* ---- a system (system_model.c): planar or spatial ---------------------------------------- */
 
 /* Binds m to sys (its operations and context) without preparing it: only refuse_lyapunov
 ** and prepare may be called then. */

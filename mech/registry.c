@@ -148,6 +148,46 @@ mech_status system_check_body(const mech_system *sys, const char *what, const ch
     return MECH_OK;
 }
 
+mech_status system_check_dim(const mech_system *sys, int dim, const char *what, const char *instead,
+                             mech_error *err)
+{
+    int have = sys->dim;
+    if (have == dim) return MECH_OK;
+    return mech_error_set(err, MECH_ERR_ARG, "%s: a %s system's; this system is %s (use %s)", what,
+                          dim == 3 ? "spatial" : "planar", have == 3 ? "spatial" : "planar",
+                          instead);
+}
+
+mech_status system_new_point(mech_system *sys, int b, const char *name, const double s[3], int *id,
+                             mech_error *err)
+{
+    if (name == NULL || name[0] == '\0' || strchr(name, '.') || strlen(name) >= MECH_NAME_MAX ||
+        system_control_at(name))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "point of body '%s': name must be 1 to %d characters without '.' "
+                              "and control characters",
+                              sys->bodies[b].name, MECH_NAME_MAX - 1);
+    if (!(isfinite(s[0]) && isfinite(s[1]) && isfinite(s[2])))
+        return mech_error_set(err, MECH_ERR_ARG, "point '%s.%s': coordinates must be finite",
+                              sys->bodies[b].name, name);
+    char full[2 * MECH_NAME_MAX + 1];
+    snprintf(full, sizeof full, "%s.%s", sys->bodies[b].name, name);
+    for (int i = 0; i < sys->npoints; i++)
+        if (strcmp(sys->points[i].full, full) == 0)
+            return mech_error_set(err, MECH_ERR_ARG, "point '%s': the name is already used", full);
+    if (!system_grow((void **)&sys->points, &sys->cap_points, sys->npoints, sizeof(point)))
+        return mech_error_set(err, MECH_ERR_NOMEM, "point '%s': out of memory", full);
+    point *p = &sys->points[sys->npoints];
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    memcpy(p->full, full, sizeof full);
+    p->body = b;
+    memcpy(p->s, s, sizeof p->s);
+    if (id) *id = sys->npoints;
+    sys->npoints++;
+    return MECH_OK;
+}
+
 void system_changed(mech_system *sys)
 {
     sys->final = 0;

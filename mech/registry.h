@@ -13,15 +13,26 @@
 
 #include "mech_fe.h"
 #include "mech_integ.h"
+#include "mech_spatial.h"
 #include "mech_system.h"
 #include "mass_block.h"
 
+struct dim_ops;    /* dim.h */
+struct joint_type; /* joint_type.h */
+
+/* The most equations a joint has (a spatial fixed joint). */
+#define JOINT_NEQ_MAX 6
+
 typedef struct body {
     char name[MECH_NAME_MAX];
-    double mass, inertia;
-    double q0[3], u0[3]; /* pose and velocity (vx, vy, omega) as the user gave them */
-    int q_at, nq; /* its positions q[q_at ..] (x, y, phi; x, y for a node); -1 for the ground */
-    int u_at, nu; /* its velocities u[u_at ..] (vx, vy, omega; vx, vy); -1 for the ground */
+    double mass, inertia; /* inertia: a planar body's; a spatial body's mean principal moment */
+    double J[9], Jinv[9]; /* a spatial body: its inertia tensor about the centre of mass in body
+                          ** axes, and its inverse (inertia.h) */
+    /* pose and velocities as the user gave them: planar (x, y, phi), (vx, vy, omega); spatial
+    ** (x, y, z, e0, e1, e2, e3), (vx, vy, vz, wx, wy, wz) with omega in world axes */
+    double q0[7], u0[6];
+    int q_at, nq; /* its positions q[q_at ..] (x, y, phi; x, y for a node; 7 spatial); -1 ground */
+    int u_at, nu; /* its velocities u[u_at ..] (vx, vy, omega; vx, vy; 6 spatial); -1 ground */
     int fe, node; /* a node: its flexible body and index there; else -1 */
     int block;    /* its mass block (set by finalize), -1 for the ground */
     int outline;  /* 0 none, 1 rectangle, 2 segment */
@@ -32,32 +43,40 @@ typedef struct point {
     char name[MECH_NAME_MAX];
     char full[2 * MECH_NAME_MAX + 1]; /* "body.point" */
     int body;
-    double s[2];
+    double s[3]; /* body coordinates (z: spatial only) */
 } point;
 
 typedef struct force {
     char name[MECH_NAME_MAX];
     mech_force_type type;
     int a, b;            /* springs: both bodies; loads: a is the body */
-    double pa[2], pb[2]; /* springs: attachments; loads: pa is the application point */
+    double pa[3], pb[3]; /* springs: attachments; loads: pa is the application point */
     double k, c, rest;   /* springs: rest length; rotational: rest angle */
-    double axis[2];      /* springs along a fixed world direction (unit), else (0, 0) */
+    double axis[3];      /* springs along a fixed world direction (unit), else zero */
+    int joint;           /* a spatial rotational spring: the joint whose axis it turns about */
     mech_law_fn law;
-    mech_load_def load; /* loads */
+    mech_load_def load;   /* planar loads */
+    mech_sload_def sload; /* spatial loads */
     void *ud;
     /* last evaluation */
-    double out[4]; /* spring: tension, length, rate, energy; load: fx, fy, torque, power */
+    double out[8]; /* spring: tension, length, rate, energy; planar load: fx, fy, torque, power;
+                   ** spatial load: fx, fy, fz, tx, ty, tz, power */
 } force;
 
 typedef struct joint {
     char name[MECH_NAME_MAX];
     mech_joint_type type;
+    const struct joint_type *jt; /* its entry in its system's table of joint types */
     int a, b;
-    double pa[2], pb[2];
-    double axis[2]; /* unit, body a coordinates */
+    double pa[3], pb[3]; /* anchors, body coordinates (z: spatial only) */
+    double axis[2];      /* planar: unit, body a coordinates */
+    /* spatial: the joint's frame on each body, body coordinates, row-major 3 x 3 whose columns
+    ** are the frame's x, y, z axes (z the joint's axis); the two frames coincide when the
+    ** joint is at its reference configuration */
+    double fa[9], fb[9];
     double angle0;
     mech_enforce enforce;
-    double k[3], c[3];
+    double k[JOINT_NEQ_MAX], c[JOINT_NEQ_MAX];
     double alpha, beta;
     int neq; /* equations (0 with clearance) */
     int row; /* first row among the Lagrange rows, -1 for penalty and clearance */
@@ -66,14 +85,18 @@ typedef struct joint {
     double gap, radius; /* the clearance and the bearing's radius, as given */
     double mid;         /* prismatic: the y of the middle of the slider's corners, b's frame */
     /* last evaluation */
-    double phi[3], phidot[3], lambda[3];
-    double react[4]; /* on body b: fx, fy, moment about anchor b, normal force (prismatic) */
+    double phi[JOINT_NEQ_MAX], phidot[JOINT_NEQ_MAX], lambda[JOINT_NEQ_MAX];
+    /* on body b at its anchor: planar fx, fy, moment, normal force (prismatic); spatial the
+    ** force (3) and the moment (3) in world axes, then both in a's joint frame */
+    double react[12];
 } joint;
 
 typedef struct driver {
     char name[MECH_NAME_MAX];
     mech_driver_type type;
     int target;
+    double fa[9], fb[9]; /* a spatial body's angle: the world frame of its axis, and the same
+                         ** frame in the body's coordinates at the start (as joint.fa, fb) */
     double value0, speed;
     mech_motion_fn fn;
     void *ud;
@@ -161,7 +184,9 @@ typedef struct rowinfo {
 } rowinfo;
 
 struct mech_system {
-    double gravity[2];
+    int dim;                    /* 2 planar, 3 spatial: fixed at creation */
+    const struct dim_ops *dops; /* what depends on the dimension (dim.h): planar or spatial */
+    double gravity[3];          /* z: spatial only */
     double alpha, beta;
     int assemble;
     mech_start start;      /* as chosen (MECH_START_AUTO by default) */
@@ -210,12 +235,14 @@ struct mech_system {
     double *K;     /* (nrows + nmassless)^2 reduced matrix */
     kpair *pairs;  /* its structurally non-zero entries in the rows block */
     int npairs;
-    double *sol;        /* nrows + nmassless */
-    int *piv;           /* nrows + nmassless */
-    double *y0;         /* nstate: the assembled initial state */
-    double *ydot;       /* nstate: scratch derivative for full evaluations */
-    double *cs;         /* cos and sin of every body's angle during one evaluation */
-    const double *cs_q; /* the positions cs was computed from (NULL: none) */
+    double *sol;         /* nrows + nmassless */
+    int *piv;            /* nrows + nmassless */
+    double *y0;          /* nstate: the assembled initial state */
+    double *ydot;        /* nstate: scratch derivative for full evaluations */
+    double *cs;          /* cos and sin of every body's angle during one evaluation */
+    const double *cs_q;  /* the positions cs was computed from (NULL: none) */
+    double *rot;         /* spatial: every body's rotation matrix during one evaluation (9 each) */
+    const double *rot_q; /* the positions rot was computed from (NULL: none) */
 
     /* last full evaluation */
     double t_eval;
@@ -251,6 +278,15 @@ int system_velocity_body(const mech_system *sys, int i);
 ** does nothing.  `what` and `name` start the message. */
 mech_status system_node_point(const mech_system *sys, const char *what, const char *name, int b,
                               double s[2], mech_error *err);
+
+/* MECH_ERR_ARG unless sys has dimension dim (2 planar, 3 spatial): "<what> makes <kind>
+** entities; this system is spatial (use <instead>)". */
+mech_status system_check_dim(const mech_system *sys, int dim, const char *what, const char *instead,
+                             mech_error *err);
+/* Appends point `name` (body coordinates s, z 0 in a planar system) to body b: checks the
+** name, that it is new on the body, and s finite; the caller checked b. */
+mech_status system_new_point(mech_system *sys, int b, const char *name, const double s[3], int *id,
+                             mech_error *err);
 
 /* Position (from 1) of the first control character of s, 0 if none: names refuse them (a
 ** newline would break the CSV header and the descriptions). */

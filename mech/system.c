@@ -19,26 +19,32 @@
 #include "dynamics.h"
 #include "fe_impl.h"
 #include "start.h"
-#include "vec2.h"
+#include "dim.h"
+#include "spatial_body.h"
 
 #define DEFAULT_BAUMGARTE 5.0
 
 /* ---- system -------------------------------------------------------------------------- */
 
-mech_status mech_system_create(mech_system **out, const double gravity[2], mech_error *err)
+/* A system of dimension dops->dim with gravity g (dim values, NULL: none); its ground has the
+** sizes of one of its rigid bodies and no coordinates. */
+static mech_status create(mech_system **out, const dim_ops *dops, const double *gravity,
+                          mech_error *err)
 {
     *out = NULL;
-    double g[2] = {0, 0};
+    double g[3] = {0, 0, 0};
     if (gravity) {
-        if (!vec2_finite(gravity))
-            return mech_error_set(err, MECH_ERR_ARG, "system: gravity must be finite");
-        g[0] = gravity[0];
-        g[1] = gravity[1];
+        for (int k = 0; k < dops->dim; k++) {
+            if (!isfinite(gravity[k]))
+                return mech_error_set(err, MECH_ERR_ARG, "system: gravity must be finite");
+            g[k] = gravity[k];
+        }
     }
     mech_system *sys = mech_calloc(1, sizeof *sys);
     if (sys == NULL) return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory");
-    sys->gravity[0] = g[0];
-    sys->gravity[1] = g[1];
+    sys->dops = dops;
+    sys->dim = dops->dim;
+    memcpy(sys->gravity, g, sizeof g);
     sys->alpha = sys->beta = DEFAULT_BAUMGARTE;
     sys->assemble = 1;
     if (!system_grow((void **)&sys->bodies, &sys->cap_bodies, 0, sizeof(body))) {
@@ -49,11 +55,28 @@ mech_status mech_system_create(mech_system **out, const double gravity[2], mech_
     memset(ground, 0, sizeof *ground);
     strcpy(ground->name, "ground");
     ground->q_at = ground->u_at = -1;
-    ground->nq = ground->nu = 3;
+    ground->nq = dops->dim == 3 ? SPATIAL_NQ : 3;
+    ground->nu = dops->dim == 3 ? SPATIAL_NU : 3;
+    ground->q0[3] = dops->dim == 3 ? 1 : 0; /* a spatial ground: the identity orientation */
     ground->fe = ground->node = -1;
     sys->nbodies = 1;
     *out = sys;
     return MECH_OK;
+}
+
+mech_status mech_system_create(mech_system **out, const double gravity[2], mech_error *err)
+{
+    return create(out, &planar_dim, gravity, err);
+}
+
+mech_status mech_system_create_spatial(mech_system **out, const double gravity[3], mech_error *err)
+{
+    return create(out, &spatial_dim, gravity, err);
+}
+
+int mech_system_dim(const mech_system *sys)
+{
+    return sys->dim;
 }
 
 static void free_workspace(mech_system *sys)
@@ -91,6 +114,9 @@ static void free_workspace(mech_system *sys)
     mech_free(sys->cs);
     sys->cs = NULL;
     sys->cs_q = NULL;
+    mech_free(sys->rot);
+    sys->rot = NULL;
+    sys->rot_q = NULL;
     sys->minv = sys->Q = sys->udot = sys->K = sys->sol = sys->rhs = sys->y0 = NULL;
     sys->q = sys->v = sys->y_eval = NULL; /* the last evaluation may have been of y0 */
     sys->massless = sys->piv = NULL;
@@ -160,9 +186,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     for (int i = 0; i < sys->ndrivers; i++) sys->drivers[i].row = nrows++;
     sys->nrows = nrows;
 
-    int nz = 0;
-    for (int b = 1; b < sys->nbodies; b++)
-        if (sys->bodies[b].inertia == 0 && sys->bodies[b].nu == 3) nz++;
+    int nz = sys->dops->count_massless(sys);
     sys->nmassless = nz;
 
     sys->nquad = sys->ndrivers + 4;
@@ -184,7 +208,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     size_t nn = (size_t)(n ? n : 1), nr = (size_t)(nrows ? nrows : 1), nk = (size_t)(ns ? ns : 1);
     sys->minv = mech_calloc(nn, sizeof(double));
     sys->blocks = mech_calloc((size_t)sys->nbodies, sizeof(mass_block));
-    sys->minv_full = mech_calloc(1, sizeof(double)); /* planar blocks are diagonal */
+    sys->minv_full = mech_calloc(sys->dops->full_size(sys), sizeof(double));
     sys->massless = mech_calloc((size_t)(nz ? nz : 1), sizeof(int));
     sys->massless_block = mech_calloc((size_t)(nz ? nz : 1), sizeof(int));
     sys->massless_row = mech_calloc((size_t)(nz ? nz : 1), sizeof(int));
@@ -202,42 +226,20 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     sys->y0 = mech_calloc((size_t)sys->nstate, sizeof(double));
     sys->ydot = mech_calloc((size_t)sys->nstate, sizeof(double));
     sys->cs = mech_calloc((size_t)(2 * sys->nbodies), sizeof(double));
+    sys->rot = mech_calloc((size_t)(9 * sys->nbodies), sizeof(double));
     if (!sys->minv || !sys->blocks || !sys->minv_full || !sys->massless || !sys->massless_block ||
         !sys->massless_row || !sys->massless_coef || !sys->massless_w || !sys->minv_aug ||
         !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->udot || !sys->K || !sys->sol ||
-        !sys->piv || !sys->y0 || !sys->ydot || !sys->cs) {
+        !sys->piv || !sys->y0 || !sys->ydot || !sys->cs || !sys->rot) {
         free_workspace(sys);
         return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory sizing the workspaces");
     }
 
-    int z = 0;
     sys->bodies[MECH_GROUND].block = -1;
-    for (int b = 1; b < sys->nbodies; b++) {
-        body *bd = &sys->bodies[b];
-        mass_block *k = &sys->blocks[sys->nblocks];
-        k->at = bd->u_at;
-        k->n = bd->nu;
-        k->full = 0;
-        k->off = 0;
-        bd->block = sys->nblocks++;
-        /* a mass or inertia so small that its inverse overflows: every acceleration of
-        ** the body would be inf or NaN */
-        if (!isfinite(1.0 / bd->mass) || (bd->inertia > 0 && !isfinite(1.0 / bd->inertia))) {
-            int m = !isfinite(1.0 / bd->mass);
-            free_workspace(sys);
-            return mech_error_set(err, MECH_ERR_ARG,
-                                  "%s '%s': %s %g is too small (its inverse is not finite)",
-                                  bd->fe >= 0 ? "node" : "body", bd->name, m ? "mass" : "inertia",
-                                  m ? bd->mass : bd->inertia);
-        }
-        sys->minv[bd->u_at] = sys->minv[bd->u_at + 1] = 1.0 / bd->mass;
-        if (bd->nu == 2) continue; /* a node: no rotation */
-        if (bd->inertia > 0) {
-            sys->minv[bd->u_at + 2] = 1.0 / bd->inertia;
-        } else {
-            sys->massless_block[z] = bd->block;
-            sys->massless[z++] = bd->u_at + 2;
-        }
+    mech_status bst = sys->dops->setup_blocks(sys, err);
+    if (bst) {
+        free_workspace(sys);
+        return bst;
     }
 
     for (int i = 0; i < sys->njoints; i++) {
@@ -277,7 +279,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
             const rowinfo *ri = &sys->rows[r];
             int alone;
             if (ri->kind == MECH_KIND_JOINT) {
-                alone = joint_types[sys->joints[ri->id].type]->alone == ri->eq;
+                alone = sys->joints[ri->id].jt->alone == ri->eq;
             } else {
                 alone = sys->drivers[ri->id].type != MECH_DRIVE_JOINT_DISTANCE;
             }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** The planar system as a model (model.h): the simulator's view of a mech_system.  Its
-** state is (q, u, w) with q' = u (nq = nu: x, y, phi per body, x, y per node), w the driver works,
+** A system as a model (model.h): the simulator's view of a mech_system, planar or spatial.
+** Its state is (q, u, w) with q' = N(q) u (planar: q' = u, nq = nu: x, y, phi per body, x, y
+** per node; spatial: 7 positions and 6 velocities per body), w the driver works,
 *the energy accounts and the bristle states; its events
 ** are the contacts' onsets and ends.  Besides the adapters to the system's own functions
 ** this file holds the run checks of the planar system: tolerances per component, the
@@ -11,8 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dim.h"
 #include "model.h"
-#include "planar_body.h"
+#include "spatial_body.h"
 #include "assemble.h"
 #include "contact.h"
 #include "registry.h"
@@ -54,30 +56,27 @@ static void reach(double *L, double x)
 static double system_scale(const mech_system *sys, double t_end)
 {
     const double *q = sys->y0, *v = sys->y0 + sys->nq, T = t_end;
-    double L = 0;
-    for (int b = 1; b < sys->nbodies; b++) {
-        const body *bd = &sys->bodies[b];
-        for (int k = 0; k < 2; k++) { /* x and y */
-            reach(&L, q[bd->q_at + k]);
-            reach(&L, v[bd->u_at + k] * T);
-            reach(&L, 0.5 * sys->udot[bd->u_at + k] * T * T);
-        }
-        for (int k = 0; bd->outline && k < 4; k++) reach(&L, bd->outline_data[k]);
-    }
-    reach(&L, 0.5 * hypot(sys->gravity[0], sys->gravity[1]) * T * T);
-    for (int i = 0; i < sys->npoints; i++)
+    double L = sys->dops->body_scale(sys, q, v, T);
+    /* lengths in body coordinates: z is 0 in a planar system */
+    for (int i = 0; i < sys->npoints; i++) {
         reach(&L, hypot(sys->points[i].s[0], sys->points[i].s[1]));
+        reach(&L, sys->points[i].s[2]);
+    }
     for (int i = 0; i < sys->njoints; i++) {
         const joint *j = &sys->joints[i];
         reach(&L, hypot(j->pa[0], j->pa[1]));
         reach(&L, hypot(j->pb[0], j->pb[1]));
+        reach(&L, j->pa[2]);
+        reach(&L, j->pb[2]);
         if (j->enforce == MECH_CLEARANCE) reach(&L, j->radius);
     }
     for (int i = 0; i < sys->nforces; i++) {
         const force *f = &sys->forces[i];
         reach(&L, hypot(f->pa[0], f->pa[1]));
+        reach(&L, f->pa[2]);
         if (f->type == MECH_SPRING) {
             reach(&L, hypot(f->pb[0], f->pb[1]));
+            reach(&L, f->pb[2]);
             reach(&L, f->rest);
         }
     }
@@ -88,18 +87,6 @@ static double system_scale(const mech_system *sys, double t_end)
         reach(&L, c->rb);
     }
     return L;
-}
-
-/* The first position coordinate (x or y of a body or node) of state y that is farther than
-** bound from 0 or not finite, or -1. */
-static int system_runaway(const mech_system *sys, const double *y, double bound)
-{
-    for (int b = 1; b < sys->nbodies; b++) {
-        int d = sys->bodies[b].q_at;
-        if (!(fabs(y[d]) <= bound)) return d;
-        if (!(fabs(y[d + 1]) <= bound)) return d + 1;
-    }
-    return -1;
 }
 
 /* Says that state component i (a position) has the value x, beyond bound, which is
@@ -136,26 +123,29 @@ static int system_energy_runaway(const mech_system *sys, const double *y, double
     const double *v = y + sys->nq;
     for (int b = 1; b < sys->nbodies; b++) {
         const body *bd = &sys->bodies[b];
-        double ke = body_kinetic_energy(sys, b, v);
+        double ke = sys->dops->kinetic(sys, b, y, v);
         mass += bd->mass;
         if (!(ke <= worst)) worst = ke, who = b;
     }
-    double held = fabs(sys->energy0) + mass * hypot(sys->gravity[0], sys->gravity[1]) * L + inputs;
+    double g = hypot(hypot(sys->gravity[0], sys->gravity[1]), sys->gravity[2]);
+    double held = fabs(sys->energy0) + mass * g * L + inputs;
     if (!(held > 0) || fabs(balance) <= MODEL_RUNAWAY_FACTOR * held) return 0;
     const body *bd = &sys->bodies[who];
+    double speed = hypot(v[bd->u_at], v[bd->u_at + 1]);
+    if (bd->nu == SPATIAL_NU) speed = hypot(speed, v[bd->u_at + 2]); /* its vz */
     snprintf(buf, size,
              "the energy balance is off by %.3g J, more than %g times the %.3g J the model was "
              "given (initial energy, gravity over its size, work of drivers and loads): the "
              "motion has run away (a law too stiff for the step?); %s '%s' has the most kinetic "
              "energy, %.3g J at %.3g m/s",
              balance, MODEL_RUNAWAY_FACTOR, held, bd->fe >= 0 ? "node" : "body", bd->name, worst,
-             hypot(v[bd->u_at], v[bd->u_at + 1]));
+             speed);
     return 1;
 }
 
 /* ---- the operations ----------------------------------------------------------------------- */
 
-static mech_status planar_prepare(mech_model *m, mech_error *err)
+static mech_status sm_prepare(mech_model *m, mech_error *err)
 {
     mech_system *sys = m->ctx;
     mech_status st = mech_system_finalize(sys, err);
@@ -168,34 +158,34 @@ static mech_status planar_prepare(mech_model *m, mech_error *err)
     return MECH_OK;
 }
 
-static mech_status planar_evaluate(void *ctx, double t, const double *y, mech_error *err)
+static mech_status sm_evaluate(void *ctx, double t, const double *y, mech_error *err)
 {
     return mech_system_evaluate(ctx, t, y, err);
 }
 
-static void planar_forget(void *ctx)
+static void sm_forget(void *ctx)
 {
     mech_system *sys = ctx;
     sys->q = sys->v = sys->y_eval = NULL;
 }
 
-static void planar_event_values(void *ctx, double t, const double *y, double *g)
+static void sm_event_values(void *ctx, double t, const double *y, double *g)
 {
     (void)t;
     contact_gaps(ctx, y, g);
 }
 
-static void planar_events_start(void *ctx, double t, const double *y)
+static void sm_events_start(void *ctx, double t, const double *y)
 {
     contact_start(ctx, t, y);
 }
 
-static int planar_event_crossed(void *ctx, int k, double t, double *y)
+static int sm_event_crossed(void *ctx, int k, double t, double *y)
 {
     return contact_event(ctx, k, t, y);
 }
 
-static mech_status planar_refuse_lyapunov(void *ctx, mech_error *err)
+static mech_status sm_refuse_lyapunov(void *ctx, mech_error *err)
 {
     const mech_system *sys = ctx;
     if (sys->ncontacts == 0) return MECH_OK;
@@ -208,40 +198,40 @@ static mech_status planar_refuse_lyapunov(void *ctx, mech_error *err)
                           c->owner >= 0 ? sys->joints[c->owner].name : c->name);
 }
 
-/* A position beyond the bound ends the run; the planar state never needs changing. */
-static int planar_step_accepted(void *ctx, const model_limits *lim, double t, const double *y,
-                                double *ynew, char *why, size_t size)
+/* A position beyond the bound ends the run (the integrators keep the quaternions unit). */
+static int sm_step_accepted(void *ctx, const model_limits *lim, double t, const double *y,
+                            double *ynew, char *why, size_t size)
 {
     (void)t, (void)ynew;
     const mech_system *sys = ctx;
-    int far = system_runaway(sys, y, lim->bound);
+    int far = sys->dops->runaway(sys, y, lim->bound);
     if (far < 0) return MODEL_STEP_KEPT;
     system_runaway_text(sys, far, y[far], lim->bound, lim->scale, why, size);
     return MODEL_STEP_FAILED;
 }
 
-static int planar_energy_runaway(void *ctx, const double *y, double L, char *why, size_t size)
+static int sm_energy_runaway(void *ctx, const double *y, double L, char *why, size_t size)
 {
     return system_energy_runaway(ctx, y, L, why, size);
 }
 
-static double planar_scale(void *ctx, double t_end)
+static double sm_scale(void *ctx, double t_end)
 {
     return system_scale(ctx, t_end);
 }
 
-static void planar_atol(void *ctx, double atol, const double *given, double *out)
+static void sm_atol(void *ctx, double atol, const double *given, double *out)
 {
     system_atol(ctx, atol, given, out);
 }
 
-static void planar_describe_state(const void *ctx, int i, char *buf, size_t size)
+static void sm_describe_state(const void *ctx, int i, char *buf, size_t size)
 {
     mech_system_describe_state(ctx, i, buf, size);
 }
 
 /* A bristle state behind a failure: its law's remedy. */
-static void planar_state_notes(const void *ctx, int i, char *buf, size_t size)
+static void sm_state_notes(const void *ctx, int i, char *buf, size_t size)
 {
     const mech_system *sys = ctx;
     size_t len = strlen(buf);
@@ -258,65 +248,73 @@ static void planar_state_notes(const void *ctx, int i, char *buf, size_t size)
     }
 }
 
-static size_t planar_describe(const void *ctx, const char *prefix, char *buf, size_t size)
+static size_t sm_describe(const void *ctx, const char *prefix, char *buf, size_t size)
 {
     return mech_system_describe(ctx, prefix, buf, size);
 }
 
-static const mech_error *planar_last_error(const void *ctx)
+static const mech_error *sm_last_error(const void *ctx)
 {
     return mech_system_last_error(ctx);
 }
 
-static void planar_clear_error(void *ctx)
+static void sm_clear_error(void *ctx)
 {
     mech_error_clear(&((mech_system *)ctx)->last_err);
 }
 
-static mech_status planar_project(void *ctx, double t, double *y, mech_error *err)
+static mech_status sm_project(void *ctx, double t, double *y, mech_error *err)
 {
     return assemble_state(ctx, t, y, 0, err);
 }
 
-static mech_status planar_channel_lookup(const void *ctx, const char *name, mech_channel *out,
-                                         mech_error *err)
+static mech_status sm_channel_lookup(const void *ctx, const char *name, mech_channel *out,
+                                     mech_error *err)
 {
     return mech_channel_lookup(ctx, name, out, err);
 }
 
-static double planar_channel_value(const void *ctx, const mech_channel *ch)
+static double sm_channel_value(const void *ctx, const mech_channel *ch)
 {
     return mech_channel_value(ctx, ch);
 }
 
-static const model_ops planar_ops = {
-    .prepare = planar_prepare,
-    .rhs = mech_system_rhs,
-    .evaluate = planar_evaluate,
-    .forget = planar_forget,
-    .kinematics = NULL, /* q' = u */
-    .event_values = planar_event_values,
-    .events_start = planar_events_start,
-    .event_crossed = planar_event_crossed,
-    .refuse_lyapunov = planar_refuse_lyapunov,
-    .step_accepted = planar_step_accepted,
-    .energy_runaway = planar_energy_runaway,
-    .scale = planar_scale,
-    .atol = planar_atol,
-    .describe_state = planar_describe_state,
-    .state_notes = planar_state_notes,
-    .describe = planar_describe,
-    .last_error = planar_last_error,
-    .clear_error = planar_clear_error,
-    .project = planar_project,
-    .channel_lookup = planar_channel_lookup,
-    .channel_value = planar_channel_value,
-};
+/* The operations both dimensions share; they differ in the kinematic map and the projection. */
+#define SYSTEM_MODEL_OPS                                                                           \
+    .prepare = sm_prepare, .rhs = mech_system_rhs, .evaluate = sm_evaluate, .forget = sm_forget,   \
+    .event_values = sm_event_values, .events_start = sm_events_start,                              \
+    .event_crossed = sm_event_crossed, .refuse_lyapunov = sm_refuse_lyapunov,                      \
+    .step_accepted = sm_step_accepted, .energy_runaway = sm_energy_runaway, .scale = sm_scale,     \
+    .atol = sm_atol, .describe_state = sm_describe_state, .state_notes = sm_state_notes,           \
+    .describe = sm_describe, .last_error = sm_last_error, .clear_error = sm_clear_error,           \
+    .project = sm_project, .channel_lookup = sm_channel_lookup, .channel_value = sm_channel_value,
+
+static const model_ops planar_ops = {SYSTEM_MODEL_OPS.kinematics = NULL, /* q' = u */
+                                     .normalize = NULL};
+
+/* q' = N(q) u of a spatial system. */
+static int spatial_kinematics(void *ctx, const double *q, const double *u, double *qdot)
+{
+    const mech_system *sys = ctx;
+    sys->dops->qdot(sys, q, u, qdot);
+    return 0;
+}
+
+/* Unit quaternions after every accepted step. */
+static int spatial_normalize(void *ctx, double t, double *y)
+{
+    (void)t;
+    const mech_system *sys = ctx;
+    return sys->dops->normalize(sys, y) < 0 ? -1 : 0;
+}
+
+static const model_ops spatial_ops = {SYSTEM_MODEL_OPS.kinematics = spatial_kinematics,
+                                      .normalize = spatial_normalize};
 
 void system_model_bind(mech_system *sys, mech_model *m)
 {
     memset(m, 0, sizeof *m);
-    m->ops = &planar_ops;
+    m->ops = sys->dops->dim == 3 ? &spatial_ops : &planar_ops;
     m->ctx = sys;
 }
 

@@ -9,6 +9,7 @@
 #include "mech_integ.h"
 #include "mech_mesh.h"
 #include "mech_sim.h"
+#include "mech_spatial.h"
 #include "mech_system.h"
 
 #endif

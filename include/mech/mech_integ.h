@@ -65,6 +65,15 @@ typedef int (*mech_event_fn)(void *ctx, double t, const double *y, double *g);
 */
 typedef int (*mech_kinematic_fn)(void *ctx, const double *q, const double *u, double *qdot);
 
+/*
+** Projection of a state onto what it must satisfy by itself (unit quaternions): moves y in
+** place by no more than the integrator's error, to a state whose right-hand side differs by
+** as little (the spatial system reads every orientation as A(e / |e|), so renormalising e
+** changes no force and no motion).  Returns 0, or < 0 when y cannot be projected (then the
+** step fails as a callback failure would).
+*/
+typedef int (*mech_project_fn)(void *ctx, double t, double *y);
+
 /// Options of an integrator.  Start from mech_integ_default_options().
 typedef struct mech_integ_options {
     mech_method method;
@@ -88,6 +97,10 @@ typedef struct mech_integ_options {
     mech_kinematic_fn kinematic; ///< q' = N(q) u for BDF's Newton matrices (NULL: q' = u,
                                  ///< N the identity, which needs nu = second_order)
     void *kinematic_ctx;         ///< first argument of kinematic
+    mech_project_fn project;     ///< applied to the state after every accepted step (RK4 and
+                                 ///< DOPRI5: to the new step end, their last stage kept; BDF:
+                                 ///< through CVODE's projection, CVodeSetProjFn); NULL: none
+    void *project_ctx;           ///< first argument of project
 } mech_integ_options;
 
 /// Statistics since mech_integ_init.

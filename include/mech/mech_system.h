@@ -43,10 +43,16 @@ typedef enum mech_enforce {
                         ///< prismatic joints; see mech_clearance_def)
 } mech_enforce;
 
+/// Joint types; the counts of equations are a planar system's (mech_spatial.h gives a spatial
+/// one's, where every type exists).
 typedef enum mech_joint_type {
-    MECH_REVOLUTE = 0,  ///< pin: the anchor points coincide (2 equations)
-    MECH_PRISMATIC = 1, ///< slide along an axis of body a, no relative rotation (2)
-    MECH_FIXED = 2,     ///< anchors coincide and the relative angle is fixed (3)
+    MECH_REVOLUTE = 0,    ///< pin: the anchor points coincide (2 equations)
+    MECH_PRISMATIC = 1,   ///< slide along an axis of body a, no relative rotation (2)
+    MECH_FIXED = 2,       ///< anchors coincide and the relative angle is fixed (3)
+    MECH_SPHERICAL = 3,   ///< spatial only: ball joint
+    MECH_UNIVERSAL = 4,   ///< spatial only: cardan joint
+    MECH_CYLINDRICAL = 5, ///< spatial only: turn about and slide along one axis
+    MECH_PLANAR = 6,      ///< spatial only: b moves in a plane of a
 } mech_joint_type;
 
 /*
@@ -219,6 +225,7 @@ typedef struct mech_driver_def {
     double value0;     ///< value at t = 0 [rad or m]; NaN: the initial configuration's
     double speed;      ///< constant speed [rad/s or m/s] when no callback is given
     mech_motion_fn fn; ///< if set: value, speed, acceleration as functions of time
+    double axis[3];    ///< spatial MECH_DRIVE_BODY_ANGLE: the world axis of the rotation
     void *ud;
     double alpha, beta; ///< Baumgarte coefficients; NaN: the system's
 } mech_driver_def;

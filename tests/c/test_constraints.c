@@ -138,7 +138,7 @@ static int rotation_alone(const crow *r)
 static void check_entry(mech_system *sys, int id, const char *what)
 {
     const joint *j = &sys->joints[id];
-    const joint_type *jt = joint_type_of(j->type);
+    const joint_type *jt = planar_joint_type(j->type);
     char name[160];
     snprintf(name, sizeof name, "%s: its entry is filed under its type", what);
     ok(jt != NULL && jt->type == j->type && jt->neq == j->neq, name);
