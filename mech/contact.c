@@ -60,6 +60,8 @@ mech_contact_def mech_contact_default(void)
 
 mech_status mech_contact_add(mech_system *sys, const mech_contact_def *d, int *id, mech_error *err)
 {
+    mech_status dst = system_check_dim(sys, 2, "mech_contact_add", "a planar system", err);
+    if (dst) return dst;
     char name[MECH_NAME_MAX];
     mech_status st = system_take_name(sys, "contact", d->name, "contact", name, err);
     if (st || (st = system_check_body(sys, "contact", name, "body_a", d->body_a, err)) ||

@@ -76,6 +76,12 @@ typedef struct dim_ops {
     /* The driven coordinate's value at q (angle or distance). */
     double (*driver_coordinate)(const mech_system *sys, const driver *d, const double *q);
 
+    /* ---- history of a run ------------------------------------------------------------- */
+    /* A run starts from state y, and a step of it was accepted at state y: what the model
+    ** follows from step to step (the turns of a spatial joint's angle).  NULL: nothing. */
+    void (*history_start)(mech_system *sys, const double *y);
+    void (*history_step)(mech_system *sys, const double *y);
+
     /* ---- assembly and runs -------------------------------------------------------------- */
     /* Moves the positions q by the velocity-space step du (nu values): q += N(q) du to first
     ** order (exactly q + du for the planar system). */

@@ -93,14 +93,40 @@ static void describe_column(const mech_system *sys, int c, char *buf, size_t siz
     }
 }
 
+/* M^-1 j of a row's entries j on block k into out, when k is not diagonal (full or rigid:
+** the products of two rows on it then take one dot product each). */
+static void row_minv(const mech_system *sys, int k, const double *j, double *out)
+{
+    if (k < 0) return;
+    const mass_block *b = &sys->blocks[k];
+    if (b->full == MASS_RIGID) {
+        mass_rigid_apply(sys->minv_full + b->off, j, out);
+    } else if (b->full == MASS_FULL) {
+        const double *m = sys->minv_full + b->off;
+        for (int i = 0; i < b->n; i++) {
+            double s = 0;
+            for (int l = 0; l < b->n; l++) s += m[i * b->n + l] * j[l];
+            out[i] = s;
+        }
+    }
+}
+
 /* Fills the rows block of K (ns x ns) with S = G M^-1 G^T for the inverse mass blocks minv
-** (diagonal ones; full ones in sys->minv_full), and sol[r] = (G M^-1 Q)_r - rhs_r. */
+** (diagonal ones; full and rigid ones in sys->minv_full, whose products M^-1 j each row's
+** entries get once, in sys->mj), and sol[r] = (G M^-1 Q)_r - rhs_r. */
 static void fill_schur(mech_system *sys, const double *minv, int ns)
 {
-    double *K = sys->K, *sol = sys->sol;
+    double *K = sys->K, *sol = sys->sol, *mj = sys->mj;
     const double *Q = sys->Q, *mfull = sys->minv_full;
     const mass_block *blocks = sys->blocks;
     memset(K, 0, sizeof(double) * (size_t)(ns * ns));
+    for (int r = 0; r < sys->nrows; r++) {
+        const rowinfo *ri = &sys->rows[r];
+        const crow *cr = &sys->cr[r];
+        double *m = mj + (size_t)r * 2 * BODY_NU_MAX;
+        row_minv(sys, ri->blk_a, cr->ja, m);
+        row_minv(sys, ri->blk_b, cr->jb, m + BODY_NU_MAX);
+    }
     for (int p = 0; p < sys->npairs; p++) {
         const kpair *kp = &sys->pairs[p];
         const rowinfo *ri = &sys->rows[kp->r];
@@ -113,12 +139,45 @@ static void fill_schur(mech_system *sys, const double *minv, int ns)
         }
         K[kp->r * ns + kp->c] = K[kp->c * ns + kp->r] = sum;
     }
+    /* the other blocks body by body: j_r . (M^-1 j_c) for every two rows on the block */
+    for (int k = 0; k < sys->nblocks; k++) {
+        const int *list = sys->blkrows + sys->blkrows_at[k];
+        int nl = sys->blkrows_at[k + 1] - sys->blkrows_at[k], n = blocks[k].n;
+        for (int i = 0; i < nl; i++) {
+            int r = list[i] >> 1;
+            const crow *cr = &sys->cr[r];
+            const double *jr = list[i] & 1 ? cr->jb : cr->ja;
+            for (int l = i; l < nl; l++) {
+                int c = list[l] >> 1;
+                const double *w = mj + (size_t)list[l] * BODY_NU_MAX;
+                double sum;
+                if (n == 6) { /* a spatial body: written out */
+                    sum = jr[0] * w[0] + jr[1] * w[1] + jr[2] * w[2] + jr[3] * w[3] + jr[4] * w[4] +
+                          jr[5] * w[5];
+                } else {
+                    sum = 0;
+                    for (int e = 0; e < n; e++) sum += jr[e] * w[e];
+                }
+                K[r * ns + c] += sum;
+                if (c != r) K[c * ns + r] += sum;
+            }
+        }
+    }
     for (int r = 0; r < sys->nrows; r++) {
         const rowinfo *ri = &sys->rows[r];
         const crow *cr = &sys->cr[r];
         double b = -sys->rhs[r];
-        if (ri->blk_a >= 0) b = mass_block_dot(&blocks[ri->blk_a], minv, mfull, cr->ja, Q, b);
-        if (ri->blk_b >= 0) b = mass_block_dot(&blocks[ri->blk_b], minv, mfull, cr->jb, Q, b);
+        for (int side = 0; side < 2; side++) {
+            int kb = side ? ri->blk_b : ri->blk_a;
+            if (kb < 0) continue;
+            const mass_block *k = &blocks[kb];
+            if (k->full == MASS_DIAGONAL) {
+                b = mass_block_dot(k, minv, mfull, side ? cr->jb : cr->ja, Q, b);
+            } else {
+                const double *w = mj + ((size_t)r * 2 + (size_t)side) * BODY_NU_MAX;
+                for (int i = 0; i < k->n; i++) b += w[i] * Q[k->at + i];
+            }
+        }
         sol[r] = b;
     }
 }

@@ -158,18 +158,6 @@ mech_status mech_point_add(mech_system *sys, int b, const char *name, const doub
 
 /* ---- force elements ------------------------------------------------------------------ */
 
-static force *new_force(mech_system *sys, const char *name, mech_error *err)
-{
-    if (!system_grow((void **)&sys->forces, &sys->cap_forces, sys->nforces, sizeof(force))) {
-        mech_error_set(err, MECH_ERR_NOMEM, "force '%s': out of memory", name);
-        return NULL;
-    }
-    force *f = &sys->forces[sys->nforces];
-    memset(f, 0, sizeof *f);
-    snprintf(f->name, sizeof f->name, "%s", name);
-    return f;
-}
-
 /* Initial configuration as the user gave it: pose of body b. */
 static void initial_pose(const mech_system *sys, int b, double pose[3])
 {
@@ -225,7 +213,7 @@ mech_status mech_spring_add(mech_system *sys, const mech_spring_def *d, int *id,
         return mech_error_set(err, MECH_ERR_ARG, "spring '%s': rest length must be >= 0 (got %g)",
                               name, rest);
     }
-    force *f = new_force(sys, name, err);
+    force *f = system_new_force(sys, name, err);
     if (f == NULL) return MECH_ERR_NOMEM;
     f->type = MECH_SPRING;
     f->a = d->body_a;
@@ -275,7 +263,7 @@ mech_status mech_rot_spring_add(mech_system *sys, const mech_rot_spring_def *d, 
     else if (!isfinite(rest))
         return mech_error_set(err, MECH_ERR_ARG,
                               "rotational spring '%s': rest angle must be finite", name);
-    force *f = new_force(sys, name, err);
+    force *f = system_new_force(sys, name, err);
     if (f == NULL) return MECH_ERR_NOMEM;
     f->type = MECH_ROT_SPRING;
     f->a = d->body_a;
@@ -327,7 +315,7 @@ mech_status mech_load_add(mech_system *sys, const mech_load_def *d, int *id, mec
     } else {
         return mech_error_set(err, MECH_ERR_ARG, "load '%s': unknown profile", name);
     }
-    force *f = new_force(sys, name, err);
+    force *f = system_new_force(sys, name, err);
     if (f == NULL) return MECH_ERR_NOMEM;
     f->type = MECH_LOAD;
     f->a = d->body;
@@ -386,23 +374,10 @@ mech_status mech_joint_add(mech_system *sys, const mech_joint_def *d, int *id, m
     int neq = d->enforce == MECH_CLEARANCE ? 0 : jt->neq;
     if (d->enforce != MECH_LAGRANGE && d->enforce != MECH_PENALTY && d->enforce != MECH_CLEARANCE)
         return mech_error_set(err, MECH_ERR_ARG, "%s '%s': unknown enforcement", tname, name);
-    if (d->enforce == MECH_PENALTY) {
-        for (int i = 0; i < neq; i++) {
-            if (!(isfinite(d->k[i]) && d->k[i] > 0))
-                return mech_error_set(err, MECH_ERR_ARG,
-                                      "%s '%s': penalty stiffness %d must be > 0 (got %g)", tname,
-                                      name, i + 1, d->k[i]);
-            if (!(isfinite(d->c[i]) && d->c[i] >= 0))
-                return mech_error_set(err, MECH_ERR_ARG,
-                                      "%s '%s': penalty damping %d must be >= 0 (got %g)", tname,
-                                      name, i + 1, d->c[i]);
-        }
-    }
-    double alpha = isnan(d->alpha) ? NAN : d->alpha, beta = isnan(d->beta) ? NAN : d->beta;
-    if ((!isnan(alpha) && !(isfinite(alpha) && alpha >= 0)) ||
-        (!isnan(beta) && !(isfinite(beta) && beta >= 0)))
-        return mech_error_set(err, MECH_ERR_ARG, "%s '%s': Baumgarte coefficients must be >= 0",
-                              tname, name);
+    if ((st = system_check_enforcement(tname, name, d->enforce, neq, d->k, d->c, d->alpha, d->beta,
+                                       err)))
+        return st;
+    double alpha = d->alpha, beta = d->beta;
     double angle0 = d->angle0;
     if (isnan(angle0))
         angle0 = sys->bodies[d->body_b].q0[2] - sys->bodies[d->body_a].q0[2];

@@ -232,6 +232,8 @@ static int finite2(const double v[2])
 
 mech_status mech_fe_add(mech_system *sys, const mech_fe_def *d, int *id, mech_error *err)
 {
+    mech_status dst = system_check_dim(sys, 2, "mech_fe_add", "rigid spatial bodies", err);
+    if (dst) return dst;
     char name[MECH_NAME_MAX];
     mech_status st = system_take_name(sys, "flexible body", d->name, "fe", name, err);
     if (st) return st;

@@ -147,8 +147,8 @@ static void sbody_describe(sbuf *b, const mech_system *sys, int id)
               "Jzz; Jxy, Jyz, Jzx of the tensor, body axes), at (%.10g, %.10g, %.10g) m, "
               "orientation (%.10g, %.10g, %.10g, %.10g), velocity (%.10g, %.10g, %.10g) m/s, "
               "omega (%.10g, %.10g, %.10g) rad/s",
-              bd->mass, J[0], J[4], J[8], J[1], J[5], J[2], q[0], q[1], q[2], q[3], q[4], q[5],
-              q[6], u[0], u[1], u[2], u[3], u[4], u[5]);
+              bd->mass, J[0], J[4], J[8], J[1] + 0.0, J[5] + 0.0, J[2] + 0.0, q[0], q[1], q[2],
+              q[3], q[4], q[5], q[6], u[0], u[1], u[2], u[3], u[4], u[5]);
 }
 
 /* The ground's values: at rest at the origin, not turned. */

@@ -154,6 +154,7 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
     const mech_model *m = &model;
     if ((st = m->ops->refuse_lyapunov(m->ctx, err))) return st;
     if ((st = m->ops->prepare(&model, err))) return st;
+    m->ops->events_start(m->ctx, 0.0, m->y0); /* the history the steps follow from y0 */
 
     const int ns = m->nstate, n2 = m->nq + m->nu;
     long kmax = (long)floor(span * (1 + 1e-12));

@@ -188,6 +188,45 @@ mech_status system_new_point(mech_system *sys, int b, const char *name, const do
     return MECH_OK;
 }
 
+force *system_new_force(mech_system *sys, const char *name, mech_error *err)
+{
+    if (!system_grow((void **)&sys->forces, &sys->cap_forces, sys->nforces, sizeof(force))) {
+        mech_error_set(err, MECH_ERR_NOMEM, "force '%s': out of memory", name);
+        return NULL;
+    }
+    force *f = &sys->forces[sys->nforces];
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->joint = -1;
+    return f;
+}
+
+/* NaN (none given) or finite and >= 0. */
+static int baumgarte_ok(double x)
+{
+    return isnan(x) || (isfinite(x) && x >= 0);
+}
+
+mech_status system_check_enforcement(const char *tname, const char *name, mech_enforce enforce,
+                                     int neq, const double *k, const double *c, double alpha,
+                                     double beta, mech_error *err)
+{
+    for (int i = 0; enforce == MECH_PENALTY && i < neq; i++) {
+        if (!(isfinite(k[i]) && k[i] > 0))
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "%s '%s': penalty stiffness %d must be > 0 (got %g)", tname, name,
+                                  i + 1, k[i]);
+        if (!(isfinite(c[i]) && c[i] >= 0))
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "%s '%s': penalty damping %d must be >= 0 (got %g)", tname, name,
+                                  i + 1, c[i]);
+    }
+    if (!baumgarte_ok(alpha) || !baumgarte_ok(beta))
+        return mech_error_set(err, MECH_ERR_ARG, "%s '%s': Baumgarte coefficients must be >= 0",
+                              tname, name);
+    return MECH_OK;
+}
+
 void system_changed(mech_system *sys)
 {
     sys->final = 0;

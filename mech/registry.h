@@ -54,6 +54,8 @@ typedef struct force {
     double k, c, rest;   /* springs: rest length; rotational: rest angle */
     double axis[3];      /* springs along a fixed world direction (unit), else zero */
     int joint;           /* a spatial rotational spring: the joint whose axis it turns about */
+    double angle_ref;    /* ... and its angle at the last accepted step, whole turns counted:
+                         ** the angle the next evaluations read within pi of */
     mech_law_fn law;
     mech_load_def load;   /* planar loads */
     mech_sload_def sload; /* spatial loads */
@@ -74,6 +76,8 @@ typedef struct joint {
     ** are the frame's x, y, z axes (z the joint's axis); the two frames coincide when the
     ** joint is at its reference configuration */
     double fa[9], fb[9];
+    double angle_ref; /* spatial revolute or cylindrical: the angle about the axis at the last
+                      ** accepted step, whole turns counted (its channel follows it) */
     double angle0;
     mech_enforce enforce;
     double k[JOINT_NEQ_MAX], c[JOINT_NEQ_MAX];
@@ -233,8 +237,12 @@ struct mech_system {
     double *Q;     /* nu generalized forces */
     double *udot;  /* nu accelerations u' */
     double *K;     /* (nrows + nmassless)^2 reduced matrix */
-    kpair *pairs;  /* its structurally non-zero entries in the rows block */
+    double *mj;    /* nrows x 2 x BODY_NU_MAX: M^-1 j of each row on its full or rigid blocks */
+    kpair *pairs;  /* its structurally non-zero entries from diagonal mass blocks */
     int npairs;
+    /* the rows on each block that is not diagonal: blkrows[blkrows_at[k] .. blkrows_at[k+1])
+    ** holds 2 r + side (0: the row's body a, 1: its body b) for block k */
+    int *blkrows, *blkrows_at;
     double *sol;         /* nrows + nmassless */
     int *piv;            /* nrows + nmassless */
     double *y0;          /* nstate: the assembled initial state */
@@ -287,6 +295,15 @@ mech_status system_check_dim(const mech_system *sys, int dim, const char *what, 
 ** name, that it is new on the body, and s finite; the caller checked b. */
 mech_status system_new_point(mech_system *sys, int b, const char *name, const double s[3], int *id,
                              mech_error *err);
+
+/* Appends a zeroed force element named `name` (joint -1); NULL on allocation failure, with err
+** filled.  The caller fills it and counts it (sys->nforces++). */
+force *system_new_force(mech_system *sys, const char *name, mech_error *err);
+/* The enforcement of joint `name` of type tname: neq penalty stiffnesses k > 0 and dampings
+** c >= 0 when penalty, Baumgarte coefficients alpha and beta NaN (the system's) or >= 0. */
+mech_status system_check_enforcement(const char *tname, const char *name, mech_enforce enforce,
+                                     int neq, const double *k, const double *c, double alpha,
+                                     double beta, mech_error *err);
 
 /* Position (from 1) of the first control character of s, 0 if none: names refuse them (a
 ** newline would break the CSV header and the descriptions). */

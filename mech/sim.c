@@ -35,6 +35,30 @@ typedef struct pending {
 ** levels k, k + 1, ... in doubles is exact below it). */
 #define PERIODS_MAX 4503599627370496.0
 
+/*
+** Chatter of the model's own events.  Each crossing of a contact's gap cuts the step there
+** and restarts the integrator (BDF: CVodeReInit, whose first step is CVODE's own estimate).
+** A law so stiff that a body at rest presses it in by less than 1e-14 m leaves the gap
+** within rounding of 0, where its sign is noise: with BDF, the step of 1e-11 s after each
+** restart moves the gap a rounding unit back across 0, and the next step, of 1e-7 s, finds
+** the same crossing again a few 1e-11 s later (seed 1 case 1048 of the fuzzer: 5e5 restarts
+** in 3e-5 s, two steps each, at 4 us a step: ten minutes to t = 0.01 s, while the pace limit
+** of 1e9 steps saw only 1.3e8 coming).  A model event whose crossings come CHATTER_CROSSINGS
+** times in a row each less than CHATTER_FRACTION of the longest step of that series after
+** the one before (the integrator would step a thousand times farther than the crossings
+** let it) stops the run.  Crossings of a real motion come at least a step or so apart.
+*/
+#define CHATTER_CROSSINGS 1000
+#define CHATTER_FRACTION  1e-3
+
+/* A model event's current series of crossings in close succession (see CHATTER_*). */
+typedef struct chatter {
+    int n;    /* crossings in the series */
+    double t; /* time of the last one */
+    double h; /* the longest step that found one of them */
+    double t_first;
+} chatter;
+
 typedef struct sim {
     mech_model m;     /* the model run */
     mech_system *sys; /* the handle the user's callbacks get */
@@ -54,6 +78,7 @@ typedef struct sim {
     double stop_t;  /* its time */
     pending *pend;  /* events of the current step, sorted by time */
     int npend, cap_pend;
+    chatter *chat;     /* per model event: its series of crossings in close succession */
     int failed;        /* a user callback failed while evaluating */
     mech_error cb_err; /* its message */
     double memory;     /* the most bytes the rows and events may take */
@@ -229,6 +254,38 @@ static int add_pending(sim *s, double t, int def)
     s->pend[i].t = t;
     s->pend[i].def = def;
     return 0;
+}
+
+/*
+** Model event k crossed at te, found by a step of length h (before any cut): counts it in
+** its series of close crossings; -1 with s->failed when the series says the event chatters
+** (the message names the state component with the largest error of the last step).
+*/
+static int note_crossing(sim *s, mech_integ *integ, int k, double te, double h)
+{
+    chatter *c = &s->chat[k];
+    if (c->n > 0 && te - c->t < CHATTER_FRACTION * fmax(c->h, h)) {
+        c->n++;
+        c->h = fmax(c->h, h);
+    } else {
+        c->n = 1;
+        c->h = h;
+        c->t_first = te;
+    }
+    c->t = te;
+    if (c->n < CHATTER_CROSSINGS) return 0;
+    mech_error_set(&s->cb_err, MECH_ERR_STEPSIZE,
+                   "a contact chatters: its gap crossed 0 %d times in a row in %.3g s, each "
+                   "time less than %g of a step (%.3g s) after the last, so that the run "
+                   "advances by rounding: a contact law too stiff to tell touching from "
+                   "apart (at rest the gap is within rounding of 0); use a softer law "
+                   "(a smaller K) or method = \"dopri5\"",
+                   c->n, te - c->t_first, CHATTER_FRACTION, c->h);
+    mech_integ_locate_limiting(integ);
+    sim_failure_notes(&s->m, integ, &s->opt->integ, MECH_ERR_STEPSIZE, 1, s->cb_err.msg,
+                      sizeof s->cb_err.msg);
+    s->failed = 1;
+    return -1;
 }
 
 /* (channel - level) / period of periodic event d at the evaluated state. */
@@ -636,8 +693,9 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
     s.ndone = mech_calloc((size_t)(o->nevents + 1), sizeof(int));
     s.cap_pend = m->nevents + o->nevents + MAX_PERIODIC_PER_STEP;
     s.pend = mech_calloc((size_t)s.cap_pend, sizeof(pending));
+    s.chat = mech_calloc((size_t)m->nevents + 1, sizeof(chatter));
     int *dir = mech_calloc((size_t)(m->nevents + o->nevents + 1), sizeof(int));
-    if (!s.imap || !s.uprev || !s.ndone || !s.pend || !dir) {
+    if (!s.imap || !s.uprev || !s.ndone || !s.pend || !s.chat || !dir) {
         mech_free(dir);
         st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
         goto done;
@@ -774,6 +832,7 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
             }
             if (di < 0) { /* the contacts' histories change below, then the run restarts */
                 crossed = 1;
+                if (note_crossing(&s, integ, -di - 1, te, t_acc - t0) != 0) break;
                 continue;
             }
             if (a && s.stop_def < 0) s.stop_def = di, s.stop_t = te;
@@ -781,15 +840,16 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
             if (mech_integ_dense(integ, te, s.ybuf) == MECH_OK) record_event(&s, di, te, s.ybuf);
             if (o->events[di].channel && o->events[di].period > 0) s.ndone[di]++;
         }
+        if (cut < INFINITY) t_limit = t1 = cut; /* the integrator is there now */
         if (cut < INFINITY && !s.failed) {
-            t_limit = t1 = cut;
             const mech_integ_event *late;
             int nlate = mech_integ_events(integ, &late);
             for (int e = 0; e < nlate && !s.failed; e++) {
                 int di = s.imap[late[e].index];
-                if (di < 0)
+                if (di < 0) {
                     crossed = 1; /* every contact is brought up to date below */
-                else if (deliver(&s, integ, di, cut) > 0)
+                    note_crossing(&s, integ, -di - 1, cut, t_acc - t0);
+                } else if (deliver(&s, integ, di, cut) > 0)
                     stop = 1;
             }
             if (!s.failed && periodic_after_cut(&s, integ) > 0) stop = 1;
@@ -891,6 +951,7 @@ done:
     mech_free(s.uprev);
     mech_free(s.ndone);
     mech_free(s.pend);
+    mech_free(s.chat);
     if (run && !started) { /* could not start: bad options (the integrator's), no memory */
         mech_run_free(run);
         run = NULL;

@@ -31,7 +31,7 @@ static int spatial_count_massless(const mech_system *sys)
 
 static size_t spatial_full_size(const mech_system *sys)
 {
-    return (size_t)36 * (size_t)(sys->nbodies > 1 ? sys->nbodies - 1 : 1);
+    return (size_t)MASS_RIGID_SIZE * (size_t)(sys->nbodies > 1 ? sys->nbodies - 1 : 1);
 }
 
 static mech_status spatial_setup_blocks(mech_system *sys, mech_error *err)
@@ -41,8 +41,8 @@ static mech_status spatial_setup_blocks(mech_system *sys, mech_error *err)
         mass_block *k = &sys->blocks[sys->nblocks];
         k->at = bd->u_at;
         k->n = SPATIAL_NU;
-        k->full = 1;
-        k->off = 36 * sys->nblocks;
+        k->full = MASS_RIGID;
+        k->off = MASS_RIGID_SIZE * sys->nblocks;
         bd->block = sys->nblocks++;
         double m = 1.0 / bd->mass;
         if (!isfinite(m) || !mat3_finite(bd->Jinv))
@@ -56,21 +56,17 @@ static mech_status spatial_setup_blocks(mech_system *sys, mech_error *err)
 
 /* ---- evaluation ---------------------------------------------------------------------------- */
 
-/* Every body's rotation from q, once, and its mass block's inverse diag(I / m, A J^-1 A^T). */
+/* Every body's rotation from q, once, and its mass block's inverse diag(I / m, A J^-1 A^T)
+** (mass_block.h: a rigid block, 1 / m and the 3 x 3). */
 static void spatial_begin(mech_system *sys, const double *q)
 {
     for (int b = 1; b < sys->nbodies; b++) {
         const body *bd = &sys->bodies[b];
         double *A = sys->rot + 9 * b;
         spatial_rotation(q + bd->q_at, A);
-        double *M = sys->minv_full + sys->blocks[bd->block].off, Jw[9];
-        inertia_world_inverse(A, bd->Jinv, Jw);
-        double m = 1.0 / bd->mass;
-        memset(M, 0, 36 * sizeof(double));
-        for (int i = 0; i < 3; i++) {
-            M[i * 6 + i] = m;
-            for (int k = 0; k < 3; k++) M[(3 + i) * 6 + 3 + k] = Jw[i * 3 + k];
-        }
+        double *M = sys->minv_full + sys->blocks[bd->block].off;
+        M[0] = 1.0 / bd->mass;
+        inertia_world_inverse(A, bd->Jinv, M + 1);
     }
     sys->rot_q = q;
 }
@@ -177,7 +173,7 @@ static void rot_spring_forces(mech_system *sys, force *f, const double *q, const
     sframe fr;
     make_sframe(sys, j->a, j->b, j->pa, j->pb, j->fa, j->fb, q, v, &fr);
     crow r;
-    angle_row(&fr, f->rest, &r);
+    angle_row(&fr, f->angle_ref, &r);
     double rate = 0;
     for (int k = 0; k < 3; k++) rate += r.ja[3 + k] * fr.ua[3 + k] + r.jb[3 + k] * fr.ub[3 + k];
     double twist = r.phi - f->rest, torque = -f->k * twist - f->c * rate;
@@ -340,7 +336,7 @@ static mech_status spatial_driver_setup(const mech_system *sys, const mech_drive
         if (!vec3_finite(d->axis) || !(vec3_norm(d->axis) > 0))
             return mech_error_set(
                 err, MECH_ERR_ARG,
-                "driver '%s': the axis of body '%s''s rotation must be a non-zero "
+                "driver '%s': the axis of the rotation of body '%s' must be a non-zero "
                 "finite vector (got %g, %g, %g)",
                 name, bd->name, d->axis[0], d->axis[1], d->axis[2]);
         if (rot_from_axes(2, d->axis, 0, ax, e, reason, sizeof reason) &&
@@ -407,6 +403,43 @@ static void spatial_driver_eval(const mech_system *sys, const driver *d, const d
     r->phi -= d->motion[0];
     r->phit = -d->motion[1];
     r->gamma += d->motion[2];
+}
+
+/* ---- history of a run ------------------------------------------------------------------------ */
+
+/* The angle about joint j's axis at q, within pi of near. */
+static double joint_angle_near(const mech_system *sys, const joint *j, const double *q, double near)
+{
+    sframe f;
+    make_sframe(sys, j->a, j->b, j->pa, j->pb, j->fa, j->fb, q, q + sys->nq, &f);
+    return frame_angle(&f, near);
+}
+
+/* Every rotational spring's and revolute or cylindrical joint's angle at y, within pi of what
+** it was (start: a spring's rest angle, a joint's 0, its reference configuration's). */
+static void follow_angles(mech_system *sys, const double *y, int start)
+{
+    for (int i = 0; i < sys->nforces; i++) {
+        force *f = &sys->forces[i];
+        if (f->type != MECH_ROT_SPRING) continue;
+        f->angle_ref =
+            joint_angle_near(sys, &sys->joints[f->joint], y, start ? f->rest : f->angle_ref);
+    }
+    for (int i = 0; i < sys->njoints; i++) {
+        joint *j = &sys->joints[i];
+        if (j->type == MECH_REVOLUTE || j->type == MECH_CYLINDRICAL)
+            j->angle_ref = joint_angle_near(sys, j, y, start ? 0.0 : j->angle_ref);
+    }
+}
+
+static void spatial_history_start(mech_system *sys, const double *y)
+{
+    follow_angles(sys, y, 1);
+}
+
+static void spatial_history_step(mech_system *sys, const double *y)
+{
+    follow_angles(sys, y, 0);
 }
 
 /* ---- assembly and runs --------------------------------------------------------------------- */
@@ -505,6 +538,8 @@ const dim_ops spatial_dim = {
     .driver_setup = spatial_driver_setup,
     .driver_eval = spatial_driver_eval,
     .driver_coordinate = spatial_driver_coordinate,
+    .history_start = spatial_history_start,
+    .history_step = spatial_history_step,
     .displace = spatial_displace_all,
     .normalize = spatial_normalize,
     .runaway = spatial_runaway,

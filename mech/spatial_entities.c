@@ -174,12 +174,6 @@ mech_status mech_spoint_add(mech_system *sys, int b, const char *name, const dou
 
 /* ---- joints ------------------------------------------------------------------------------- */
 
-/* Baumgarte coefficients: NaN (the system's) or finite and >= 0. */
-static int baumgarte_ok(double x)
-{
-    return isnan(x) || (isfinite(x) && x >= 0);
-}
-
 mech_status mech_sjoint_add(mech_system *sys, const mech_sjoint_def *d, int *id, mech_error *err)
 {
     mech_status st = system_check_dim(sys, 3, "mech_sjoint_add", "mech_joint_add", err);
@@ -211,21 +205,9 @@ mech_status mech_sjoint_add(mech_system *sys, const mech_sjoint_def *d, int *id,
                               name);
     if (d->enforce != MECH_LAGRANGE && d->enforce != MECH_PENALTY)
         return mech_error_set(err, MECH_ERR_ARG, "%s '%s': unknown enforcement", tname, name);
-    if (d->enforce == MECH_PENALTY) {
-        for (int i = 0; i < jt->neq; i++) {
-            if (!(isfinite(d->k[i]) && d->k[i] > 0))
-                return mech_error_set(err, MECH_ERR_ARG,
-                                      "%s '%s': penalty stiffness %d must be > 0 (got %g)", tname,
-                                      name, i + 1, d->k[i]);
-            if (!(isfinite(d->c[i]) && d->c[i] >= 0))
-                return mech_error_set(err, MECH_ERR_ARG,
-                                      "%s '%s': penalty damping %d must be >= 0 (got %g)", tname,
-                                      name, i + 1, d->c[i]);
-        }
-    }
-    if (!baumgarte_ok(d->alpha) || !baumgarte_ok(d->beta))
-        return mech_error_set(err, MECH_ERR_ARG, "%s '%s': Baumgarte coefficients must be >= 0",
-                              tname, name);
+    if ((st = system_check_enforcement(tname, name, d->enforce, jt->neq, d->k, d->c, d->alpha,
+                                       d->beta, err)))
+        return st;
     if (!system_grow((void **)&sys->joints, &sys->cap_joints, sys->njoints, sizeof(joint)))
         return mech_error_set(err, MECH_ERR_NOMEM, "%s '%s': out of memory", tname, name);
     joint *j = &sys->joints[sys->njoints];
@@ -255,19 +237,6 @@ mech_status mech_sjoint_add(mech_system *sys, const mech_sjoint_def *d, int *id,
 }
 
 /* ---- force elements -------------------------------------------------------------------------- */
-
-static force *new_force(mech_system *sys, const char *name, mech_error *err)
-{
-    if (!system_grow((void **)&sys->forces, &sys->cap_forces, sys->nforces, sizeof(force))) {
-        mech_error_set(err, MECH_ERR_NOMEM, "force '%s': out of memory", name);
-        return NULL;
-    }
-    force *f = &sys->forces[sys->nforces];
-    memset(f, 0, sizeof *f);
-    snprintf(f->name, sizeof f->name, "%s", name);
-    f->joint = -1;
-    return f;
-}
 
 /* World position of body b's point s as the body was given. */
 static void initial_point(const mech_system *sys, int b, const double s[3], double p[3])
@@ -308,7 +277,7 @@ mech_status mech_sspring_add(mech_system *sys, const mech_sspring_def *d, int *i
         return mech_error_set(err, MECH_ERR_ARG, "spring '%s': rest length must be >= 0 (got %g)",
                               name, rest);
     }
-    force *f = new_force(sys, name, err);
+    force *f = system_new_force(sys, name, err);
     if (f == NULL) return MECH_ERR_NOMEM;
     f->type = MECH_SPRING;
     f->a = d->body_a;
@@ -361,9 +330,10 @@ mech_status mech_srot_spring_add(mech_system *sys, const mech_srot_spring_def *d
         return mech_error_set(err, MECH_ERR_ARG,
                               "rotational spring '%s': rest angle must be finite", name);
     }
-    force *f = new_force(sys, name, err);
+    force *f = system_new_force(sys, name, err);
     if (f == NULL) return MECH_ERR_NOMEM;
     f->type = MECH_ROT_SPRING;
+    f->angle_ref = rest;
     f->joint = d->joint;
     f->a = j->a;
     f->b = j->b;
@@ -399,7 +369,7 @@ mech_status mech_sload_add(mech_system *sys, const mech_sload_def *d, int *id, m
     } else {
         return mech_error_set(err, MECH_ERR_ARG, "%s '%s': unknown profile", what, name);
     }
-    force *f = new_force(sys, name, err);
+    force *f = system_new_force(sys, name, err);
     if (f == NULL) return MECH_ERR_NOMEM;
     f->type = MECH_LOAD;
     f->a = d->body;

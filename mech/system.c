@@ -103,8 +103,13 @@ static void free_workspace(mech_system *sys)
     mech_free(sys->Q);
     mech_free(sys->udot);
     mech_free(sys->K);
+    mech_free(sys->mj);
+    sys->mj = NULL;
     mech_free(sys->pairs);
     sys->pairs = NULL;
+    mech_free(sys->blkrows);
+    mech_free(sys->blkrows_at);
+    sys->blkrows = sys->blkrows_at = NULL;
     sys->npairs = 0;
     mech_free(sys->sol);
     mech_free(sys->piv);
@@ -221,6 +226,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     sys->Q = mech_calloc(nn, sizeof(double));
     sys->udot = mech_calloc(nn, sizeof(double));
     sys->K = mech_calloc(nk * nk, sizeof(double));
+    sys->mj = mech_calloc(nr * 2 * BODY_NU_MAX, sizeof(double));
     sys->sol = mech_calloc(nk, sizeof(double));
     sys->piv = mech_calloc(nk, sizeof(int));
     sys->y0 = mech_calloc((size_t)sys->nstate, sizeof(double));
@@ -229,8 +235,8 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     sys->rot = mech_calloc((size_t)(9 * sys->nbodies), sizeof(double));
     if (!sys->minv || !sys->blocks || !sys->minv_full || !sys->massless || !sys->massless_block ||
         !sys->massless_row || !sys->massless_coef || !sys->massless_w || !sys->minv_aug ||
-        !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->udot || !sys->K || !sys->sol ||
-        !sys->piv || !sys->y0 || !sys->ydot || !sys->cs || !sys->rot) {
+        !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->udot || !sys->K || !sys->mj ||
+        !sys->sol || !sys->piv || !sys->y0 || !sys->ydot || !sys->cs || !sys->rot) {
         free_workspace(sys);
         return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory sizing the workspaces");
     }
@@ -298,7 +304,8 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         sys->minv_aug[sys->massless[k]] = 1.0 / sys->massless_w[k];
     }
 
-    /* the structure of S = G M^-1 G^T: row pairs that share a moving body (a mass block) */
+    /* the structure of S = G M^-1 G^T: row pairs that share a moving body with a diagonal
+    ** mass block; the rows on each other block (full or rigid), listed per block */
     int npairs = 0;
     for (int pass = 0; pass < 2; pass++) {
         npairs = 0;
@@ -309,7 +316,8 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
                 kpair kp = {r, c, 0, {0, 0}, {0, 0}};
                 for (int s2 = 0; s2 < 2; s2++)
                     for (int u = 0; u < 2; u++)
-                        if (dr[s2] >= 0 && dr[s2] == dc[u] && kp.nm < 2) {
+                        if (dr[s2] >= 0 && dr[s2] == dc[u] && kp.nm < 2 &&
+                            sys->blocks[dr[s2]].full == MASS_DIAGONAL) {
                             kp.s[kp.nm] = (signed char)s2;
                             kp.u[kp.nm] = (signed char)u;
                             kp.nm++;
@@ -328,6 +336,20 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
         }
     }
     sys->npairs = npairs;
+    sys->blkrows_at = mech_calloc((size_t)sys->nblocks + 1, sizeof(int));
+    sys->blkrows = mech_calloc((size_t)(2 * nrows + 1), sizeof(int));
+    if (sys->blkrows_at == NULL || sys->blkrows == NULL) {
+        free_workspace(sys);
+        return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory");
+    }
+    for (int k = 0, at = 0; k < sys->nblocks; k++) {
+        sys->blkrows_at[k] = at;
+        for (int r = 0; r < nrows && sys->blocks[k].full != MASS_DIAGONAL; r++)
+            for (int side = 0; side < 2; side++)
+                if ((side ? sys->rows[r].blk_b : sys->rows[r].blk_a) == k)
+                    sys->blkrows[at++] = 2 * r + side;
+        sys->blkrows_at[k + 1] = at;
+    }
 
     /* a body without inertia must have its rotation tied by some Lagrange equation */
     for (int b = 1; b < sys->nbodies; b++) {

@@ -177,7 +177,9 @@ static void sm_event_values(void *ctx, double t, const double *y, double *g)
 
 static void sm_events_start(void *ctx, double t, const double *y)
 {
-    contact_start(ctx, t, y);
+    mech_system *sys = ctx;
+    contact_start(sys, t, y);
+    if (sys->dops->history_start) sys->dops->history_start(sys, y);
 }
 
 static int sm_event_crossed(void *ctx, int k, double t, double *y)
@@ -203,9 +205,12 @@ static int sm_step_accepted(void *ctx, const model_limits *lim, double t, const 
                             double *ynew, char *why, size_t size)
 {
     (void)t, (void)ynew;
-    const mech_system *sys = ctx;
+    mech_system *sys = ctx;
     int far = sys->dops->runaway(sys, y, lim->bound);
-    if (far < 0) return MODEL_STEP_KEPT;
+    if (far < 0) {
+        if (sys->dops->history_step) sys->dops->history_step(sys, y);
+        return MODEL_STEP_KEPT;
+    }
     system_runaway_text(sys, far, y[far], lim->bound, lim->scale, why, size);
     return MODEL_STEP_FAILED;
 }
@@ -263,9 +268,14 @@ static void sm_clear_error(void *ctx)
     mech_error_clear(&((mech_system *)ctx)->last_err);
 }
 
+/* Onto the joints' and drivers' equations, and (a spatial system) unit quaternions. */
 static mech_status sm_project(void *ctx, double t, double *y, mech_error *err)
 {
-    return assemble_state(ctx, t, y, 0, err);
+    mech_system *sys = ctx;
+    if (sys->dops->normalize && sys->dops->normalize(sys, y) < 0)
+        return mech_error_set(err, MECH_ERR_NUMERIC,
+                              "projection: an orientation is not finite or zero at t = %.9g", t);
+    return assemble_state(sys, t, y, 0, err);
 }
 
 static mech_status sm_channel_lookup(const void *ctx, const char *name, mech_channel *out,

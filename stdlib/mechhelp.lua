@@ -10,6 +10,7 @@ local _, this_file = ... -- require passes the file it loaded this module from
 topics["mech"] = [[
 mech: the mechanics library (also the global `mech`)
   mech.planar{ gravity = {gx, gy} }  a planar system              help(mech.planar)
+  mech.spatial{ gravity = {gx, gy, gz} }  a spatial system        help(mech.spatial)
   mech.rpm(n), mech.deg(d), mech.mm(x), mech.um, mech.GPa, mech.g, ...
                                      unit helpers to SI, and back  help(mech.units)
   mech.contact.<law>{...}            normal laws: kelvin_voigt, hertz, hunt_crossley,
@@ -33,6 +34,13 @@ mech.planar{ gravity = {gx, gy}, baumgarte = {alpha, beta}, assemble = true }
   assemble = false keeps the positions as given (no Newton assembly).
   Then add bodies, joints, drivers and forces, and call sys:simulate.  help(sys)]]
 
+topics["mech.spatial"] = [[
+mech.spatial{ gravity = {gx, gy, gz}, baumgarte = {alpha, beta}, assemble = true }
+  A spatial system (rigid bodies in space: centre of mass and Euler parameters) with a
+  ground body (sys.ground), the same fields as mech.planar's; sys.dim is 3.  Its bodies,
+  joints and force elements are its own (help("mech.spatial.system")); sys:simulate,
+  sys:assemble and the rest are every system's.  {man:mechlua.3}, SPATIAL SYSTEMS]]
+
 topics["mech.system"] = [[
 system methods (all take one table of named fields):
   sys:body{ name, mass, inertia, at = {x, y}, angle, velocity = {vx, vy}, omega,
@@ -41,6 +49,7 @@ system methods (all take one table of named fields):
   sys:revolute{ a, b, at = {x, y} | a_at, b_at, method = "lagrange"|"penalty", k, c, baumgarte,
                 clearance = {...} }                help("clearance")
   sys:prismatic{ a, b, axis = {ux, uy}, at | a_at, b_at, angle, method, k, c, clearance = {...} }
+                                                   (also sys:translational)
   sys:fixed{ a, b, at | a_at, b_at, angle, method, k, c }
   sys:drive{ body | joint, speed = w | motion = function(t) return value, speed, accel end, start }
   sys:spring{ a, b, at = {{x1, y1}, {x2, y2}} | a_at, b_at, k, c, length | law = function(l, ldot, t) }
@@ -54,7 +63,8 @@ system methods (all take one table of named fields):
   sys:guide{ fe, clearance | lower, upper, law, friction, ... }  nodes between two surfaces
   sys:contact{ body, at | body_at, surface = { body, at, normal, speed }, law, friction }
   sys:assemble()  sys:entity(name)  sys:value("entity.quantity")  sys:describe()
-fields: sys.ground, sys.dof, sys.last_run
+fields: sys.ground, sys.dof, sys.dim (2), sys.last_run
+These are a planar system's (mech.planar); a spatial one's: help("mech.spatial.system").
 `at` is a world point in the configuration as given; a_at, b_at, body_at are body
 coordinates.  help("sys:simulate") for the simulation options.]]
 
@@ -63,7 +73,8 @@ sys:body{ name = "crank", mass = kg, inertia = kg m^2, at = {x, y} m, angle = ra
           velocity = {vx, vy} m/s, omega = rad/s, rectangle = {length, height} m,
           segment = {{x1, y1}, {x2, y2}} }
   mass > 0; inertia >= 0 (0 only when a Lagrange prismatic or fixed joint stops the body
-  from turning).  Returns the body; body:point{ name, at } adds a named point.]]
+  from turning).  Returns the body; body:point{ name, at } adds a named point.
+  A spatial system's: help("spatial:body").]]
 
 topics["sys:revolute"] = [[
 sys:revolute{ a, b, at = {x, y} | a_at = {x, y}, b_at = {x, y}, name,
@@ -73,14 +84,15 @@ sys:revolute{ a, b, at = {x, y} | a_at = {x, y}, b_at = {x, y}, name,
   spring-dampers of [Zheng & Wang, Eq. 4]: F = k (P_a - P_b) + c (P_a' - P_b').
   Channels: fx, fy, f (force on b), violation.
   clearance = { radial = m | journal = m, radius = m, law, friction }: a journal on b in a
-  bearing on a instead (help("clearance")).]]
+  bearing on a instead (help("clearance")).  A spatial system's: help("spatial:revolute").]]
 
 topics["sys:prismatic"] = [[
 sys:prismatic{ a, b, axis = {ux, uy}, at | a_at, b_at, angle, name, method, k = {kn, ktheta}, c }
   b slides along the axis (world direction at the start, fixed to a) and keeps its angle
   relative to a.  Channels: fx, fy, f, fn (normal force), m (moment), violation, twist.
   clearance = { gap = m | width = m, length, height | corners, law, friction }: a slider
-  on b that tilts in a guide on a instead (help("clearance")).]]
+  on b that tilts in a guide on a instead (help("clearance")).  Also sys:translational.]]
+topics["sys:translational"] = topics["sys:prismatic"]
 
 topics["clearance"] = [[
 Joints with clearance: the field clearance of sys:revolute and sys:prismatic.
@@ -112,7 +124,10 @@ sys:drive{ body | joint, speed = rad/s (or m/s), start = value at t = 0, name,
   Prescribes the angle of a body, the angle of a revolute joint or the distance along a
   prismatic joint.  A motion function may return only the value: its derivatives are
   then taken by five-point central differences.  Channels: torque (force), angle (distance),
-  target, power, work.]]
+  target, power, work.
+  Spatial systems: a body's angle is its rotation about the world axis `axis` = {ax, ay, az}
+  (default: the axis of its one revolute joint to the ground), from its orientation as
+  given; a cylindrical joint needs what = "angle" or "distance".]]
 
 topics["sys:spring"] = [[
 sys:spring{ a, b, at = {{x1, y1}, {x2, y2}} | a_at, b_at, k = N/m, c = N s/m,
@@ -134,6 +149,103 @@ sys:force{ body, at | body_at, value = {fx, fy}, amplitude = {ax, ay}, omega = r
 topics["sys:torque"] = [[
 sys:torque{ body, value = N m, amplitude, omega, phase, name,
             fn = function(t, x, y, phi, vx, vy, omega) return torque end }]]
+
+
+-- spatial systems: mech.spatial's methods are "spatial:<name>" topics (the variable the
+-- manual uses is still sys); those only spatial systems have are also "sys:<name>"
+topics["mech.spatial.system"] = [[
+spatial system methods (all take one table of named fields; world coordinates at the start
+unless the field says body coordinates):
+  sys:body{ name, mass, inertia = {Ixx, Iyy, Izz} | {Ixx, Iyy, Izz, Ixy, Iyz, Izx}, products,
+            at = {x, y, z}, quaternion | matrix | axis, angle | axes | euler,
+            velocity = {vx, vy, vz}, omega = {wx, wy, wz} }      help("spatial:body")
+  sys:point{ body, name, at | body_at }           body:point{ name, at | body_at }
+  sys:revolute{ a, b, at, axis, ref }   sys:spherical{ a, b, at }
+  sys:universal{ a, b, at, axis_a, axis_b }   sys:cylindrical{ a, b, at, axis, ref }
+  sys:prismatic{ a, b, axis, at, ref } (sys:translational)   sys:planar{ a, b, normal, at, ref }
+  sys:fixed{ a, b, at, axis, ref }        all: a_at, b_at, name, method, k, c, baumgarte
+                                                                help("spatial:revolute")
+  sys:drive{ body | joint, speed | motion, start, axis, what, baumgarte }
+  sys:spring{ a, b, at = {{x1, y1, z1}, {x2, y2, z2}} | a_at, b_at, k, c, length | law }
+  sys:rotational_spring{ joint, k, c, angle }
+  sys:force{ body, at | body_at, value = {fx, fy, fz}, amplitude, omega, phase, frame, fn }
+  sys:torque{ body, value = {tx, ty, tz}, amplitude, omega, phase, frame, fn }
+  sys:simulate{...}  sys:lyapunov{...}  sys:assemble()  sys:entity(name)  sys:value(name)
+  sys:describe()
+fields: sys.ground, sys.dof, sys.dim (3), sys.last_run
+The planar methods sys:contact, sys:flexible and sys:guide are not a spatial system's.]]
+
+topics["spatial:body"] = [[
+sys:body{ name = "rod", mass = kg, inertia = {Ixx, Iyy, Izz} kg m^2 (principal moments) |
+          {Ixx, Iyy, Izz, Ixy, Iyz, Izx}, products = "integral" (default) | "tensor",
+          at = {x, y, z} m, velocity = {vx, vy, vz} m/s, omega = {wx, wy, wz} rad/s (world),
+          and at most one orientation (world = A body; default: the world's axes):
+          quaternion = {e0, e1, e2, e3}           Euler parameters, scalar first
+          matrix = {{r11, r12, r13}, {r21, ...}, {...}}   rows of A: its columns are the
+                                                  body axes in the world (orthonormal to 1e-6)
+          axis = {ax, ay, az}, angle = rad        a rotation about a world axis
+          axes = { x = {...}, y = {...}, exact = "x" }   two body axes (x, y or z) in the
+                                                  world; `exact` (default the first of x, y,
+                                                  z) is kept, the other made normal to it
+          euler = { "zyx", a, b, c }              intrinsic angles, A = Rz(a) Ry(b) Rx(c); any
+                                                  of the twelve sequences, not at gimbal lock }
+  Inertia about the centre of mass in body axes: positive definite, the principal moments
+  meeting the triangle inequality; products "integral": Ixy = int x y dm (the tensor holds
+  -Ixy), "tensor": the tensor's entries.  Channels: x, y, z, vx.., ax.., e0..e3, r11..r33,
+  wx, wy, wz (world), wbx.. (body axes), alphax.., hx.., kinetic, zyx1..zyx3 (each sequence).]]
+
+topics["spatial:revolute"] = [[
+spatial joints: sys:<type>{ a, b, at = {x, y, z} | a_at = {...}, b_at = {...}, name,
+                            method = "lagrange" | "penalty", k, c, baumgarte = {alpha, beta} }
+  revolute{ at, axis, ref }     turns about axis                                  5 equations
+  spherical{ at }               a ball joint                                      3
+  universal{ at, axis_a, axis_b }   a cardan: a turns about axis_a, b about axis_b (the
+                                cross's axes at the start; axis_b is made normal)  4
+  cylindrical{ at, axis, ref }  turns about and slides along axis                 4
+  prismatic{ axis, at, ref }    slides along axis, no turning (also translational) 5
+  planar{ normal (or axis), at, ref }   b's anchor moves in a's plane, turning about
+                                the normal only                                   3
+  fixed{ at, axis, ref }        welds b to a                                      6
+  at, axis, normal, ref, axis_a, axis_b: world points and directions at the configuration
+  as given; a_at, b_at: body coordinates.  prismatic, planar and fixed are anchored at b's
+  centre by default.  ref: the direction of the joint frame's x axis (its angle 0), made
+  normal to axis (default: a world axis across it).  Penalty k and c: one number or one
+  per equation.  Channels: fx, fy, fz, f, mx, my, mz, m (reaction on b, world), fx_j ..
+  mz_j (in a's joint frame), violation, misalignment, angle (revolute, cylindrical),
+  distance (prismatic, cylindrical).]]
+for _, j in ipairs { "spherical", "universal", "cylindrical", "prismatic", "translational",
+  "planar", "fixed" } do
+  topics["spatial:" .. j] = topics["spatial:revolute"]
+end
+
+topics["spatial:spring"] = [[
+sys:spring{ a, b, at = {{x1, y1, z1}, {x2, y2, z2}} | a_at, b_at, k = N/m, c = N s/m,
+            length = rest length (default: the initial distance), name,
+            law = function(length, rate, t) return tension end }
+  Along the line between the points.  Channels: f (tension), length, rate, energy.]]
+
+topics["spatial:rotational_spring"] = [[
+sys:rotational_spring{ joint, k = N m/rad, c = N m s/rad, angle = rest angle, name }
+  About the axis of a revolute or cylindrical joint: the torque -k (angle - rest) - c rate
+  on b, its opposite on a; the rest angle defaults to the joint's initial angle.
+  Channels: torque, angle, rate, energy.]]
+
+topics["spatial:force"] = [[
+sys:force{ body, at | body_at, value = {fx, fy, fz}, amplitude = {ax, ay, az}, omega = rad/s,
+           phase = rad, frame = "global" | "body", name,
+           fn = function(t, s) return fx, fy, fz[, tx, ty, tz] end }
+sys:torque{ body, value = {tx, ty, tz}, amplitude, omega, phase, frame, name,
+            fn = function(t, s) return tx, ty, tz end }
+  F = value + amplitude sin(omega t + phase) (frame "body": components in the body's axes,
+  turning with it), or computed by fn in world axes.  s is one table per load, refilled
+  before each call: s.x, s.y, s.z, s.e0 .. s.e3, s.vx, s.vy, s.vz, s.wx, s.wy, s.wz (world;
+  keep no reference to it).  Channels: fx, fy, fz, tx, ty, tz, power.]]
+topics["spatial:torque"] = topics["spatial:force"]
+
+-- the methods only spatial systems have, by their usual names too
+for _, m in ipairs { "spherical", "universal", "cylindrical", "planar" } do
+  topics["sys:" .. m] = topics["spatial:" .. m]
+end
 
 topics["sys:simulate"] = [[
 run = sys:simulate{ t = end time [s], report = s between rows,
@@ -394,7 +506,8 @@ mesh:node_at{x, y} -> the number of the node at that point (or an error).  help(
 topics["sys:point"] = [[
 sys:point{ body, name, at = {x, y} | body_at = {x, y} }    body:point{ name, at | body_at }
   A named point of a body ("crank.tip"), to attach joints and forces and record x, y,
-  vx, vy, ax, ay.  at is a world point, body_at body coordinates.]]
+  vx, vy, ax, ay.  at is a world point, body_at body coordinates.  In a spatial system
+  {x, y, z}, and z, vz, az too.]]
 topics["body:point"] = topics["sys:point"]
 topics["sys:assemble"] = [[
 sys:assemble()
@@ -691,7 +804,8 @@ end
 -- "run:csv", "col:min", "mesh:find_nodes", "fig:save", "ax:line"), an object type by its
 -- metatable's name ("mech.run").  Other parts add topics in blocks above this line.
 
-local order = { "mech", "mech.planar", "mech.system", "sys:body", "sys:revolute", "sys:prismatic",
+local order = { "mech", "mech.planar", "mech.spatial", "mech.system", "mech.spatial.system",
+  "spatial:body", "spatial:revolute", "sys:body", "sys:revolute", "sys:prismatic",
   "clearance", "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
   "sys:contact", "sys:simulate", "sys:lyapunov", "sys:flexible", "sys:guide", "mech.contact",
   "mech.friction", "mech.stiffness", "mech.materials", "mech.mesh", "mech.entity", "mech.run",
@@ -703,6 +817,13 @@ local method_vars = {
   ["mech.column"] = { "col" }, ["mech.mesh"] = { "mesh" }, ["plot.figure"] = { "fig" },
   ["plot.axes"] = { "ax" }, ["mech.law"] = { "law" },
 }
+
+-- The metatable fields that hold methods; a system's per dimension (lsystem.c: a spatial
+-- system's methods, and the stubs a planar system finds under their names, are spatial:...).
+local method_fields = { "__methods", "__complete", "__index", "__planar_methods",
+  "__spatial_methods", "__planar_stubs", "__spatial_stubs" }
+local dim_vars = { __planar_methods = { "sys" }, __planar_stubs = { "sys" },
+  __spatial_methods = { "spatial" }, __spatial_stubs = { "spatial" } }
 
 -- Modules walked for functions: mech and the stdlib (the Lua modules beside this one and
 -- the preloaded C modules), when loaded.
@@ -756,14 +877,15 @@ local function reverse_map()
     local mt, prefix = reg[tname], tname:match("^([%w_]+)%.")
     local vars = method_vars[tname] or { tname:match("([%w_]+)$") }
     if type(mt) == "table" and rawget(mt, "__name") == tname and prefix and is_stdlib(prefix) then
-      for _, field in ipairs { "__methods", "__complete", "__index" } do
+      for _, field in ipairs(method_fields) do
         local methods = rawget(mt, field)
         if type(methods) == "table" then
           for _, k in ipairs(sorted_keys(methods)) do
             local f = rawget(methods, k)
             if type(f) == "function" and names[f] == nil then
-              local name = vars[1] .. ":" .. k
-              for _, var in ipairs(vars) do
+              local fvars = dim_vars[field] or vars
+              local name = fvars[1] .. ":" .. k
+              for _, var in ipairs(fvars) do
                 if topics[var .. ":" .. k] then
                   name = var .. ":" .. k
                   break
@@ -795,6 +917,9 @@ local function topic_of(x)
   local tname = type(mt) == "table" and rawget(mt, "__name") or nil
   if tname == "mech.entity" and type(x) == "userdata" and tostring(x.kind):find("flexible") then
     return "sys:flexible"
+  end
+  if tname == "mech.system" and select(2, pcall(function() return x.dim end)) == 3 then
+    return "mech.spatial.system"
   end
   if type(tname) == "string" then return tname end
   return nil

@@ -405,6 +405,6 @@ void lmech_open_fe(lua_State *L)
     static const lsys_kind_binding fe_kind = {MECH_KIND_FE, fe_methods, fe_fields, fe_index};
     static const luaL_Reg sys_methods[] = {
         {"flexible", sys_flexible}, {"guide", sys_guide}, {NULL, NULL}};
-    lsys_add_methods(L, lua_gettop(L), sys_methods);
+    lsys_add_methods(L, lua_gettop(L), 2, sys_methods);
     lsys_add_kind(L, &fe_kind);
 }

@@ -176,6 +176,7 @@ int luaopen_mech(lua_State *L)
     lua_setfield(L, -2, "warnings");
     lmech_open_system(L);
     lmech_open_sys_build(L);
+    lmech_open_spatial(L);
     lmech_open_sys_run(L);
     lmech_open_fe(L);
     lmech_open_run(L);

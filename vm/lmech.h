@@ -15,12 +15,17 @@
 /// Opens the `mech` module and leaves its table on the stack.
 int luaopen_mech(lua_State *L);
 
-/// Adds mech.planar and the system and entity types to the table on top of the stack.
+/// Adds mech.planar, mech.spatial and the system and entity types to the table on top of the
+/// stack.
 void lmech_open_system(lua_State *L);
 
 /// Adds the constructors (sys:body, sys:revolute, ..., body:point) to the system types (which
 /// lmech_open_system made), the mech table on top of the stack.
 void lmech_open_sys_build(lua_State *L);
+
+/// Adds the constructors of spatial systems (lspatial.c: sys:body, sys:spherical, ...), the same
+/// way.
+void lmech_open_spatial(lua_State *L);
 
 /// Adds sys:assemble, sys:value, sys:simulate and sys:lyapunov, the same way.
 void lmech_open_sys_run(lua_State *L);

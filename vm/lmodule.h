@@ -54,6 +54,9 @@ int lu_optnumber(lua_State *L, int idx, const char *fname, const char *key, doub
 /// Vector field {x, y}: 1 and out set when present; raises on a malformed value.
 int lu_vec2(lua_State *L, int idx, const char *fname, const char *key, double out[2]);
 
+/// Vector field {x, y, z}: 1 and out set when present; raises on a malformed value.
+int lu_vec3(lua_State *L, int idx, const char *fname, const char *key, double out[3]);
+
 /// String field or def; a string with a zero byte is refused.
 const char *lu_string(lua_State *L, int idx, const char *fname, const char *key, const char *def);
 

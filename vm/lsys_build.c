@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** The constructors of a system's entities: sys:body, sys:point and body:point, the joints
-** (sys:revolute, sys:prismatic, sys:fixed, with clearance), sys:drive, the springs, the loads
-** (sys:force, sys:torque) and sys:contact; and the plausibility warnings on the values they
-** are given.  Each adds its entity through lsystem.c's handles: the entity is pushed first
-** (id -1) and given its id once libmech added it, so that a call that fails adds nothing.
+** The constructors of a planar system's entities: sys:body, the joints (sys:revolute,
+** sys:prismatic or sys:translational, sys:fixed, with clearance), the springs, the loads
+** (sys:force, sys:torque) and sys:contact; those of every system: sys:point and body:point,
+** sys:drive; the helpers the spatial constructors (lspatial.c) share with them (points and
+** anchors given in the world or in body coordinates, a spring's law), and the plausibility
+** warnings on the values they are given.  Each adds its entity through lsystem.c's handles:
+** the entity is pushed first (id -1) and given its id once libmech added it, so that a call
+** that fails adds nothing.
 */
 #include <math.h>
 #include <stdio.h>
@@ -15,17 +18,22 @@
 
 #include "lcontact.h"
 #include "lmech.h"
+#include "lspatial.h"
 #include "lsys_build.h"
 #include "lsystem.h"
 #include "lutil.h"
 
-/* Reads {alpha, beta} from field baumgarte into a, b (NaN when absent). */
-static void baumgarte_field(lua_State *L, int t, const char *fn, double *a, double *b)
+void lsys_baumgarte(lua_State *L, int t, const char *fn, double *a, double *b)
 {
     double v[2] = {NAN, NAN};
     lu_vec2(L, t, fn, "baumgarte", v);
     *a = v[0];
     *b = v[1];
+}
+
+int lsys_vec(lua_State *L, const lsys *ls, int t, const char *fn, const char *key, double *out)
+{
+    return ls->dim == 3 ? lu_vec3(L, t, fn, key, out) : lu_vec2(L, t, fn, key, out);
 }
 
 /* ---- plausibility: values that are legal but probably a slip of unit -------------------
@@ -38,81 +46,72 @@ static void baumgarte_field(lua_State *L, int t, const char *fn, double *a, doub
 #define PLAUS_MASSES  1e4    /* ratio of the largest to the smallest body mass */
 #define PLAUS_OUTLINE 100.0  /* a body's outline against the model's extent */
 
-/* The name of entity (kind, id): read before any Lua code runs. */
-static const char *plaus_name(lsys *ls, int kind, int id)
+const char *lsys_plaus_name(lsys *ls, int kind, int id)
 {
     const char *name = ls->sys ? mech_system_name(ls->sys, kind, id) : NULL;
     return name ? name : "?";
 }
 
-/* An angle given at creation beyond one turn: degrees? */
-static void plaus_angle(lua_State *L, const char *what, const char *name, const char *field,
-                        double v)
+void lsys_plaus_angle(lua_State *L, const char *what, const char *name, const char *field, double v)
 {
     if (fabs(v) > PLAUS_TURN)
         lu_warn(L, "%s '%s': %s = %g rad is more than 2 pi: degrees? use mech.deg(%g)", what, name,
                 field, v, v);
 }
 
-/* An angular speed above PLAUS_OMEGA: rpm? */
-static void plaus_omega(lua_State *L, const char *what, const char *name, const char *field,
-                        double v)
+void lsys_plaus_omega(lua_State *L, const char *what, const char *name, const char *field, double v)
 {
     if (fabs(v) > PLAUS_OMEGA)
         lu_warn(L, "%s '%s': %s = %g rad/s (%.0f rpm) is above %g rad/s: rpm? use mech.rpm(%g)",
                 what, name, field, v, v * 60 / PLAUS_TURN, PLAUS_OMEGA, v);
 }
 
-/* A linear speed above PLAUS_SPEED: mm/s? */
-static void plaus_speed(lua_State *L, const char *what, const char *name, const char *field,
-                        double v)
+void lsys_plaus_speed(lua_State *L, const char *what, const char *name, const char *field, double v)
 {
     if (fabs(v) > PLAUS_SPEED)
         lu_warn(L, "%s '%s': %s = %g m/s is above %g m/s: mm/s? use mech.mm(%g)", what, name, field,
                 v, PLAUS_SPEED, v);
 }
 
-/* Adds world point p to the model's extent. */
-static void scale_point(lsys_scale *sc, const double p[2])
+/* Adds world point p (dim coordinates; z = 0 for a planar one) to the model's extent. */
+static void scale_point(lsys_scale *sc, const double *p, int dim)
 {
-    if (!(isfinite(p[0]) && isfinite(p[1]))) return;
-    if (sc->npoints++ == 0) {
-        sc->box[0] = sc->box[2] = p[0];
-        sc->box[1] = sc->box[3] = p[1];
-        return;
+    double w[3] = {p[0], p[1], dim == 3 ? p[2] : 0};
+    if (!(isfinite(w[0]) && isfinite(w[1]) && isfinite(w[2]))) return;
+    for (int k = 0; k < 3; k++) {
+        if (sc->npoints == 0) {
+            sc->box[k] = sc->box[3 + k] = w[k];
+            continue;
+        }
+        sc->box[k] = fmin(sc->box[k], w[k]);
+        sc->box[3 + k] = fmax(sc->box[3 + k], w[k]);
     }
-    sc->box[0] = fmin(sc->box[0], p[0]);
-    sc->box[1] = fmin(sc->box[1], p[1]);
-    sc->box[2] = fmax(sc->box[2], p[0]);
-    sc->box[3] = fmax(sc->box[3], p[1]);
+    sc->npoints++;
 }
 
 /* The model's extent: the diagonal of the box of the bodies' centres and the ideal joints'
 ** anchors (0 when there is no length yet). */
 static double scale_extent(const lsys_scale *sc)
 {
-    return sc->npoints < 2 ? 0 : hypot(sc->box[2] - sc->box[0], sc->box[3] - sc->box[1]);
+    const double *b = sc->box;
+    return sc->npoints < 2 ? 0
+                           : sqrt(pow(b[3] - b[0], 2) + pow(b[4] - b[1], 2) + pow(b[5] - b[2], 2));
 }
 
-/* Anchor pa of body b (body coordinates) in the world, before assembly. */
-static void scale_anchor(lsys *ls, int b, const double pa[2])
+void lsys_scale_anchor(lsys *ls, int b, const double *pa)
 {
-    double pose[3], w[2];
-    mech_body_initial_pose(ls->sys, b, pose);
-    double c = cos(pose[2]), s = sin(pose[2]);
-    w[0] = pose[0] + c * pa[0] - s * pa[1];
-    w[1] = pose[1] + s * pa[0] + c * pa[1];
-    scale_point(&ls->scale, w);
+    double w[3];
+    lsys_to_world(ls->sys, b, pa, w);
+    scale_point(&ls->scale, w, ls->dim);
 }
 
-/* A body just added: its centre, mass and outline. */
-static void scale_body(lsys *ls, int id, const mech_body_def *d, double outline)
+void lsys_scale_body(lsys *ls, int id, const double *pos, double mass, double outline)
 {
     lsys_scale *sc = &ls->scale;
-    scale_point(sc, d->pos);
-    if (d->mass > 0 && isfinite(d->mass)) {
-        if (sc->mass[0] == 0 || d->mass < sc->mass[0]) sc->mass[0] = d->mass, sc->mass_id[0] = id;
-        if (d->mass > sc->mass[1]) sc->mass[1] = d->mass, sc->mass_id[1] = id;
+    scale_point(sc, pos, ls->dim);
+    if (mass > 0 && isfinite(mass)) {
+        if (sc->mass[0] == 0 || mass < sc->mass[0]) sc->mass[0] = mass, sc->mass_id[0] = id;
+        if (mass > sc->mass[1]) sc->mass[1] = mass, sc->mass_id[1] = id;
     }
     if (outline > sc->outline) sc->outline = outline, sc->outline_id = id;
 }
@@ -133,20 +132,21 @@ void lsys_scale_check(lua_State *L, lsys *ls)
         lu_warn(L,
                 "joint '%s': %s = %g m is larger than the whole model (%g m across its bodies "
                 "and joints): millimetres? use mech.mm(%g)",
-                plaus_name(ls, MECH_KIND_JOINT, sc->clear[i].joint), sc->clear[i].what,
+                lsys_plaus_name(ls, MECH_KIND_JOINT, sc->clear[i].joint), sc->clear[i].what,
                 sc->clear[i].size, ext, sc->clear[i].size);
     }
     if (ext > 0 && sc->outline > PLAUS_OUTLINE * ext && ls->sys)
         lu_warn(L,
                 "body '%s': its outline is %g m long, more than %g times the whole model (%g m "
                 "across its bodies and joints): millimetres? use mech.mm{...}",
-                plaus_name(ls, MECH_KIND_BODY, sc->outline_id), sc->outline, PLAUS_OUTLINE, ext);
+                lsys_plaus_name(ls, MECH_KIND_BODY, sc->outline_id), sc->outline, PLAUS_OUTLINE,
+                ext);
     if (sc->mass[0] > 0 && sc->mass[1] > PLAUS_MASSES * sc->mass[0] && ls->sys)
         lu_warn(L,
                 "body '%s': mass = %g kg is more than %g times the mass of body '%s' (%g kg): "
                 "grams and kilograms mixed?",
-                plaus_name(ls, MECH_KIND_BODY, sc->mass_id[1]), sc->mass[1], PLAUS_MASSES,
-                plaus_name(ls, MECH_KIND_BODY, sc->mass_id[0]), sc->mass[0]);
+                lsys_plaus_name(ls, MECH_KIND_BODY, sc->mass_id[1]), sc->mass[1], PLAUS_MASSES,
+                lsys_plaus_name(ls, MECH_KIND_BODY, sc->mass_id[0]), sc->mass[0]);
 }
 
 static int sys_body(lua_State *L)
@@ -184,27 +184,30 @@ static int sys_body(lua_State *L)
         return lu_mech_error(L, fn, &err);
     double outline = has_rect ? fmax(rect[0], rect[1]) : 0;
     if (has_seg) outline = fmax(outline, hypot(seg[1][0] - seg[0][0], seg[1][1] - seg[0][1]));
-    scale_body(ls, id, &d, outline);
-    plaus_angle(L, "body", plaus_name(ls, MECH_KIND_BODY, id), "angle", d.angle);
-    plaus_omega(L, "body", plaus_name(ls, MECH_KIND_BODY, id), "omega", d.omega);
+    lsys_scale_body(ls, id, d.pos, d.mass, outline);
+    lsys_plaus_angle(L, "body", lsys_plaus_name(ls, MECH_KIND_BODY, id), "angle", d.angle);
+    lsys_plaus_omega(L, "body", lsys_plaus_name(ls, MECH_KIND_BODY, id), "omega", d.omega);
     return 1;
 }
 
-/* Reads a point given as `at` (world) or `body_at` (body coordinates) of body b. */
-static void one_point(lua_State *L, lsys *ls, int t, const char *fn, int b, double out[2])
+void lsys_point(lua_State *L, lsys *ls, int t, const char *fn, int b, double *out)
 {
-    double at[2];
-    int has_at = lu_vec2(L, t, fn, "at", at), has_local = lu_vec2(L, t, fn, "body_at", out);
+    double at[3];
+    int has_at = lsys_vec(L, ls, t, fn, "at", at),
+        has_local = lsys_vec(L, ls, t, fn, "body_at", out);
     if (has_at && has_local) lu_error(L, fn, "give either 'at' or 'body_at', not both");
     if (has_at) lsys_to_body(LSYS_LIVE(ls), b, at, out);
-    if (!has_at && !has_local) out[0] = out[1] = 0;
+    if (!has_at && !has_local)
+        for (int k = 0; k < ls->dim; k++) out[k] = 0;
 }
 
-void lsys_to_body(const mech_system *sys, int b, const double at[2], double out[2])
+void lsys_to_body(const mech_system *sys, int b, const double *at, double *out)
 {
-    /* the body's pose as given (before assembly): read back through the description API
-    ** is not possible, so the binding keeps it: ask libmech for the initial pose */
-    double pose[3];
+    if (mech_system_dim(sys) == 3) {
+        lspatial_to_body(sys, b, at, out);
+        return;
+    }
+    double pose[3]; /* the body's pose as given (before assembly) */
     mech_body_initial_pose(sys, b, pose);
     double dx = at[0] - pose[0], dy = at[1] - pose[1];
     double c = cos(pose[2]), s = sin(pose[2]);
@@ -212,16 +215,32 @@ void lsys_to_body(const mech_system *sys, int b, const double at[2], double out[
     out[1] = -s * dx + c * dy;
 }
 
+void lsys_to_world(const mech_system *sys, int b, const double *p, double *out)
+{
+    if (mech_system_dim(sys) == 3) {
+        lspatial_to_world(sys, b, p, out);
+        return;
+    }
+    double pose[3];
+    mech_body_initial_pose(sys, b, pose);
+    double c = cos(pose[2]), s = sin(pose[2]);
+    out[0] = pose[0] + c * p[0] - s * p[1];
+    out[1] = pose[1] + s * p[0] + c * p[1];
+}
+
+/* sys:point and body:point: the point of body b, the system at sysidx. */
 static int point_common(lua_State *L, lsys *ls, int sysidx, int t, int b, const char *fn)
 {
     const char *name = lu_string(L, t, fn, "name", NULL);
     if (name == NULL) return lu_error(L, fn, "field 'name' is required (a string)");
-    double s[2];
-    one_point(L, ls, t, fn, b, s);
+    double s[3];
+    lsys_point(L, ls, t, fn, b, s);
     lentity *e = lsys_push_entity(L, sysidx, MECH_KIND_POINT, -1);
     mech_error err;
-    if (mech_point_add(LSYS_LIVE(ls), b, name, s, &e->id, &err) != MECH_OK)
-        return lu_mech_error(L, fn, &err);
+    mech_system *sys = LSYS_LIVE(ls);
+    mech_status st = ls->dim == 3 ? mech_spoint_add(sys, b, name, s, &e->id, &err)
+                                  : mech_point_add(sys, b, name, s, &e->id, &err);
+    if (st != MECH_OK) return lu_mech_error(L, fn, &err);
     return 1;
 }
 
@@ -230,50 +249,82 @@ static int sys_point(lua_State *L)
     const char *fn = "sys:point";
     static const char *const known[] = {"name", "at", "body_at", NULL};
     int t;
-    lsys *ls = lsys_method_args(L, fn, "{ body, name = ..., at = {x, y} }", known, 1, &t);
+    lsys *ls = lsys_check(L, 1);
+    ls = lsys_method_args(L, fn,
+                          ls->dim == 3 ? "{ body, name = ..., at = {x, y, z} }"
+                                       : "{ body, name = ..., at = {x, y} }",
+                          known, 1, &t);
     int b = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
     return point_common(L, ls, 1, t, b, fn);
 }
 
-/* Anchors of a two-body element: `at` (one world point, or two for springs) or a_at and
-** b_at in body coordinates. */
-static void two_points(lua_State *L, lsys *ls, int t, const char *fn, int a, int b, int two_ends,
-                       double pa[2], double pb[2])
+void lsys_anchors(lua_State *L, lsys *ls, int t, const char *fn, int a, int b, int two_ends,
+                  double *pa, double *pb)
 {
-    int has_a = lu_vec2(L, t, fn, "a_at", pa), has_b = lu_vec2(L, t, fn, "b_at", pb);
+    const int n = ls->dim;
+    const char *xyz = n == 3 ? "{x, y, z}" : "{x, y}";
+    int has_a = lsys_vec(L, ls, t, fn, "a_at", pa), has_b = lsys_vec(L, ls, t, fn, "b_at", pb);
     int type = lu_getfield(L, t, fn, "at");
     lua_pop(L, 1);
     if (type == LUA_TNIL) {
-        if (!has_a) pa[0] = pa[1] = 0;
-        if (!has_b) pb[0] = pb[1] = 0;
+        for (int k = 0; k < n; k++) {
+            if (!has_a) pa[k] = 0;
+            if (!has_b) pb[k] = 0;
+        }
         if (!has_a && !has_b && !two_ends)
             lu_error(L, fn,
-                     "give the anchor: 'at' = {x, y} (world), or 'a_at' and 'b_at' (body "
-                     "coordinates)");
+                     "give the anchor: 'at' = %s (world), or 'a_at' and 'b_at' (body "
+                     "coordinates)",
+                     xyz);
         return;
     }
     if (has_a || has_b) lu_error(L, fn, "give either 'at' or 'a_at'/'b_at', not both");
-    double w[2][2];
+    double w[2][3];
     if (two_ends) {
         lu_getfield(L, t, fn, "at");
         if (!lua_istable(L, -1) || lua_rawlen(L, -1) != 2 || lua_rawgeti(L, -1, 1) != LUA_TTABLE)
-            lu_error(L, fn, "field 'at' must be {{x1, y1}, {x2, y2}}: the two ends (world)");
+            lu_error(L, fn, "field 'at' must be %s: the two ends (world)",
+                     n == 3 ? "{{x1, y1, z1}, {x2, y2, z2}}" : "{{x1, y1}, {x2, y2}}");
         lua_pop(L, 1);
         for (int i = 0; i < 2; i++) {
-            lua_newtable(L);
-            lua_rawgeti(L, -2, i + 1);
-            lua_setfield(L, -2, "at");
-            lu_vec2(L, lua_gettop(L), fn, "at", w[i]);
+            lua_rawgeti(L, -1, i + 1);
+            lu_tovec(L, -1, fn, "field 'at'", w[i], n);
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
     } else {
-        lu_vec2(L, t, fn, "at", w[0]);
-        w[1][0] = w[0][0];
-        w[1][1] = w[0][1];
+        lsys_vec(L, ls, t, fn, "at", w[0]);
+        memcpy(w[1], w[0], sizeof w[0]);
     }
     lsys_to_body(LSYS_LIVE(ls), a, w[0], pa);
     lsys_to_body(LSYS_LIVE(ls), b, w[1], pb);
+}
+
+void lsys_enforcement(lua_State *L, int t, const char *fn, int neq, mech_enforce *enforce,
+                      double *k, double *c, double *alpha, double *beta)
+{
+    static const char *const methods[] = {"lagrange", "penalty", NULL};
+    *enforce = (mech_enforce)lu_option(L, t, fn, "method", methods, MECH_LAGRANGE);
+    int has_k = lu_numbers(L, t, fn, "k", k, neq);
+    lu_numbers(L, t, fn, "c", c, neq);
+    if (*enforce == MECH_PENALTY && !has_k)
+        lu_error(L, fn, "a penalty joint needs 'k', its stiffness (one number or %d)", neq);
+    if (*enforce == MECH_LAGRANGE && has_k)
+        lu_error(L, fn, "'k' is for penalty joints: add method = \"penalty\"");
+    lsys_baumgarte(L, t, fn, alpha, beta);
+}
+
+lcb *lsys_spring_law(lua_State *L, lsys *ls, int t, const char *fn, double *k, double *c)
+{
+    if (!lu_function(L, t, fn, "law")) {
+        *k = lu_number(L, t, fn, "k", 0, 1);
+        *c = lu_number(L, t, fn, "c", 0, 0);
+        return NULL;
+    }
+    if (lu_getfield(L, t, fn, "k") != LUA_TNIL || lu_getfield(L, t, fn, "c") != LUA_TNIL)
+        lu_error(L, fn, "give either 'k'/'c' or 'law', not both");
+    lua_pop(L, 2);
+    return lsys_new_callback(L, ls, "spring law");
 }
 
 /* Reads the required field `law` (a contact law) and the optional `friction` of table t. */
@@ -383,9 +434,9 @@ static void scale_joint(lua_State *L, lsys *ls, int id, const mech_joint_def *d)
     lsys_scale *sc = &ls->scale;
     if (d->enforce != MECH_CLEARANCE) { /* a clearance joint's anchors are its bearing's
                                         ** centre and its journal's, its own size */
-        scale_anchor(ls, d->body_a, d->pa);
-        scale_anchor(ls, d->body_b, d->pb);
-        plaus_angle(L, "joint", plaus_name(ls, MECH_KIND_JOINT, id), "angle", d->angle0);
+        lsys_scale_anchor(ls, d->body_a, d->pa);
+        lsys_scale_anchor(ls, d->body_b, d->pb);
+        lsys_plaus_angle(L, "joint", lsys_plaus_name(ls, MECH_KIND_JOINT, id), "angle", d->angle0);
         return;
     }
     const mech_clearance_def *cl = &d->clearance;
@@ -402,8 +453,8 @@ static void scale_joint(lua_State *L, lsys *ls, int id, const mech_joint_def *d)
                     "joint '%s': radial clearance = %g m is more than half the bearing radius "
                     "(%g m), which leaves a journal of %g m: journal's radius and clearance "
                     "mixed up? (clearance = { journal = %g, radius = %g } gives the journal)",
-                    plaus_name(ls, MECH_KIND_JOINT, id), cl->gap, cl->radius, cl->radius - cl->gap,
-                    cl->gap, cl->radius);
+                    lsys_plaus_name(ls, MECH_KIND_JOINT, id), cl->gap, cl->radius,
+                    cl->radius - cl->gap, cl->gap, cl->radius);
         return;
     }
     double ymin = INFINITY, ymax = -INFINITY;
@@ -415,7 +466,7 @@ static void scale_joint(lua_State *L, lsys *ls, int id, const mech_joint_def *d)
         lu_warn(L,
                 "joint '%s': gap = %g m is more than the slider's height (%g m): the guide's "
                 "width? (clearance = { width = %g, ... } gives the gap)",
-                plaus_name(ls, MECH_KIND_JOINT, id), cl->gap, ymax - ymin, cl->gap);
+                lsys_plaus_name(ls, MECH_KIND_JOINT, id), cl->gap, ymax - ymin, cl->gap);
 }
 
 static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
@@ -425,7 +476,6 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
     static const char *const known_clearance[] = {"name", "at",        "a_at",      "b_at",
                                                   "axis", "angle",     "method",    "k",
                                                   "c",    "baumgarte", "clearance", NULL};
-    static const char *const methods[] = {"lagrange", "penalty", NULL};
     int t;
     lsys *ls = lsys_method_args(L, fn, "{ body_a, body_b, at = {x, y}, ... }",
                                 type == MECH_FIXED ? known : known_clearance, 2, &t);
@@ -446,7 +496,7 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
             lsys_to_body(LSYS_LIVE(ls), d.body_a, at, d.pa);
             d.pb[0] = d.pb[1] = 0;
         } else {
-            two_points(L, ls, t, fn, d.body_a, d.body_b, 0, d.pa, d.pb);
+            lsys_anchors(L, ls, t, fn, d.body_a, d.body_b, 0, d.pa, d.pb);
         }
         if (!lu_vec2(L, t, fn, "axis", d.axis)) d.axis[0] = 1, d.axis[1] = 0;
         /* the axis is given in the world frame at the start: turn it into body a's frame */
@@ -456,20 +506,13 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
         d.axis[0] = c * ax + s * ay;
         d.axis[1] = -s * ax + c * ay;
     } else {
-        two_points(L, ls, t, fn, d.body_a, d.body_b, 0, d.pa, d.pb);
+        lsys_anchors(L, ls, t, fn, d.body_a, d.body_b, 0, d.pa, d.pb);
     }
     if (!read_clearance(L, ls, t, fn, &d)) {
         double angle;
         if (lu_optnumber(L, t, fn, "angle", &angle)) d.angle0 = angle;
-        d.enforce = lu_option(L, t, fn, "method", methods, MECH_LAGRANGE);
-        int neq = mech_joint_type_equations(type);
-        int has_k = lu_numbers(L, t, fn, "k", d.k, neq);
-        lu_numbers(L, t, fn, "c", d.c, neq);
-        if (d.enforce == MECH_PENALTY && !has_k)
-            lu_error(L, fn, "a penalty joint needs 'k', its stiffness (one number or %d)", neq);
-        if (d.enforce == MECH_LAGRANGE && has_k)
-            lu_error(L, fn, "'k' is for penalty joints: add method = \"penalty\"");
-        baumgarte_field(L, t, fn, &d.alpha, &d.beta);
+        lsys_enforcement(L, t, fn, mech_joint_type_equations(type), &d.enforce, d.k, d.c, &d.alpha,
+                         &d.beta);
     }
     lentity *e = lsys_push_entity(L, 1, MECH_KIND_JOINT, -1);
     mech_error err;
@@ -489,17 +532,34 @@ static int sys_prismatic(lua_State *L)
     return add_joint(L, MECH_PRISMATIC, "sys:prismatic");
 }
 
+/* The name mechanical engineering also uses for a prismatic joint. */
+static int sys_translational(lua_State *L)
+{
+    return add_joint(L, MECH_PRISMATIC, "sys:translational");
+}
+
 static int sys_fixed(lua_State *L)
 {
     return add_joint(L, MECH_FIXED, "sys:fixed");
 }
 
+/*
+** sys:drive{ body | joint, speed | motion, start, baumgarte, name } of every system; a spatial
+** one also takes axis (a body's: the world axis of its rotation) and what ("angle" or
+** "distance": which coordinate of a cylindrical joint).
+*/
 static int sys_drive(lua_State *L)
 {
     const char *fn = "sys:drive";
-    static const char *const known[] = {"name", "speed", "start", "motion", "baumgarte", NULL};
+    static const char *const known2[] = {"name", "speed", "start", "motion", "baumgarte", NULL};
+    static const char *const known3[] = {"name",      "speed", "start", "motion",
+                                         "baumgarte", "axis",  "what",  NULL};
+    static const char *const whats[] = {"angle", "distance", NULL};
     int t;
-    lsys *ls = lsys_method_args(L, fn, "{ body or joint, speed = ... }", known, 1, &t);
+    lsys *ls = lsys_check(L, 1);
+    int spatial = ls->dim == 3;
+    ls =
+        lsys_method_args(L, fn, "{ body or joint, speed = ... }", spatial ? known3 : known2, 1, &t);
     mech_driver_def d = mech_driver_default();
     d.name = lu_string(L, t, fn, "name", NULL);
     lua_rawgeti(L, t, 1);
@@ -509,22 +569,51 @@ static int sys_drive(lua_State *L)
         return lu_error(L, fn, "value #1 must be the body or joint to drive");
     int kind = e->kind;
     d.target = lsys_table_entity(L, t, 1, ls, kind, fn, "the driven body or joint");
+    int what = spatial ? lu_option(L, t, fn, "what", whats, -1) : -1;
     if (kind == MECH_KIND_BODY) {
         d.type = MECH_DRIVE_BODY_ANGLE;
+        if (what == 1)
+            return lu_error(L, fn, "a body's driver drives its angle (what = \"angle\")");
+        if (spatial) lspatial_drive_axis(L, ls, t, fn, d.target, d.axis);
     } else {
         mech_joint_type jt = mech_joint_type_of(LSYS_LIVE(ls), d.target);
+        const char *jname = mech_system_name(ls->sys, MECH_KIND_JOINT, d.target);
+        int has_axis = spatial && lu_getfield(L, t, fn, "axis") != LUA_TNIL;
+        lua_settop(L, t);
+        if (has_axis)
+            return lu_error(L, fn, "'axis' is for a body's driver: a joint's is the joint's axis");
         if (jt == MECH_FIXED) return lu_error(L, fn, "a fixed joint cannot be driven");
-        d.type = jt == MECH_REVOLUTE ? MECH_DRIVE_JOINT_ANGLE : MECH_DRIVE_JOINT_DISTANCE;
+        if (!spatial) {
+            d.type = jt == MECH_REVOLUTE ? MECH_DRIVE_JOINT_ANGLE : MECH_DRIVE_JOINT_DISTANCE;
+        } else if (jt == MECH_CYLINDRICAL) {
+            if (what < 0)
+                return lu_error(L, fn,
+                                "joint '%s' is cylindrical: say which of its coordinates is "
+                                "driven, what = \"angle\" or \"distance\"",
+                                jname);
+            d.type = what == 0 ? MECH_DRIVE_JOINT_ANGLE : MECH_DRIVE_JOINT_DISTANCE;
+        } else if (jt == MECH_REVOLUTE || jt == MECH_PRISMATIC) {
+            d.type = jt == MECH_REVOLUTE ? MECH_DRIVE_JOINT_ANGLE : MECH_DRIVE_JOINT_DISTANCE;
+            if (what >= 0 && what != (jt == MECH_PRISMATIC))
+                return lu_error(L, fn, "joint '%s' is %s: its driver drives its %s", jname,
+                                mech_joint_type_name(jt),
+                                jt == MECH_REVOLUTE ? "angle" : "distance");
+        } else {
+            return lu_error(L, fn,
+                            "joint '%s' is %s: only a revolute, prismatic or cylindrical joint "
+                            "can be driven",
+                            jname, mech_joint_type_name(jt));
+        }
     }
     double start;
     if (lu_optnumber(L, t, fn, "start", &start)) d.value0 = start;
     int has_speed = lu_optnumber(L, t, fn, "speed", &d.speed);
-    baumgarte_field(L, t, fn, &d.alpha, &d.beta);
+    lsys_baumgarte(L, t, fn, &d.alpha, &d.beta);
     if (lu_function(L, t, fn, "motion")) {
         if (has_speed) lu_error(L, fn, "give either 'speed' or 'motion', not both");
-        char what[96];
-        snprintf(what, sizeof what, "driver '%s' motion function", d.name ? d.name : "?");
-        lcb *cb = lsys_new_callback(L, ls, what);
+        char what_fn[96];
+        snprintf(what_fn, sizeof what_fn, "driver '%s' motion function", d.name ? d.name : "?");
+        lcb *cb = lsys_new_callback(L, ls, what_fn);
         d.fn = lsys_motion_trampoline;
         d.ud = cb;
     } else if (!has_speed) {
@@ -543,11 +632,13 @@ static int sys_drive(lua_State *L)
     }
     if (d.type == MECH_DRIVE_JOINT_DISTANCE) {
         if (has_speed)
-            plaus_speed(L, "driver", plaus_name(ls, MECH_KIND_DRIVER, id), "speed", d.speed);
+            lsys_plaus_speed(L, "driver", lsys_plaus_name(ls, MECH_KIND_DRIVER, id), "speed",
+                             d.speed);
     } else {
-        plaus_angle(L, "driver", plaus_name(ls, MECH_KIND_DRIVER, id), "start", d.value0);
+        lsys_plaus_angle(L, "driver", lsys_plaus_name(ls, MECH_KIND_DRIVER, id), "start", d.value0);
         if (has_speed)
-            plaus_omega(L, "driver", plaus_name(ls, MECH_KIND_DRIVER, id), "speed", d.speed);
+            lsys_plaus_omega(L, "driver", lsys_plaus_name(ls, MECH_KIND_DRIVER, id), "speed",
+                             d.speed);
     }
     return 1;
 }
@@ -563,20 +654,13 @@ static int sys_spring(lua_State *L)
     d.name = lu_string(L, t, fn, "name", NULL);
     d.body_a = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the first body");
     d.body_b = lsys_table_entity(L, t, 2, ls, MECH_KIND_BODY, fn, "the second body");
-    two_points(L, ls, t, fn, d.body_a, d.body_b, 1, d.pa, d.pb);
+    lsys_anchors(L, ls, t, fn, d.body_a, d.body_b, 1, d.pa, d.pb);
     lu_optnumber(L, t, fn, "length", &d.length0);
     lu_vec2(L, t, fn, "axis", d.axis);
-    lcb *cb = NULL;
-    if (lu_function(L, t, fn, "law")) {
-        if (lu_getfield(L, t, fn, "k") != LUA_TNIL || lu_getfield(L, t, fn, "c") != LUA_TNIL)
-            lu_error(L, fn, "give either 'k'/'c' or 'law', not both");
-        lua_settop(L, t + 1);
-        cb = lsys_new_callback(L, ls, "spring law");
+    lcb *cb = lsys_spring_law(L, ls, t, fn, &d.k, &d.c);
+    if (cb) {
         d.law = lsys_law_trampoline;
         d.ud = cb;
-    } else {
-        d.k = lu_number(L, t, fn, "k", 0, 1);
-        d.c = lu_number(L, t, fn, "c", 0, 0);
     }
     lentity *e = lsys_push_entity(L, 1, MECH_KIND_FORCE, -1);
     mech_error err;
@@ -606,7 +690,8 @@ static int sys_rotational_spring(lua_State *L)
     mech_error err;
     if (mech_rot_spring_add(LSYS_LIVE(ls), &d, &e->id, &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
-    plaus_angle(L, "rotational spring", plaus_name(ls, MECH_KIND_FORCE, e->id), "angle", d.angle0);
+    lsys_plaus_angle(L, "rotational spring", lsys_plaus_name(ls, MECH_KIND_FORCE, e->id), "angle",
+                     d.angle0);
     return 1;
 }
 
@@ -626,7 +711,7 @@ static int add_load(lua_State *L, int torque)
     d.body = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
     d.torque = torque;
     if (!torque) {
-        one_point(L, ls, t, fn, d.body, d.point);
+        lsys_point(L, ls, t, fn, d.body, d.point);
         d.body_frame = lu_option(L, t, fn, "frame", frames, 0);
         lu_vec2(L, t, fn, "value", d.value);
         lu_vec2(L, t, fn, "amplitude", d.amplitude);
@@ -656,8 +741,8 @@ static int add_load(lua_State *L, int torque)
     if (cb)
         snprintf(cb->what, sizeof cb->what, "%s '%s' function", torque ? "torque" : "force",
                  mech_system_name(ls->sys, MECH_KIND_FORCE, id));
-    plaus_angle(L, torque ? "torque" : "force", plaus_name(ls, MECH_KIND_FORCE, id), "phase",
-                d.phase);
+    lsys_plaus_angle(L, torque ? "torque" : "force", lsys_plaus_name(ls, MECH_KIND_FORCE, id),
+                     "phase", d.phase);
     return 1;
 }
 
@@ -687,7 +772,7 @@ static int sys_contact(lua_State *L)
     mech_contact_def d = mech_contact_default();
     d.name = lu_string(L, t, fn, "name", NULL);
     d.body_a = lsys_table_entity(L, t, 1, ls, MECH_KIND_BODY, fn, "the body");
-    one_point(L, ls, t, fn, d.body_a, d.point);
+    lsys_point(L, ls, t, fn, d.body_a, d.point);
     if (lu_getfield(L, t, fn, "surface") != LUA_TTABLE)
         return lu_error(L, fn,
                         "field 'surface' is required: { body = ..., at = {x, y}, normal = "
@@ -705,7 +790,7 @@ static int sys_contact(lua_State *L)
             lsys_table_entity(L, lua_gettop(L), 1, ls, MECH_KIND_BODY, sfn, "the surface's body");
     }
     lua_settop(L, s);
-    one_point(L, ls, s, sfn, d.body_b, d.surface_point);
+    lsys_point(L, ls, s, sfn, d.body_b, d.surface_point);
     double n[2] = {0, 1};
     lu_vec2(L, s, sfn, "normal", n);
     double pose[3];
@@ -731,7 +816,8 @@ static int ent_point(lua_State *L)
     lentity *e = lsys_check_entity(L, 1, &ls);
     if (e->kind != MECH_KIND_BODY) return lu_error(L, fn, "only bodies have points");
     if (ls->busy) return lu_error(L, fn, "the system cannot change while it is %s", ls->busy);
-    int t = lu_checktable(L, 2, fn, "{ name = ..., at = {x, y} }");
+    int t = lu_checktable(
+        L, 2, fn, ls->dim == 3 ? "{ name = ..., at = {x, y, z} }" : "{ name = ..., at = {x, y} }");
     lu_checkfields(L, t, fn, known, 0);
     lua_getiuservalue(L, 1, 1);
     int sysidx = lua_gettop(L);
@@ -740,16 +826,23 @@ static int ent_point(lua_State *L)
 
 void lmech_open_sys_build(lua_State *L)
 {
+    static const luaL_Reg planar_methods[] = {{"body", sys_body},
+                                              {"revolute", sys_revolute},
+                                              {"prismatic", sys_prismatic},
+                                              {"translational", sys_translational},
+                                              {"fixed", sys_fixed},
+                                              {"spring", sys_spring},
+                                              {"rotational_spring", sys_rotational_spring},
+                                              {"force", sys_force},
+                                              {"torque", sys_torque},
+                                              {"contact", sys_contact},
+                                              {NULL, NULL}};
     static const luaL_Reg sys_methods[] = {
-        {"body", sys_body},         {"point", sys_point},
-        {"revolute", sys_revolute}, {"prismatic", sys_prismatic},
-        {"fixed", sys_fixed},       {"drive", sys_drive},
-        {"spring", sys_spring},     {"rotational_spring", sys_rotational_spring},
-        {"force", sys_force},       {"torque", sys_torque},
-        {"contact", sys_contact},   {NULL, NULL}};
+        {"point", sys_point}, {"drive", sys_drive}, {NULL, NULL}};
     /* bodies take points: the ground and the nodes of flexible bodies (which are bodies) too */
     static const luaL_Reg body_methods[] = {{"point", ent_point}, {NULL, NULL}};
     static const lsys_kind_binding body_kind = {MECH_KIND_BODY, body_methods, NULL, NULL};
-    lsys_add_methods(L, lua_gettop(L), sys_methods);
+    lsys_add_methods(L, lua_gettop(L), 0, sys_methods);
+    lsys_add_methods(L, lua_gettop(L), 2, planar_methods);
     lsys_add_kind(L, &body_kind);
 }

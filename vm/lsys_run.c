@@ -523,5 +523,5 @@ void lmech_open_sys_run(lua_State *L)
                                            {"simulate", sys_simulate},
                                            {"lyapunov", sys_lyapunov},
                                            {NULL, NULL}};
-    lsys_add_methods(L, lua_gettop(L), sys_methods);
+    lsys_add_methods(L, lua_gettop(L), 0, sys_methods);
 }

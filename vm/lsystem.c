@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** mech.planar: the system and entity handles, the Lua callbacks, and the registration that
-** the other binding files add their methods through (constructors: lsys_build.c; assembly,
-** simulate and lyapunov: lsys_run.c; flexible bodies: lfe.c).
+** mech.planar and mech.spatial: the system and entity handles, the Lua callbacks, and the
+** registration that the other binding files add their methods through (constructors:
+** lsys_build.c, lspatial.c; assembly, simulate and lyapunov: lsys_run.c; flexible bodies:
+** lfe.c).  The system type is one for both dimensions: a system finds the methods of its
+** dimension first (lsys_add_methods).
 **
 ** A system userdata owns its mech_system.  Its user value is a table holding the Lua
 ** functions of callbacks (laws, drivers, loads, channels, events) at integer keys, the
@@ -129,8 +131,8 @@ lcb *lsys_new_callback(lua_State *L, lsys *ls, const char *what)
     lsys_push_uv(L, ls);
     lua_insert(L, -2);
     int ref = ++ls->ncallbacks;
-    lua_rawseti(L, -2, 2 * ref); /* the function */
-    lcb *cb = lua_newuserdatauv(L, sizeof *cb, 0);
+    lua_rawseti(L, -2, 2 * ref);                   /* the function */
+    lcb *cb = lua_newuserdatauv(L, sizeof *cb, 1); /* its user value: a state table */
     cb->owner = ls;
     cb->ref = ref;
     snprintf(cb->what, sizeof cb->what, "%s", what);
@@ -291,6 +293,79 @@ int lsys_torque_trampoline(void *ud, double t, const mech_body_state *b, double 
     return 0;
 }
 
+void lsys_callback_state(lua_State *L, lsys *ls, lcb *cb)
+{
+    static const char *const keys[] = {"x",  "y",  "z",  "e0", "e1", "e2", "e3",
+                                       "vx", "vy", "vz", "wx", "wy", "wz", NULL};
+    lua_createtable(L, 0, 13);
+    for (int i = 0; keys[i]; i++) {
+        lua_pushnumber(L, 0);
+        lua_setfield(L, -2, keys[i]);
+    }
+    lsys_push_uv(L, ls);
+    lua_rawgeti(L, -1, 2 * cb->ref + 1);
+    lua_rotate(L, -3, -1); /* table, uv, cb -> uv, cb, table */
+    lua_setiuservalue(L, -2, 1);
+    lua_pop(L, 2);
+}
+
+/* Protected part of a spatial load's call: 1 the function, 2 the state table, 3 t, 4..16 the
+** body's state in the order of lsys_callback_state's keys; fills the table (a user's
+** function may have changed it: what may allocate or raise runs here, in the protected
+** call) and returns the function's first six results. */
+static int sload_call(lua_State *L)
+{
+    static const char *const keys[] = {"x",  "y",  "z",  "e0", "e1", "e2", "e3",
+                                       "vx", "vy", "vz", "wx", "wy", "wz"};
+    if (lua_type(L, 2) == LUA_TTABLE)
+        for (int i = 0; i < 13; i++) {
+            lua_pushstring(L, keys[i]);
+            lua_pushvalue(L, 4 + i);
+            lua_rawset(L, 2);
+        }
+    lua_settop(L, 3);
+    lua_insert(L, 2); /* fn, t, state */
+    lua_call(L, 2, 6);
+    return 6;
+}
+
+/* Calls a spatial load's function; its nres (3 or 6) numbers go to out, missing ones from
+** the fourth on as 0. */
+static int sload_results(void *ud, double t, const mech_sbody_state *b, int nres, double *out)
+{
+    lcb *cb = ud;
+    if (cb->owner->L == NULL || !lua_checkstack(cb->owner->L, 24)) return -1;
+    lua_State *L = push_callback(cb);
+    if (L == NULL) return -1;
+    int top = lua_gettop(L) - 1;
+    lua_pushcfunction(L, sload_call); /* a light C function: nothing allocated */
+    lua_insert(L, -2);
+    lsys_push_uv(L, cb->owner);
+    lua_rawgeti(L, -1, 2 * cb->ref + 1);
+    lua_getiuservalue(L, -1, 1);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+    lua_pushnumber(L, t);
+    const double *v[4] = {b->pos, b->quat, b->vel, b->omega};
+    const int len[4] = {3, 4, 3, 3};
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < len[k]; i++) lua_pushnumber(L, v[k][i]);
+    if (call_callback(cb, L, top, 16, 6)) return -1;
+    lua_settop(L, top + nres);
+    return numbers_result(cb, L, top, nres, 3, 0, out);
+}
+
+int lsys_sload_trampoline(void *ud, double t, const mech_sbody_state *b, double out[6])
+{
+    return sload_results(ud, t, b, 6, out);
+}
+
+int lsys_storque_trampoline(void *ud, double t, const mech_sbody_state *b, double out[6])
+{
+    out[0] = out[1] = out[2] = 0;
+    return sload_results(ud, t, b, 3, out + 3);
+}
+
 /*
 ** Calls a function(t, system) callback; on success its one result is on top of the
 ** returned state's stack and *top is where the stack was before the call.
@@ -331,7 +406,7 @@ int lsys_event_action_trampoline(void *ud, const mech_system *sys, double t, int
     return 0;
 }
 
-/* ---- mech.planar and system methods ---------------------------------------------------------- */
+/* ---- mech.planar, mech.spatial and system methods ------------------------------------------ */
 
 /* __gc and __close.  A system that libmech is simulating or assembling is in use by the C
 ** code below the callback that asks: closing it from there is an error.  (When the state
@@ -350,22 +425,32 @@ static int sys_gc(lua_State *L)
     return 0;
 }
 
-static int l_planar(lua_State *L)
+/*
+** mech.planar{ gravity = {gx, gy}, baumgarte = {a, b}, assemble = true, start = "auto" } and
+** mech.spatial{ gravity = {gx, gy, gz}, baumgarte = {a, b}, assemble = true }: a new system of
+** dimension dim (spatial systems have no joints with clearance, so no start).
+*/
+static int new_system(lua_State *L, int dim)
 {
-    const char *fn = "mech.planar";
-    static const char *const known[] = {"gravity", "baumgarte", "assemble", "start", NULL};
+    const char *fn = dim == 3 ? "mech.spatial" : "mech.planar";
+    static const char *const known2[] = {"gravity", "baumgarte", "assemble", "start", NULL};
+    static const char *const known3[] = {"gravity", "baumgarte", "assemble", NULL};
     /* in the order of mech_start */
     static const char *const starts[] = {"auto", "ideal", "as_given", NULL};
-    double g[2] = {0, 0};
+    double g[3] = {0, 0, 0};
     int assemble = 1, start = MECH_START_AUTO;
     double bg[2] = {NAN, NAN};
     if (!lua_isnoneornil(L, 1)) {
-        int t = lu_checktable(L, 1, fn, "{ gravity = {gx, gy} }");
-        lu_checkfields(L, t, fn, known, 0);
-        lu_vec2(L, t, fn, "gravity", g);
+        int t = lu_checktable(L, 1, fn,
+                              dim == 3 ? "{ gravity = {gx, gy, gz} }" : "{ gravity = {gx, gy} }");
+        lu_checkfields(L, t, fn, dim == 3 ? known3 : known2, 0);
+        if (dim == 3)
+            lu_vec3(L, t, fn, "gravity", g);
+        else
+            lu_vec2(L, t, fn, "gravity", g);
         lu_vec2(L, t, fn, "baumgarte", bg);
         assemble = lu_bool(L, t, fn, "assemble", 1);
-        start = lu_option(L, t, fn, "start", starts, MECH_START_AUTO);
+        if (dim == 2) start = lu_option(L, t, fn, "start", starts, MECH_START_AUTO);
         if (start == MECH_START_IDEAL && !assemble)
             lu_error(L, fn,
                      "field 'start' = \"ideal\" is an assembly: it needs assemble = true "
@@ -373,6 +458,7 @@ static int l_planar(lua_State *L)
     }
     lsys *ls = lua_newuserdatauv(L, sizeof *ls, 1);
     memset(ls, 0, sizeof *ls);
+    ls->dim = dim;
     luaL_setmetatable(L, LMECH_SYSTEM);
     lua_newtable(L);
     lua_pushvalue(L, -2);
@@ -383,13 +469,25 @@ static int l_planar(lua_State *L)
     lua_pop(L, 1);
     lua_setiuservalue(L, -2, 1);
     mech_error err;
-    if (mech_system_create(&ls->sys, g, &err) != MECH_OK) return lu_mech_error(L, fn, &err);
+    mech_status st = dim == 3 ? mech_system_create_spatial(&ls->sys, g, &err)
+                              : mech_system_create(&ls->sys, g, &err);
+    if (st != MECH_OK) return lu_mech_error(L, fn, &err);
     if (!isnan(bg[0]) && mech_system_set_baumgarte(ls->sys, bg[0], bg[1], &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
     mech_system_set_assembly(ls->sys, assemble);
     if (mech_system_set_start(ls->sys, (mech_start)start, &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
     return 1;
+}
+
+static int l_planar(lua_State *L)
+{
+    return new_system(L, 2);
+}
+
+static int l_spatial(lua_State *L)
+{
+    return new_system(L, 3);
 }
 
 static int sys_entity(lua_State *L)
@@ -420,8 +518,9 @@ static int sys_describe(lua_State *L)
 static int sys_tostring(lua_State *L)
 {
     lsys *ls = luaL_checkudata(L, 1, LMECH_SYSTEM);
+    const char *type = ls->dim == 3 ? "mech.spatial" : "mech.planar";
     if (ls->sys == NULL) {
-        lua_pushliteral(L, "mech.planar (closed)");
+        lua_pushfstring(L, "%s (closed)", type);
         return 1;
     }
     const mech_system *s = ls->sys;
@@ -433,7 +532,7 @@ static int sys_tostring(lua_State *L)
         if (w_ > 0) len = len + (size_t)w_ < sizeof buf ? len + (size_t)w_ : sizeof buf - 1;       \
     } while (0)
     int nb = mech_system_count(s, MECH_KIND_BODY) - 1;
-    ADD("mech.planar: %d bod%s", nb, nb == 1 ? "y" : "ies");
+    ADD("%s: %d bod%s", type, nb, nb == 1 ? "y" : "ies");
     for (int i = 1; i <= nb && i <= 6; i++) {
         ADD("%s%s", i == 1 ? " (" : ", ", mech_system_name(s, MECH_KIND_BODY, i));
         if (i == nb || i == 6) ADD("%s", i < nb ? ", ...)" : ")");
@@ -451,6 +550,18 @@ static int sys_tostring(lua_State *L)
     return 1;
 }
 
+/* The metatable fields of the methods of systems of dimension dim (2 or 3), and of the stubs
+** that systems of the other dimension find under the same names. */
+static const char *dim_methods(int dim)
+{
+    return dim == 3 ? "__spatial_methods" : "__planar_methods";
+}
+
+static const char *dim_stubs(int dim)
+{
+    return dim == 3 ? "__spatial_stubs" : "__planar_stubs";
+}
+
 static int sys_index(lua_State *L)
 {
     const char *key = luaL_checkstring(L, 2); /* first: turning a number into text allocates */
@@ -463,14 +574,49 @@ static int sys_index(lua_State *L)
         lua_pushinteger(L, mech_system_dof(ls->sys));
         return 1;
     }
+    if (strcmp(key, "dim") == 0) {
+        lua_pushinteger(L, ls->dim);
+        return 1;
+    }
     if (strcmp(key, "last_run") == 0) {
         lsys_push_uv(L, ls);
         lua_getfield(L, -1, "last_run");
         return 1;
     }
+    /* this dimension's methods, then every system's, then the other dimension's stubs */
+    const char *const tables[] = {dim_methods(ls->dim), "__methods", dim_stubs(5 - ls->dim)};
     luaL_getmetatable(L, LMECH_SYSTEM);
-    lua_getfield(L, -1, "__methods");
-    lua_getfield(L, -1, key);
+    for (int i = 0; i < 3; i++) {
+        lua_getfield(L, -1, tables[i]);
+        if (lua_getfield(L, -1, key) != LUA_TNIL) return 1;
+        lua_pop(L, 2);
+    }
+    return 0;
+}
+
+/* What Tab completes on system s (the REPL calls the metatable's __complete with it): its
+** fields, every system's methods and those of its dimension, exactly what sys_index finds
+** (the other dimension's stubs aside). */
+static int sys_complete(lua_State *L)
+{
+    static const char *const fields[] = {"ground", "dof", "dim", "last_run", NULL};
+    lsys *ls = luaL_checkudata(L, 1, LMECH_SYSTEM);
+    lua_newtable(L);
+    int set = lua_gettop(L);
+    lu_setflags(L, fields);
+    luaL_getmetatable(L, LMECH_SYSTEM);
+    const char *const tables[] = {"__methods", dim_methods(ls->dim)};
+    for (int i = 0; i < 2; i++) {
+        lua_getfield(L, -1, tables[i]);
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, set);
+        }
+        lua_pop(L, 1);
+    }
+    lua_settop(L, set);
     return 1;
 }
 
@@ -566,19 +712,50 @@ static int ent_complete(lua_State *L)
 static const luaL_Reg sys_methods[] = {
     {"entity", sys_entity}, {"describe", sys_describe}, {NULL, NULL}};
 
-void lsys_add_methods(lua_State *L, int mech, const luaL_Reg methods[])
+/* A method of the other dimension's systems (upvalues: the method, its name, its dimension):
+** raises, naming the method and the system's dimension; called on a system of its own
+** dimension (taken from the other's), it is the method. */
+static int wrong_dim(lua_State *L)
+{
+    static const char *const kinds[] = {"planar", "spatial"};
+    lsys *ls = luaL_testudata(L, 1, LMECH_SYSTEM);
+    int dim = (int)lua_tointeger(L, lua_upvalueindex(3));
+    if (ls && ls->dim == dim) {
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_insert(L, 1);
+        lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    const char *name = lua_tostring(L, lua_upvalueindex(2));
+    const char *own = kinds[dim == 3], *other = kinds[dim != 3];
+    char fn[MECH_NAME_MAX + 8];
+    snprintf(fn, sizeof fn, "sys:%s", name);
+    if (ls == NULL)
+        return lu_error(L, fn, "a %s system's method: call it as sys:%s{...} (got %s)", own, name,
+                        luaL_typename(L, 1));
+    return lu_error(L, fn, "a %s system's method; this system is %s (mech.%s{} makes a %s one)",
+                    own, other, own, own);
+}
+
+void lsys_add_methods(lua_State *L, int mech, int dim, const luaL_Reg methods[])
 {
     mech = lua_absindex(L, mech);
     luaL_getmetatable(L, LMECH_SYSTEM);
-    lua_getfield(L, -1, "__methods");
+    lua_getfield(L, -1, dim ? dim_methods(dim) : "__methods");
     lua_pushvalue(L, mech); /* upvalue of each method: the mech table (for mech.quiet) */
     luaL_setfuncs(L, methods, 1);
-    lua_getfield(L, -2, "__complete"); /* what Tab completes after "sys." or "sys:" */
-    for (const luaL_Reg *m = methods; m->name; m++) {
-        lua_getfield(L, -2, m->name);
-        lua_setfield(L, -2, m->name);
+    if (dim) {
+        lua_getfield(L, -2, dim_stubs(dim));
+        for (const luaL_Reg *m = methods; m->name; m++) {
+            lua_getfield(L, -2, m->name);
+            lua_pushstring(L, m->name);
+            lua_pushinteger(L, dim);
+            lua_pushcclosure(L, wrong_dim, 3);
+            lua_setfield(L, -2, m->name);
+        }
+        lua_pop(L, 1);
     }
-    lua_pop(L, 3);
+    lua_pop(L, 2);
 }
 
 void lsys_add_kind(lua_State *L, const lsys_kind_binding *b)
@@ -597,12 +774,12 @@ void lsys_add_kind(lua_State *L, const lsys_kind_binding *b)
 
 void lmech_open_system(lua_State *L)
 {
-    static const char *const sys_fields[] = {"ground", "dof", "last_run", NULL};
-    static const luaL_Reg sys_meta[] = {{"__index", sys_index},
-                                        {"__gc", sys_gc},
-                                        {"__close", sys_gc},
-                                        {"__tostring", sys_tostring},
-                                        {NULL, NULL}};
+    static const luaL_Reg sys_meta[] = {{"__index", sys_index},       {"__gc", sys_gc},
+                                        {"__close", sys_gc},          {"__tostring", sys_tostring},
+                                        {"__complete", sys_complete}, {NULL, NULL}};
+    static const char *const method_tables[] = {"__methods",         "__planar_methods",
+                                                "__spatial_methods", "__planar_stubs",
+                                                "__spatial_stubs",   NULL};
     static const luaL_Reg ent_meta[] = {{"__index", ent_index},
                                         {"__tostring", ent_tostring},
                                         {"__eq", ent_eq},
@@ -610,11 +787,10 @@ void lmech_open_system(lua_State *L)
                                         {NULL, NULL}};
     int mech = lua_gettop(L);
     luaL_newmetatable(L, LMECH_SYSTEM);
-    lua_newtable(L);
-    lua_setfield(L, -2, "__methods"); /* filled by lsys_add_methods */
-    lua_newtable(L);
-    lu_setflags(L, sys_fields);
-    lua_setfield(L, -2, "__complete"); /* the fields, and the methods as they are added */
+    for (int i = 0; method_tables[i]; i++) { /* filled by lsys_add_methods */
+        lua_newtable(L);
+        lua_setfield(L, -2, method_tables[i]);
+    }
     luaL_setfuncs(L, sys_meta, 0);
     lua_pop(L, 1);
 
@@ -635,8 +811,10 @@ void lmech_open_system(lua_State *L)
     lua_setmetatable(L, -2);
     lua_setfield(L, LUA_REGISTRYINDEX, UV_REGISTRY);
 
-    lsys_add_methods(L, mech, sys_methods);
+    lsys_add_methods(L, mech, 0, sys_methods);
 
     lua_pushcfunction(L, l_planar);
     lua_setfield(L, mech, "planar");
+    lua_pushcfunction(L, l_spatial);
+    lua_setfield(L, mech, "spatial");
 }

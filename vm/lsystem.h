@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** The system and entity handles of the bindings (lsystem.c): what the files that add methods
-** and entity kinds to systems share (constructors: lsys_build.c; assembly, simulate and
-** lyapunov: lsys_run.c; flexible bodies: lfe.c).  Internal to vm/.
+** and entity kinds to systems share (constructors: lsys_build.c, lspatial.c; assembly,
+** simulate and lyapunov: lsys_run.c; flexible bodies: lfe.c).  Internal to vm/.
 */
 #ifndef MECHLUA_LSYSTEM_H
 #define MECHLUA_LSYSTEM_H
@@ -21,8 +21,9 @@
 ** when the system is assembled.
 */
 typedef struct lsys_scale {
-    double box[4]; /* xmin, ymin, xmax, ymax of the bodies' centres and the ideal joints' anchors */
-    int npoints;   /* points in box */
+    double box[6];  /* xmin, ymin, zmin, xmax, ymax, zmax of the bodies' centres and the ideal
+                    ** joints' anchors (z = 0 in a planar system) */
+    int npoints;    /* points in box */
     double mass[2]; /* smallest and largest mass of a body */
     int mass_id[2]; /* and their bodies */
     double outline; /* largest dimension of a body's outline (rectangle, segment) */
@@ -37,6 +38,7 @@ typedef struct lsys_scale {
 
 typedef struct lsys {
     mech_system *sys;
+    int dim;          /* 2: made by mech.planar, 3: by mech.spatial (mech_system_dim) */
     lua_State *L;     /* the state running the current call into libmech */
     const char *busy; /* what libmech is doing with it ("simulated", "assembled", ...) while it
                       ** may call back into Lua; NULL when idle.  Busy, it neither changes nor
@@ -114,7 +116,8 @@ static inline mech_status lsys_busy_end(lsys *ls, mech_status st)
 
 /* ---- callbacks ------------------------------------------------------------------------------ */
 
-/// Context of one Lua callback: the function is uservalue[2 ref], the context [2 ref + 1].
+/// Context of one Lua callback: the function is uservalue[2 ref], the context [2 ref + 1] (a
+/// userdata whose own user value is the callback's state table, if it has one).
 typedef struct lcb {
     lsys *owner;
     int ref;
@@ -139,6 +142,18 @@ int lsys_motion_trampoline(void *ud, double t, double out[3]);
 int lsys_load_trampoline(void *ud, double t, const mech_body_state *b, double out[3]);
 /// A torque load: the same function, returning the torque only.
 int lsys_torque_trampoline(void *ud, double t, const mech_body_state *b, double out[3]);
+/*
+** A spatial load: function(t, s) -> fx, fy, fz[, tx, ty, tz] (world axes; the torque about the
+** centre of mass), s the callback's state table (lsys_callback_state), refilled before each
+** call with the body's x, y, z, e0, e1, e2, e3, vx, vy, vz, wx, wy, wz.
+*/
+int lsys_sload_trampoline(void *ud, double t, const mech_sbody_state *b, double out[6]);
+/// A spatial torque load: the same function, returning tx, ty, tz.
+int lsys_storque_trampoline(void *ud, double t, const mech_sbody_state *b, double out[6]);
+
+/// Gives callback cb a new state table for lsys_sload_trampoline to fill (kept with the
+/// callback; nothing is left on the stack).
+void lsys_callback_state(lua_State *L, lsys *ls, lcb *cb);
 /// A channel or event function: function(t, sys) -> number.
 int lsys_system_fn_trampoline(void *ud, const mech_system *sys, double t, double *value);
 /// An event action: function(t, sys) -> "stop" (or true) to end the run.
@@ -149,13 +164,22 @@ int lsys_event_action_trampoline(void *ud, const mech_system *sys, double t, int
 /*
 ** Registration: the binding files add their methods to the system type and their entity
 ** kinds' methods and fields, each from its own open function, after lmech_open_system made
-** the types (lsys_build.c: the constructors and body:point; lsys_run.c: sys:simulate, ...;
-** lfe.c: sys:flexible, sys:guide and the flexible body's methods and fields).
+** the types (lsys_build.c: the planar constructors, sys:point, sys:drive and body:point;
+** lspatial.c: the spatial constructors; lsys_run.c: sys:simulate, ...; lfe.c: sys:flexible,
+** sys:guide and the flexible body's methods and fields).
 */
 
-/// Adds methods to the system type (sys:<name>), each with the mech table at index `mech` as
-/// its upvalue; lists them under the metatable's __methods and __complete (for help and Tab).
-void lsys_add_methods(lua_State *L, int mech, const luaL_Reg methods[]);
+/*
+** Adds methods to the system type (sys:<name>), each with the mech table at index `mech` as
+** its upvalue.  dim 0: methods of every system, listed under the metatable's __methods; dim 2
+** or 3: methods of planar or spatial systems only, under __planar_methods or
+** __spatial_methods, found first by systems of that dimension (the same name may mean a
+** different function in the other).  Called on a system of the other dimension that has no
+** method of the name, such a method raises "sys:<name>: a spatial system's method; this
+** system is planar ..." (the stubs are under __spatial_stubs and __planar_stubs).  The
+** metatable's __complete function lists, for Tab, what a system of its dimension has.
+*/
+void lsys_add_methods(lua_State *L, int mech, int dim, const luaL_Reg methods[]);
 
 /// What the entities of one kind answer besides the fields every entity has.
 typedef struct lsys_kind_binding {

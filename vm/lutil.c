@@ -179,24 +179,45 @@ int lu_optnumber(lua_State *L, int idx, const char *fname, const char *key, doub
     return 1;
 }
 
-int lu_vec2(lua_State *L, int idx, const char *fname, const char *key, double out[2])
+int lu_tovec(lua_State *L, int idx, const char *fname, const char *what, double *out, int n)
 {
-    int t = lu_getfield(L, idx, fname, key);
-    if (t == LUA_TNIL) {
+    static const char *const shapes[] = {"two numbers {x, y}", "three numbers {x, y, z}"};
+    const char *shape = shapes[n == 3];
+    idx = lua_absindex(L, idx);
+    if (!lua_istable(L, idx) || (int)lua_rawlen(L, idx) != n)
+        lu_error(L, fname, "%s must be a table of %s", what, shape);
+    for (int i = 0; i < n; i++) {
+        if (lua_rawgeti(L, idx, i + 1) != LUA_TNUMBER)
+            lu_error(L, fname, "%s must be a table of %s", what, shape);
+        out[i] = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+        if (!isfinite(out[i])) lu_error(L, fname, "%s must be finite", what);
+    }
+    return 1;
+}
+
+/* Vector field key of n (2 or 3) numbers: 1 and out set when present. */
+static int vec_field(lua_State *L, int idx, const char *fname, const char *key, double *out, int n)
+{
+    if (lu_getfield(L, idx, fname, key) == LUA_TNIL) {
         lua_pop(L, 1);
         return 0;
     }
-    if (t != LUA_TTABLE || lua_rawlen(L, -1) != 2)
-        lu_error(L, fname, "field '%s' must be a table of two numbers {x, y}", key);
-    for (int i = 0; i < 2; i++) {
-        if (lua_rawgeti(L, -1, i + 1) != LUA_TNUMBER)
-            lu_error(L, fname, "field '%s' must be a table of two numbers {x, y}", key);
-        out[i] = lua_tonumber(L, -1);
-        lua_pop(L, 1);
-        if (!isfinite(out[i])) lu_error(L, fname, "field '%s' must be finite", key);
-    }
+    char what[80];
+    snprintf(what, sizeof what, "field '%s'", key);
+    lu_tovec(L, -1, fname, what, out, n);
     lua_pop(L, 1);
     return 1;
+}
+
+int lu_vec2(lua_State *L, int idx, const char *fname, const char *key, double out[2])
+{
+    return vec_field(L, idx, fname, key, out, 2);
+}
+
+int lu_vec3(lua_State *L, int idx, const char *fname, const char *key, double out[3])
+{
+    return vec_field(L, idx, fname, key, out, 3);
 }
 
 int lu_points(lua_State *L, int idx, const char *fname, const char *key, double (*out)[2], int min,
@@ -231,7 +252,7 @@ int lu_points(lua_State *L, int idx, const char *fname, const char *key, double 
     return n;
 }
 
-int lu_numbers(lua_State *L, int idx, const char *fname, const char *key, double out[3], int n)
+int lu_numbers(lua_State *L, int idx, const char *fname, const char *key, double *out, int n)
 {
     int t = lu_getfield(L, idx, fname, key);
     if (t == LUA_TNIL) {

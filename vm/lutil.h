@@ -21,8 +21,15 @@ int lu_mech_error(lua_State *L, const char *fname, const mech_error *err);
 int lu_points(lua_State *L, int idx, const char *fname, const char *key, double (*out)[2], int min,
               int max);
 
-/// 1 to 3 numbers, given as a number or a table (penalty stiffness per equation).
-int lu_numbers(lua_State *L, int idx, const char *fname, const char *key, double out[3], int n);
+/// n numbers (1 to 6), given as one number (for all n) or a table of n (penalty stiffness per
+/// equation): 1 and out set when present.
+int lu_numbers(lua_State *L, int idx, const char *fname, const char *key, double *out, int n);
+
+/*
+** The value at idx as a vector of n (2 or 3) finite numbers into out; raises naming it by
+** `what` ("field 'at'", "field 'at' (point 2)") otherwise.  Returns 1.
+*/
+int lu_tovec(lua_State *L, int idx, const char *fname, const char *what, double *out, int n);
 
 /*
 ** Pushes the table at idx as text, one "parameter key = value" line per string key in

@@ -143,6 +143,35 @@ table.sort(method_missing)
 tap.ok(methods >= 40, "the walk finds the methods (" .. methods .. ")")
 tap.is(table.concat(method_missing, ", "), "", "every method has a topic by name and by value")
 
+-- A spatial system's methods: those of its dimension are other functions under the same
+-- names (spatial:<name> topics), and a planar system finds stubs under the spatial-only
+-- names (and a spatial one under the planar-only ones) whose help is the method's.
+local ssys = mech.spatial {}
+local complete, smissing, nspatial = getmetatable(ssys).__complete(ssys), {}, 0
+for k, v in pairs(complete) do
+  if type(v) == "function" then
+    nspatial = nspatial + 1
+    local f, topic = ssys[k], (require "mechhelp").topic(ssys[k])
+    if type(topic) ~= "string" or not topic:find(":" .. k .. "$") or no_help(help_text(topic)) then
+      smissing[#smissing + 1] = k .. " (topic " .. tostring(topic) .. ")"
+    elseif help_text(f) ~= help_text(topic) then
+      smissing[#smissing + 1] = k .. " (by value)"
+    end
+  end
+end
+table.sort(smissing)
+tap.ok(nspatial >= 20, "a spatial system has its methods (" .. nspatial .. ")")
+tap.is(table.concat(smissing, ", "), "", "every method of a spatial system has a topic by name and by value")
+tap.like(help_text(ssys), "^spatial system methods", "help(sys) of a spatial system lists its methods")
+tap.like(help_text(ssys.body), "^sys:body{ name = \"rod\"", "help(sys.body) of a spatial system is its own")
+tap.like(help_text(sys.spherical), "^spatial joints", "a planar system's stub of sys:spherical: its help is the method's")
+tap.like(help_text(ssys.contact), "^sys:contact{ body", "a spatial system's stub of sys:contact: its help is the method's")
+tap.ok(complete.spherical and not complete.contact and not complete.flexible,
+  "Tab completes a spatial system's methods, not the planar ones")
+local pcomplete = getmetatable(sys).__complete(sys)
+tap.ok(pcomplete.contact and pcomplete.flexible and not pcomplete.spherical and pcomplete.simulate,
+  "and a planar system's, not the spatial ones")
+
 -- ---- texts ------------------------------------------------------------------------------------
 local text = help_text(mech)
 for _, name in ipairs { "mech.contact", "mech.friction", "mech.stiffness", "mech.materials",

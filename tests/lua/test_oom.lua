@@ -4,8 +4,8 @@
 -- frequencies, mesh and guide, sys:lyapunov, the analysis module and fft, the text of
 -- systems, entities, runs and columns, a run's events, stats and columns, run:csv, a
 -- simulation that fails after its run was made (finding F1), callbacks whose failure is
--- reported with memory short, the functions that add entities to a system (a call that
--- fails must add nothing), and the REPL.
+-- reported with memory short, the functions that add entities to a system, planar and
+-- spatial (a call that fails must add nothing), and the REPL.
 --
 -- Each scenario runs once per k with the k-th allocation (Lua's or libmech's) failing, in
 -- mode "fail" (it and every later one: Lua's memory error) and "once" (it alone: Lua's own
@@ -257,6 +257,15 @@ local function fe_system()
   local sys = mech.planar{ gravity = { 0, -9.81 } }
   return sys, sys:flexible{ name = "fe", mesh = strip, E = 1e5, density = 10 }
 end
+local function sbody_system()
+  local sys = mech.spatial{ gravity = { 0, 0, -9.81 } }
+  return sys, sys:body{ name = "b", mass = 1, inertia = { 1, 1, 1 }, at = { 1, 0, 0 } }
+end
+local function pinned_system() -- a spatial body on a revolute joint to the ground
+  local sys, b = sbody_system()
+  sys:revolute{ sys.ground, b, at = { 0, 0, 0 }, axis = { 0, 0, 1 } }
+  return sys, b
+end
 local adders = {
   { "sys:body", "b2", function(sys) sys:body{ name = "b2", mass = 1, inertia = 1, rectangle = { 0.1, 0.2 } } end },
   { "sys:point", "b.p", function(sys, b) sys:point{ b, name = "p", at = { 1, 0 } } end },
@@ -280,6 +289,36 @@ local adders = {
   { "sys:flexible", "fe.n1", function(sys) sys:flexible{ name = "fe", mesh = small_mesh, E = 1e5, density = 10 } end },
   { "sys:guide", "g_n1_lower", function(sys, fe, args) sys:guide(args) end, fe_system,
     function(fe) return { fe, name = "g", clearance = 1e-3, law = law } end },
+  -- spatial systems (vm/lspatial.c)
+  { "spatial sys:body", "b2", function(sys)
+    sys:body{ name = "b2", mass = 1, inertia = { 1, 2, 2.5, 0.1, 0, 0 }, euler = { "zyx", 0.1, 0.2, 0.3 } }
+  end, sbody_system },
+  { "spatial sys:body with axes", "b3", function(sys)
+    sys:body{ name = "b3", mass = 1, inertia = { 1, 1, 1 }, axes = { x = { 1, 1, 0 }, y = { 0, 1, 0 } } }
+  end, sbody_system },
+  { "spatial sys:point", "b.p", function(sys, b) sys:point{ b, name = "p", at = { 1, 0, 0 } } end, sbody_system },
+  { "spatial body:point", "b.q", function(_, b) b:point{ name = "q", body_at = { 0, 0, 1 } } end, sbody_system },
+  { "spatial sys:revolute", "j", function(sys, b)
+    sys:revolute{ sys.ground, b, at = { 0, 0, 0 }, axis = { 0, 0, 1 }, name = "j" }
+  end, sbody_system },
+  { "spatial sys:universal", "u", function(sys, b)
+    sys:universal{ sys.ground, b, at = { 0, 0, 0 }, axis_a = { 1, 0, 0 }, axis_b = { 0, 1, 0 }, name = "u" }
+  end, sbody_system },
+  { "spatial sys:planar", "pl", function(sys, b) sys:planar{ sys.ground, b, normal = { 0, 0, 1 }, name = "pl" } end,
+    sbody_system },
+  { "spatial sys:drive", "d", function(sys, b) sys:drive{ b, speed = 1, name = "d" } end, pinned_system },
+  { "spatial sys:drive of a cylindrical joint", "dc", function(sys, b, j)
+    sys:drive{ j, what = "distance", speed = 1, name = "dc" }
+  end, sbody_system, function(b) return b.system:cylindrical{ b.system.ground, b, at = { 0, 0, 0 }, axis = { 0, 0, 1 } } end },
+  { "spatial sys:spring with a law", "sl", function(sys, b)
+    sys:spring{ sys.ground, b, at = { { 0, 0, 0 }, { 1, 0, 0 } }, law = function(x) return x end, name = "sl" }
+  end, sbody_system },
+  { "spatial sys:rotational_spring", "rs", function(sys, b, j) sys:rotational_spring{ j, k = 1, name = "rs" } end,
+    sbody_system, function(b) return b.system:revolute{ b.system.ground, b, at = { 0, 0, 0 }, axis = { 0, 0, 1 } } end },
+  { "spatial sys:force with a function", "f", function(sys, b)
+    sys:force{ b, fn = function(t, s) return 1, 0, s.z end, body_at = { 0, 0, 1 }, name = "f" }
+  end, sbody_system },
+  { "spatial sys:torque", "tq", function(sys, b) sys:torque{ b, value = { 0, 0, 1 }, name = "tq" } end, sbody_system },
 }
 for _, a in ipairs(adders) do
   local what, name, add, make, args = a[1], a[2], a[3], a[4] or body_system, a[5]
