@@ -37,26 +37,29 @@ typedef struct pending {
 
 /*
 ** Chatter of the model's own events.  Each crossing of a contact's gap cuts the step there
-** and restarts the integrator (BDF: CVodeReInit, whose first step is CVODE's own estimate).
-** A law so stiff that a body at rest presses it in by less than 1e-14 m leaves the gap
-** within rounding of 0, where its sign is noise: with BDF, the step of 1e-11 s after each
-** restart moves the gap a rounding unit back across 0, and the next step, of 1e-7 s, finds
-** the same crossing again a few 1e-11 s later (seed 1 case 1048 of the fuzzer: 5e5 restarts
-** in 3e-5 s, two steps each, at 4 us a step: ten minutes to t = 0.01 s, while the pace limit
-** of 1e9 steps saw only 1.3e8 coming).  A model event whose crossings come CHATTER_CROSSINGS
-** times in a row each less than CHATTER_FRACTION of the longest step of that series after
-** the one before (the integrator would step a thousand times farther than the crossings
-** let it) stops the run.  Crossings of a real motion come at least a step or so apart.
+** and restarts the integrator (BDF: CVodeReInit, then a first step of CVODE's choosing).  A
+** law so stiff that a body at rest presses it in by 1e-15 m leaves the gap within rounding
+** of 0, where its sign is noise.  With BDF the first step after a restart (1e-11 s) moves
+** the gap a rounding unit back across 0, and the next one (1e-7 s, its interpolant falling
+** through 0 at once) finds a crossing a few 1e-11 s after the last, again and again: the
+** fuzzer's slider in a guide with K = 1e16 N/m (seed 1 case 1048) cut 5e5 steps in its
+** first 3e-5 s, and would have taken 1.3e8 steps of 4 us to reach t = 0.01 s, within the
+** pace limit of 1e9 steps.  Every one of those steps is short work: the time goes into the
+** cuts.  So a model event that crosses CHATTER_CROSSINGS times in a row, each crossing less
+** than CHATTER_FRACTION of a step after the one before (the longest step that found one of
+** them: the integrator would go a thousand times farther), stops the run.  Crossings of a
+** motion the integrator resolves come about a step apart or more (an onset and its end, at
+** least the time the law takes to throw the body off).
 */
 #define CHATTER_CROSSINGS 1000
 #define CHATTER_FRACTION  1e-3
 
 /* A model event's current series of crossings in close succession (see CHATTER_*). */
 typedef struct chatter {
-    int n;    /* crossings in the series */
-    double t; /* time of the last one */
-    double h; /* the longest step that found one of them */
-    double t_first;
+    int n;          /* crossings in the series */
+    double t_first; /* the time of its first */
+    double t;       /* and of its last */
+    double h;       /* the longest step that found one of them */
 } chatter;
 
 typedef struct sim {
@@ -275,11 +278,10 @@ static int note_crossing(sim *s, mech_integ *integ, int k, double te, double h)
     c->t = te;
     if (c->n < CHATTER_CROSSINGS) return 0;
     mech_error_set(&s->cb_err, MECH_ERR_STEPSIZE,
-                   "a contact chatters: its gap crossed 0 %d times in a row in %.3g s, each "
-                   "time less than %g of a step (%.3g s) after the last, so that the run "
-                   "advances by rounding: a contact law too stiff to tell touching from "
-                   "apart (at rest the gap is within rounding of 0); use a softer law "
-                   "(a smaller K) or method = \"dopri5\"",
+                   "a contact chatters: its gap crossed 0 %d times in %.3g s, each time less "
+                   "than %g of a step (%.3g s) after the last: a law this stiff keeps the gap "
+                   "within rounding of 0, where its sign is noise; use a softer law (a smaller "
+                   "K) or method = \"dopri5\"",
                    c->n, te - c->t_first, CHATTER_FRACTION, c->h);
     mech_integ_locate_limiting(integ);
     sim_failure_notes(&s->m, integ, &s->opt->integ, MECH_ERR_STEPSIZE, 1, s->cb_err.msg,

@@ -797,6 +797,18 @@ for _, f in ipairs { "model", "channels", "events", "journal_stiffness", "corner
   topics["spec004." .. f] = topics["spec004"]
 end
 
+topics["spec001"] = [[
+spec001 = require "spec001": the spatial slider-crank of [Spatial revolute paper] with ideal
+  joints (revolute "crank_pin0", spherical "crank_rod", universal "rod_slider", prismatic
+  "guide"), built from a parameter table ({man:mechlua-spatial.3}, MODULE spec001)
+  spec001.model{ fields of spec001.PARAMS, driven = false }   -> sys   free under gravity from
+    the paper's start (the crank at 2 pi rad/s about -y), or driven at that speed ("motor")
+  spec001.slider(t, params) -> y, vy, ay   the driven slider in closed form
+  spec001.PARAMS   the parameters and their defaults]]
+for _, f in ipairs { "model", "slider" } do
+  topics["spec001." .. f] = topics["spec001"]
+end
+
 -- ---- finding the topic of a value ------------------------------------------------------
 -- Topic names: a module ("mech.contact", "analysis"), a function by its path
 -- ("mech.friction.ambrosio", "analysis.poincare"), a method as var:name with the variable
@@ -809,7 +821,8 @@ local order = { "mech", "mech.planar", "mech.spatial", "mech.system", "mech.spat
   "clearance", "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
   "sys:contact", "sys:simulate", "sys:lyapunov", "sys:flexible", "sys:guide", "mech.contact",
   "mech.friction", "mech.stiffness", "mech.materials", "mech.mesh", "mech.entity", "mech.run",
-  "mech.column", "plot", "analysis", "fft", "slidercrank", "benchmarks", "spec000", "options", "tap" }
+  "mech.column", "plot", "analysis", "fft", "slidercrank", "benchmarks", "spec000", "spec001", "options",
+  "tap" }
 
 -- The variable names of an object type's methods, in the order tried.
 local method_vars = {

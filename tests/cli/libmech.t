@@ -41,10 +41,10 @@ is($r->{status}, 0, 'cmake --install puts the build tree into a scratch prefix')
 my $libdir = (grep { -f "$_/pkgconfig/libmech.pc" } glob("$prefix/lib*"), glob("$prefix/lib/*"))[0];
 ok(defined $libdir, 'libmech.pc is installed under lib*/pkgconfig') or BAIL_OUT('no libmech.pc');
 for my $h (qw(mech.h mech_core.h mech_system.h mech_sim.h mech_integ.h mech_contact.h mech_fe.h
-    mech_mesh.h mech_version.h)) {
+    mech_mesh.h mech_spatial.h mech_version.h)) {
     ok(-f "$prefix/include/mech/$h", "include/mech/$h is installed");
 }
-ok(!-e "$prefix/include/mech/$_", "the private $_ is not") for qw(system_impl.h linalg.h);
+ok(!-e "$prefix/include/mech/$_", "the private $_ is not") for qw(system_impl.h linalg.h dim.h);
 ok(-f "$libdir/libmech.a", 'the static library is installed');
 my $cache = slurp("$build/CMakeCache.txt") // '';
 my $sanitized = $cache =~ /^MECH_SANITIZE:BOOL=ON$/m;

@@ -1,7 +1,7 @@
 -- SPDX-License-Identifier: MIT
 -- Runs that blow up stop and say why: non-finite values, runaway states, stiffness,
--- collapsing steps and failing integrators end the run with a message naming the time,
--- the step and the entity, and the rows recorded so far are kept.
+-- collapsing steps, chattering contacts and failing integrators end the run with a message
+-- naming the time, the step and the entity, and the rows recorded so far are kept.
 local tap = require "tap"
 
 do -- finite terms whose sum overflows (issue 14, item 3)
@@ -188,6 +188,49 @@ do -- a motion that gains energy from nothing stops even where no position has g
   sys:spring{ sys.ground, b, at = { { 0, 0 }, { 0.1, 0 } }, k = 1e8, length = 0.05, name = "stiff" }
   run = sys:simulate{ t = 0.004, h = 1e-3, method = "rk4", max_distance = math.huge, quiet = true }
   tap.is(run.status, "complete", "max_distance = math.huge: no runaway check at all")
+end
+
+do -- a contact whose gap chatters across 0 by rounding stops the run (fuzzer: seed 1 case 1048)
+  -- A linear law of K = 1e16 N/m presses a resting block in by 2e-15 m: the gap's sign is
+  -- rounding noise.  BDF's first step after each cut (1e-11 s) moved the gap back across 0
+  -- by a rounding unit, and its next step found the same crossing again a few 1e-11 s on:
+  -- two steps and a CVODE restart per 3e-11 s, 1e8 steps to t = 0.01 s, more than ten
+  -- minutes, within the pace limit (1e9 steps).  max_steps = 1e6 keeps the test short
+  -- without the fix (the pace check then stops it at step 1e5).
+  local function block()
+    local sys = mech.planar{ gravity = { 0, -9.81 } }
+    local b = sys:body{ name = "block", mass = 2, inertia = 0.002, at = { 0, 0.05 } }
+    sys:contact{ name = "floor", b, body_at = { 0, -0.05 }, surface = { at = { 0, 0 }, normal = { 0, 1 } },
+      law = mech.contact.hertz{ K = 1e16, n = 1 } }
+    return sys
+  end
+  local chatter = "a contact chatters: its gap crossed 0 1000 times in [%d.e%-]+ s, each time less than 0%.001 "
+    .. "of a step %([%d.e%-]+ s%) after the last: a law this stiff keeps the gap within rounding of 0, where its "
+    .. "sign is noise; use a softer law %(a smaller K%) or method = \"dopri5\" %(largest error in body 'block' v?y%)$"
+  local sys = block()
+  local run, msg = sys:simulate{ t = 0.01, report = 1e-7, method = "bdf", max_steps = 1e6, quiet = true,
+    record = { "block.y" }, on_error = "return" }
+  tap.is(run.status, "failed", "bdf: a block resting on a floor of K = 1e16 N/m fails the run")
+  tap.like(msg, "^simulation failed at t = [%d.e%-]+ s %(step %d+%): " .. chatter,
+    "naming the time, the step, the chatter, the body and the remedies")
+  tap.ok(run.stats.steps < 3000, "after two steps a crossing, not at the pace limit (" .. run.stats.steps .. " steps)")
+  tap.ok(#run > 1 and sys.last_run == run, "the rows before it are kept (" .. #run .. "), in sys.last_run")
+  -- the slider of the fuzz case: its corners in the guide's clearance chatter the same way
+  local s2 = mech.planar{ gravity = { 0, -9.81 } }
+  local slider = s2:body{ name = "slider", mass = 2, inertia = 0.002, at = { 0, -0.001 },
+    velocity = { -0.6547613736743374, 0 } }
+  s2:prismatic{ name = "guide", s2.ground, slider, at = { 0, 0 }, axis = { 1, 0 }, clearance = { gap = 0.001,
+    length = 0.1, height = 0.05, law = mech.contact.lankarani_nikravesh{ K = 9.58793181138489e+15,
+    restitution = 0.11543848662758782, n = 1, v_min = 3.6985091561227986e-05 } } }
+  s2:force{ name = "push9", slider, amplitude = { 5, 0 }, omega = 27.930495850261565 }
+  run, msg = s2:simulate{ t = 0.01, method = "bdf", quiet = true, report = 0.00012048192771084338, max_order = 5,
+    max_steps = 1e6, record = { "system.potential" }, on_error = "return" }
+  tap.like(msg, "^simulation failed at t = [%d.e%-]+ s %(step %d+%): " .. chatter:gsub("block", "slider"),
+    "the fuzz case stops the same way")
+  tap.ok(run.stats.steps < 3000, "as promptly (" .. run.stats.steps .. " steps)")
+  -- DOPRI5 keeps its step through a cut: the block's contact chatters, and the run goes on
+  run = block():simulate{ t = 1e-3, method = "dopri5", quiet = true, record = { "floor.impacts" } }
+  tap.is(run.status, "complete", "dopri5 runs the same block to its end")
 end
 
 tap.done()
