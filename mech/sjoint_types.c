@@ -135,6 +135,15 @@ const joint_type sjoint_universal = {
 
 /* ---- cylindrical: z_b along z_a, b's anchor on a's z axis --------------------------------- */
 
+/* The cylindrical joint's four rows from its frame f and axes w. */
+static void cylindrical_rows(const sframe *f, double w[6][3], crow *rows)
+{
+    dot2_row(f, w[XA], 0, &rows[0]);
+    dot2_row(f, w[YA], 0, &rows[1]);
+    dot1_row(f, w[ZA], w[XB], 0, &rows[2]);
+    dot1_row(f, w[ZA], w[YB], 0, &rows[3]);
+}
+
 static void cylindrical_eval(const mech_system *sys, const joint *j, const double *q,
                              const double *v, crow *rows)
 {
@@ -142,10 +151,7 @@ static void cylindrical_eval(const mech_system *sys, const joint *j, const doubl
     double w[6][3];
     joint_sframe(sys, j, q, v, &f);
     frame_axes(&f, w);
-    dot2_row(&f, w[XA], 0, &rows[0]);
-    dot2_row(&f, w[YA], 0, &rows[1]);
-    dot1_row(&f, w[ZA], w[XB], 0, &rows[2]);
-    dot1_row(&f, w[ZA], w[YB], 0, &rows[3]);
+    cylindrical_rows(&f, w, rows);
 }
 
 static double offset_violation(const joint *j)
@@ -178,9 +184,9 @@ static void prismatic3_eval(const mech_system *sys, const joint *j, const double
 {
     sframe f;
     double w[6][3];
-    cylindrical_eval(sys, j, q, v, rows);
     joint_sframe(sys, j, q, v, &f);
     frame_axes(&f, w);
+    cylindrical_rows(&f, w, rows);
     dot1_row(&f, w[XA], w[YB], 0, &rows[4]);
 }
 
