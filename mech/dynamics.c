@@ -111,15 +111,16 @@ static void row_minv(const mech_system *sys, int k, const double *j, double *out
     }
 }
 
-/* Fills the rows block of K (ns x ns) with S = G M^-1 G^T for the inverse mass blocks minv
-** (diagonal ones; full and rigid ones in sys->minv_full, whose products M^-1 j each row's
-** entries get once, in sys->mj), and sol[r] = (G M^-1 Q)_r - rhs_r. */
-static void fill_schur(mech_system *sys, const double *minv, int ns)
+/*
+** The part of S = G M^-1 G^T from the blocks that are not diagonal (full or rigid: a spatial
+** body's), body by body: M^-1 j of every row's entries on them once (in sys->mj), then
+** j_r . (M^-1 j_c) for every two rows on a block; and sol = G M^-1 Q - rhs over all blocks.
+*/
+static void fill_schur_blocks(mech_system *sys, int ns)
 {
     double *K = sys->K, *sol = sys->sol, *mj = sys->mj;
-    const double *Q = sys->Q, *mfull = sys->minv_full;
+    const double *Q = sys->Q, *minv = sys->minv, *mfull = sys->minv_full;
     const mass_block *blocks = sys->blocks;
-    memset(K, 0, sizeof(double) * (size_t)(ns * ns));
     for (int r = 0; r < sys->nrows; r++) {
         const rowinfo *ri = &sys->rows[r];
         const crow *cr = &sys->cr[r];
@@ -127,19 +128,6 @@ static void fill_schur(mech_system *sys, const double *minv, int ns)
         row_minv(sys, ri->blk_a, cr->ja, m);
         row_minv(sys, ri->blk_b, cr->jb, m + BODY_NU_MAX);
     }
-    for (int p = 0; p < sys->npairs; p++) {
-        const kpair *kp = &sys->pairs[p];
-        const rowinfo *ri = &sys->rows[kp->r];
-        const crow *cr = &sys->cr[kp->r], *cc = &sys->cr[kp->c];
-        double sum = 0;
-        for (int m = 0; m < kp->nm; m++) {
-            const double *jr = kp->s[m] ? cr->jb : cr->ja, *jc = kp->u[m] ? cc->jb : cc->ja;
-            const mass_block *k = &blocks[kp->s[m] ? ri->blk_b : ri->blk_a];
-            sum = mass_block_quad(k, minv, mfull, jr, jc, sum);
-        }
-        K[kp->r * ns + kp->c] = K[kp->c * ns + kp->r] = sum;
-    }
-    /* the other blocks body by body: j_r . (M^-1 j_c) for every two rows on the block */
     for (int k = 0; k < sys->nblocks; k++) {
         const int *list = sys->blkrows + sys->blkrows_at[k];
         int nl = sys->blkrows_at[k + 1] - sys->blkrows_at[k], n = blocks[k].n;
@@ -178,6 +166,41 @@ static void fill_schur(mech_system *sys, const double *minv, int ns)
                 for (int i = 0; i < k->n; i++) b += w[i] * Q[k->at + i];
             }
         }
+        sol[r] = b;
+    }
+}
+
+/* Fills the rows block of K (ns x ns) with S = G M^-1 G^T for the inverse mass blocks minv
+** (diagonal ones; full and rigid ones in sys->minv_full, fill_schur_blocks), and
+** sol[r] = (G M^-1 Q)_r - rhs_r. */
+static void fill_schur(mech_system *sys, const double *minv, int ns)
+{
+    double *K = sys->K, *sol = sys->sol;
+    const double *Q = sys->Q, *mfull = sys->minv_full;
+    const mass_block *blocks = sys->blocks;
+    memset(K, 0, sizeof(double) * (size_t)(ns * ns));
+    for (int p = 0; p < sys->npairs; p++) {
+        const kpair *kp = &sys->pairs[p];
+        const rowinfo *ri = &sys->rows[kp->r];
+        const crow *cr = &sys->cr[kp->r], *cc = &sys->cr[kp->c];
+        double sum = 0;
+        for (int m = 0; m < kp->nm; m++) {
+            const double *jr = kp->s[m] ? cr->jb : cr->ja, *jc = kp->u[m] ? cc->jb : cc->ja;
+            const mass_block *k = &blocks[kp->s[m] ? ri->blk_b : ri->blk_a];
+            sum = mass_block_quad(k, minv, mfull, jr, jc, sum);
+        }
+        K[kp->r * ns + kp->c] = K[kp->c * ns + kp->r] = sum;
+    }
+    if (sys->blkrows_at[sys->nblocks] > 0) { /* rows on full or rigid blocks */
+        fill_schur_blocks(sys, ns);
+        return;
+    }
+    for (int r = 0; r < sys->nrows; r++) {
+        const rowinfo *ri = &sys->rows[r];
+        const crow *cr = &sys->cr[r];
+        double b = -sys->rhs[r];
+        if (ri->blk_a >= 0) b = mass_block_dot(&blocks[ri->blk_a], minv, mfull, cr->ja, Q, b);
+        if (ri->blk_b >= 0) b = mass_block_dot(&blocks[ri->blk_b], minv, mfull, cr->jb, Q, b);
         sol[r] = b;
     }
 }
