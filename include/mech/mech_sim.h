@@ -109,7 +109,7 @@ typedef struct mech_sim_options {
     void *progress_ud;
     const volatile sig_atomic_t *interrupt; ///< when it becomes non-zero the run stops
     double max_distance; ///< the run fails when a body or node is farther than this from the
-                         ///< origin along x or y [m] (a motion that has run away); 0: 1e6
+                         ///< origin along x or y (or z) [m] (a motion that has run away); 0: 1e6
                          ///< times the model's scale (see mech_simulate), inf: no limit
     size_t max_memory;   ///< most bytes the rows and events may take (0: mech_physical_memory)
 } mech_sim_options;
@@ -151,7 +151,7 @@ typedef struct mech_run mech_run;
 ** it would list more than MECH_MAX_ROWS events or more than fit in max_memory with its rows.
 **
 ** Besides the integrator's own failures, a run fails (MECH_ERR_NUMERIC) when after a step
-** a body or node is farther than max_distance from the origin along x or y.  By default
+** a body or node is farther than max_distance from the origin along x, y (or z).  By default
 ** that is 1e6 times the model's scale: the largest of the positions at the assembled start,
 ** the lengths of the model (anchors, attachment and contact points, spring rest lengths,
 ** outlines, bearing radii), and the distances the start could carry a body by t_end (its
