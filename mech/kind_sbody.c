@@ -172,7 +172,7 @@ static double sbody_value(const mech_system *sys, int id, int qn)
     spatial_rotation(q, A);
     if (qn >= S_EULER) {
         int k = (qn - S_EULER) / 3, i = (qn - S_EULER) % 3;
-        double e[4] = {q[3], q[4], q[5], q[6]}, ang[3];
+        double e[4] = {q[3], q[4], q[5], q[6]}, ang[3] = {NAN, NAN, NAN};
         rot_to_euler(rot_euler_names[k], e, ang, NULL, 0); /* at a singular one: one of them */
         return ang[i];
     }

@@ -134,6 +134,16 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
     mech_error why;
     mech_status st = mech_integ_check_span(&o->integ, 0.0, o->t_end, &why);
     if (st) return mech_error_set(err, st, "lyapunov: %s", why.msg);
+    /* a fixed step cut at every renormalisation: an every shorter than h is a step each */
+    const int fixed =
+        o->integ.method == MECH_RK4 || (o->integ.method == MECH_DOPRI5 && o->integ.fixed);
+    if (fixed && o->integ.h > o->every && span > mech_integ_max_steps(&o->integ))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "lyapunov: every = %g s is shorter than h = %g s, so each of its "
+                              "%.3Lg renormalisations takes a step of its own, more than "
+                              "max_steps = %g: take a longer every",
+                              o->every, o->integ.h, (long double)span,
+                              mech_integ_max_steps(&o->integ));
     /* the result: a time and an estimate per renormalisation */
     double bytes = 16 * (floor(span * (1 + 1e-12)) + 1);
     double memory = o->max_memory ? (double)o->max_memory : (double)mech_physical_memory();

@@ -197,7 +197,7 @@ static inline void model_integ_structure(const mech_model *m, mech_integ_options
     if (io->second_order != 0) return;
     io->second_order = m->nq;
     io->nu = m->nu;
-    io->kinematic = m->ops->kinematics;
+    io->kinematic = m->nq ? m->ops->kinematics : NULL; /* no positions: nothing to map */
     io->kinematic_ctx = m->ctx;
 }
 

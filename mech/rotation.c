@@ -34,6 +34,11 @@ int rot_normalize(double e[4], char *why, size_t n)
                          e[3]);
     double s = hypot(hypot(e[0], e[1]), hypot(e[2], e[3]));
     if (!(s > 0)) return geom_fail(why, n, "quaternion is zero");
+    if (isinf(s)) { /* components near DBL_MAX: scaled by the largest first */
+        double m = fmax(fmax(fabs(e[0]), fabs(e[1])), fmax(fabs(e[2]), fabs(e[3])));
+        for (int k = 0; k < 4; k++) e[k] /= m;
+        s = hypot(hypot(e[0], e[1]), hypot(e[2], e[3]));
+    }
     for (int k = 0; k < 4; k++) e[k] /= s;
     return 0;
 }
@@ -174,7 +179,7 @@ int rot_from_axes(int i, const double u[3], int j, const double v[3], double e[4
     if (!vec3_unit(u, a)) return geom_fail(why, n, "axis %c has zero length", name[i]);
     double vn = vec3_norm(v);
     if (!(vn > 0)) return geom_fail(why, n, "axis %c has zero length", name[j]);
-    vec3_scale(1 / vn, v, w);
+    for (int k = 0; k < 3; k++) w[k] = v[k] / vn; /* (1 / vn overflows for a tiny v) */
     double p = vec3_dot(w, a);
     for (int k = 0; k < 3; k++) b[k] = w[k] - p * a[k];
     double s = vec3_norm(b); /* sine of the angle between u and v */

@@ -743,6 +743,10 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
     }
 
     long step = 0;
+    /* the pace over the last MECH_PACE_STEPS steps (the check from t = 0 averages a run that
+    ** was fast and now crawls: a force with a pole holds DOPRI5 at 5e-16 s a step) */
+    long w_step = 0;
+    double w_t = 0;
     long k = 1; /* next report row */
     /* a fixed step's count was checked before the start; an adaptive one's shows as it goes */
     const int adaptive = o->integ.method != MECH_RK4 && !o->integ.fixed;
@@ -776,7 +780,10 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
         step++;
         double t1 = mech_integ_time(integ), t0 = mech_integ_prev_time(integ);
         const double t_acc = t1; /* the end of the step as accepted (t1 moves back at a cut) */
-        if (adaptive && (st = mech_integ_check_pace(&o->integ, step, 0.0, t1, o->t_end, &ierr))) {
+        int window = adaptive && step - w_step >= MECH_PACE_STEPS;
+        if (adaptive && ((st = mech_integ_check_pace(&o->integ, step, 0.0, t1, o->t_end, &ierr)) ||
+                         (window && (st = mech_integ_check_pace(&o->integ, step - w_step, w_t, t1,
+                                                                o->t_end, &ierr))))) {
             char why[MECH_ERROR_MSG_SIZE];
             snprintf(why, sizeof why, "%s", ierr.msg);
             mech_integ_locate_limiting(integ);
@@ -787,6 +794,7 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
             run->status = MECH_RUN_FAILED;
             break;
         }
+        if (window) w_step = step, w_t = t1;
         /* the model's hook: a state beyond its bounds fails; a state it changed (set aside
         ** in ynew) is where the integrator restarts once the step's events and rows are in */
         char why[MECH_ERROR_MSG_SIZE];

@@ -62,9 +62,16 @@ end
 -- The slider's y, y' and y'' when the crank turns at constant speed w from angle 0 (pointing
 -- up) to angle w t: the closed form of the driven mechanism ([Spatial revolute paper]'s
 -- geometry as this module lays it out).
-function spec001.slider(t, p)
-  p = p or spec001.PARAMS
-  local w, r, c, L = p.omega, p.crank, p.pivot, p.rod
+function spec001.slider(t, o)
+  local fname = "spec001.slider"
+  if type(t) ~= "number" then options.fail(2, fname, "argument #1 (t) must be a number [s] (got %s)", options.typename(t)) end
+  local p = options.read(fname, o, spec001.PARAMS)
+  options.numbers(fname, p, { "crank", "rod", "omega" })
+  local c = p.pivot
+  if type(c) ~= "table" or type(c[1]) ~= "number" or type(c[3]) ~= "number" then
+    options.fail(2, fname, "field 'pivot' must be {x, y, z} [m]")
+  end
+  local w, r, L = p.omega, p.crank, p.rod
   local phi = w * t
   local px, pz = c[1] + r * math.sin(phi), c[3] + r * math.cos(phi)
   local dx, dz = r * math.cos(phi) * w, -r * math.sin(phi) * w

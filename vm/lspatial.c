@@ -48,9 +48,11 @@ static void mat_t_mul(const double A[9], const double W[9], double out[9])
             out[3 * i + k] = A[i] * W[k] + A[3 + i] * W[3 + k] + A[6 + i] * W[6 + k];
 }
 
+/* |v| without overflow or underflow of the squares (libmech's checks use the same), so that an
+** axis of 1e-160 or 1e200 gives the frame libmech accepted. */
 static double norm3(const double v[3])
 {
-    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    return hypot(hypot(v[0], v[1]), v[2]);
 }
 
 /* "{x, y, z}" of the n numbers v, into buf. */

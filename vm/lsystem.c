@@ -54,10 +54,24 @@ lsys *lsys_check_mutable(lua_State *L, int arg, const char *fname)
     return ls;
 }
 
+/* The error of a method of dimension dim called on a system of the other. */
+static int dim_error(lua_State *L, const char *fname, int dim)
+{
+    static const char *const kinds[] = {"planar", "spatial"};
+    const char *own = kinds[dim == 3], *other = kinds[dim != 3];
+    return lu_error(L, fname, "a %s system's method; this system is %s (mech.%s{} makes a %s one)",
+                    own, other, own, own);
+}
+
 lsys *lsys_method_args(lua_State *L, const char *fname, const char *usage, const char *const *known,
                        int npos, int *t)
 {
     lsys *ls = lsys_check_mutable(L, 1, fname);
+    /* a method of one dimension, taken from a system of that dimension (sys.revolute) and
+    ** called with one of the other, would read the other's fields into its definitions:
+    ** its dimension is its upvalue 2 (lsys_add_methods; 0 for every system's) */
+    int dim = (int)lua_tointeger(L, lua_upvalueindex(2));
+    if (dim && ls->dim != dim) dim_error(L, fname, dim);
     *t = lu_checktable(L, 2, fname, usage);
     lu_checkfields(L, *t, fname, known, npos);
     return ls;
@@ -727,14 +741,13 @@ static int wrong_dim(lua_State *L)
         return lua_gettop(L);
     }
     const char *name = lua_tostring(L, lua_upvalueindex(2));
-    const char *own = kinds[dim == 3], *other = kinds[dim != 3];
+    const char *own = kinds[dim == 3];
     char fn[MECH_NAME_MAX + 8];
     snprintf(fn, sizeof fn, "sys:%s", name);
     if (ls == NULL)
         return lu_error(L, fn, "a %s system's method: call it as sys:%s{...} (got %s)", own, name,
                         luaL_typename(L, 1));
-    return lu_error(L, fn, "a %s system's method; this system is %s (mech.%s{} makes a %s one)",
-                    own, other, own, own);
+    return dim_error(L, fn, dim);
 }
 
 void lsys_add_methods(lua_State *L, int mech, int dim, const luaL_Reg methods[])
@@ -742,8 +755,9 @@ void lsys_add_methods(lua_State *L, int mech, int dim, const luaL_Reg methods[])
     mech = lua_absindex(L, mech);
     luaL_getmetatable(L, LMECH_SYSTEM);
     lua_getfield(L, -1, dim ? dim_methods(dim) : "__methods");
-    lua_pushvalue(L, mech); /* upvalue of each method: the mech table (for mech.quiet) */
-    luaL_setfuncs(L, methods, 1);
+    lua_pushvalue(L, mech);  /* upvalue 1 of each method: the mech table (for mech.quiet) */
+    lua_pushinteger(L, dim); /* upvalue 2: its dimension, which lsys_method_args checks */
+    luaL_setfuncs(L, methods, 2);
     if (dim) {
         lua_getfield(L, -2, dim_stubs(dim));
         for (const luaL_Reg *m = methods; m->name; m++) {

@@ -16,6 +16,18 @@
 -- "unknown field ... (known fields: ...)" error an unknown field brings).  A hand-written
 -- catalogue (FIELD, the templates) gives valid values, so that mutated calls get past the
 -- first argument check.
+--
+-- A third of the cases build spatial systems (mech.spatial, STEMPLATES: a top, the spatial
+-- slider-crank, random chains of the seven joints, free bodies, redundant and conflicting
+-- joint sets, spec001's model) with hostile values in one or two fields of an entity now and
+-- then (G:hbegin): inertia tensors on and past the triangle inequality, singular, tiny or
+-- huge; the five orientation forms with zero or overflowing quaternions, matrices that are
+-- not rotations or are half turns, singular Euler angles, parallel or tiny axes; anchors and
+-- axes not finite, huge, tiny, of the wrong length; joints to the same body, the ground, a
+-- body of another system; drivers on every joint type and on bodies; load functions fn(t, s)
+-- that fail, return odd values, change their state table s or the system; methods of one
+-- dimension called with a system of the other; spatial channels (Euler angles, _j reactions,
+-- invalid names) in records and events.
 local USAGE = "usage: mechlua tests/fuzz/gen.lua SEED FIRST STRIDE COUNT OUTDIR"
 local SEED, FIRST, STRIDE, COUNT, OUTDIR = tonumber(arg[1]), tonumber(arg[2]), tonumber(arg[3]),
   tonumber(arg[4]), arg[5]
@@ -133,8 +145,8 @@ local function walk(prefix, t, depth, seen)
   end
 end
 
-local MODULES = { "mech", "plot", "analysis", "fft", "slidercrank", "benchmarks", "spec000", "options",
-  "tap" }
+local MODULES = { "mech", "plot", "analysis", "fft", "slidercrank", "benchmarks", "spec000", "spec001",
+  "options", "tap" }
 for _, m in ipairs(MODULES) do walk(m, require(m), 0, {}) end
 SURFACE.functions[#SURFACE.functions + 1] = "mech.materials.add"
 SURFACE.functions[#SURFACE.functions + 1] = "mech.materials.pair"
@@ -179,6 +191,31 @@ do
   end
   -- entities share one metatable: the methods that are not a body's apply to meshes
   SURFACE.methods.entity = SURFACE.methods.body
+end
+
+-- The same of a spatial system ("ssystem", "sbody": the methods and fields of its kind).
+do
+  local sys = mech.spatial{}
+  local b = sys:body{ name = "b", mass = 1, inertia = { 1, 1, 1 } }
+  local j = sys:revolute{ sys.ground, b, at = { 0, 0, 0 }, axis = { 0, 0, 1 } }
+  local run = sys:simulate{ t = 1e-3, record = { "b.z" } }
+  local samples = { ssystem = sys, sbody = b, sjoint = j, srun = run }
+  for kind, obj in pairs(samples) do
+    SURFACE.methods[kind] = methods_of(obj)
+    for _, m in ipairs(SURFACE.methods[kind]) do
+      local ok, fields = pcall(probe_fields, obj[m], obj)
+      if ok then SURFACE.fields[kind .. ":" .. m] = fields end
+    end
+  end
+  -- __complete lists the spatial constructors, which __methods does not hold
+  for _, m in ipairs{ "body", "revolute", "spherical", "universal", "cylindrical", "prismatic", "translational",
+    "planar", "fixed", "spring", "rotational_spring", "force", "torque" } do
+    local seen = false
+    for _, x in ipairs(SURFACE.methods.ssystem) do seen = seen or x == m end
+    if not seen then SURFACE.methods.ssystem[#SURFACE.methods.ssystem + 1] = m end
+    local ok, fields = pcall(probe_fields, sys[m], sys)
+    if ok then SURFACE.fields["ssystem:" .. m] = fields end
+  end
 end
 
 -- ---- the generator of one case -------------------------------------------------------------
@@ -404,7 +441,49 @@ local OTHERQ = { "torque", "angle", "target", "power", "work", "f", "length", "r
 local SYSQ = { "kinetic", "potential", "gravity", "elastic", "contact", "contact_damping", "friction",
   "energy", "work", "applied", "dissipated", "balance", "violation" }
 
+-- A spatial system's channels (man mechlua-spatial(3), CHANNELS), and names that are not
+-- (planar names, Euler sequences that do not exist, angles numbered 0 or 4).
+local SEQS = { "xyz", "xzy", "yxz", "yzx", "zxy", "zyx", "xyx", "xzx", "yxy", "yzy", "zxz", "zyz" }
+local SBODYQ = { "x", "y", "z", "r", "vx", "vy", "vz", "v", "ax", "ay", "az", "a", "e0", "e1", "e2", "e3",
+  "r11", "r12", "r13", "r21", "r22", "r23", "r31", "r32", "r33", "wx", "wy", "wz", "omega", "wbx", "wby",
+  "wbz", "alphax", "alphay", "alphaz", "alpha", "alphabx", "alphaby", "alphabz", "hx", "hy", "hz", "kinetic" }
+local SBODYBAD = { "phi", "e4", "r00", "r34", "r1", "zyx0", "zyx4", "zyx", "zzx1", "xyzx1", "ZYX1", "zyx1 ",
+  "zyx01", "zyx1.5", "e", "w", "alphab", "h" }
+local SJOINTQ = { "fx", "fy", "fz", "f", "mx", "my", "mz", "m", "fx_j", "fy_j", "fz_j", "mx_j", "my_j", "mz_j",
+  "violation", "misalignment", "angle", "distance" }
+local SJOINTBAD = { "fn", "gap", "twist", "m_j", "f_j", "fx_k", "ex", "dx", "_j", "angle_j" }
+local SOTHERQ = { "torque", "angle", "target", "power", "work", "f", "length", "rate", "energy", "fx", "fy",
+  "fz", "tx", "ty", "tz", "force", "distance", "m" }
+local SPOINTQ = { "x", "y", "z", "vx", "vy", "vz", "v", "ax", "ay", "az", "a", "phi", "e0" }
+
+function G:schannel(sys)
+  local ents = sys.ents
+  local r = self:int(1, 20)
+  if r == 1 then return self:hstr() end
+  if r <= 3 or #ents == 0 then return q("system." .. self:pick(SYSQ)) end
+  if r == 4 then
+    return q("ground." .. (self:chance(0.3) and self:pick(SEQS) .. self:int(1, 3) or self:pick(SBODYQ)))
+  end
+  local e = self:pick(ents)
+  local bad = self:chance(0.1)
+  local qn
+  if e.kind == "body" then
+    local k = self:int(1, 5)
+    if bad then qn = self:pick(SBODYBAD)
+    elseif k == 1 then qn = self:pick(SEQS) .. self:int(1, 3)
+    else qn = self:pick(SBODYQ) end
+  elseif e.kind == "joint" then
+    qn = self:pick(bad and SJOINTBAD or SJOINTQ)
+  elseif e.kind == "point" then
+    qn = self:pick(SPOINTQ)
+  else
+    qn = self:pick(SOTHERQ)
+  end
+  return q(e.name .. "." .. qn)
+end
+
 function G:channel(sys)
+  if sys and sys.dim == 3 then return self:schannel(sys) end
   local ents = sys and sys.ents or {}
   local r = self:int(1, 20)
   if r == 1 then return self:hstr() end
@@ -440,13 +519,22 @@ function G:action(sys)
       { 2, fmt("%s:simulate{ t = 1e-3, quiet = true }", sys) },
       { 3, fmt("%s:value(%s)", sys, self:channel(self.cursys)) },
       { 2, fmt("%s:assemble()", sys) },
-      { 2, fmt("%s:body{ name = %s, mass = 1, inertia = 1 }", sys, self:ename("cbb")) },
+      { 2, fmt("%s:body{ name = %s, mass = 1, inertia = %s }", sys, self:ename("cbb"),
+        self.cursys and self.cursys.dim == 3 and "{ 1, 1, 1 }" or "1") },
       { 1, fmt("%s:describe()", sys) },
       { 1, fmt("%s:lyapunov{ t = 1e-3 }", sys) },
       { 1, fmt("tostring(%s)", sys) },
       { 1, fmt("local r = %s.last_run; if r then H.gc(r) end", sys) },
     }
     for _, a in ipairs(more) do acts[#acts + 1] = a end
+    local b = self.cursys and self.cursys.dim == 3 and self:any("body", function(x) return x.sys == self.cursys end)
+    if b then -- a spatial system changed from its own callbacks
+      acts[#acts + 1] = { 1, fmt("%s:%s{ %s.ground, %s, at = { 0, 0, 0 }, axis = { 0, 0, 1 } }", sys,
+        self:pick{ "revolute", "cylindrical", "fixed" }, sys, self:v(b)) }
+      acts[#acts + 1] = { 1, fmt("%s:drive{ %s, axis = { 0, 0, 1 }, speed = 1 }", sys, self:v(b)) }
+      acts[#acts + 1] = { 1, fmt("%s:torque{ %s, value = { 0, 0, 1 } }", sys, self:v(b)) }
+      acts[#acts + 1] = { 1, fmt("%s:point{ %s, name = %s, at = { 0, 0, 0 } }", sys, self:v(b), self:ename("cbp")) }
+    end
   end
   local run = self:any("run")
   if run then
@@ -549,6 +637,9 @@ function G:entity(sys, method, kind, name, fields, rate)
   for _, x in ipairs(fields) do f[#f + 1] = x end
   local a = self:args(f, rate)
   if self.mutations > sys.mutations0 then sys.sane = false end
+  if sys.dim == 3 and self:chance(0.06) then -- memory running out in a spatial constructor
+    self:before(fmt("H.oom(%d, %q)", self:int(1, 40), self:pick{ "fail", "once" }))
+  end
   self:step("V[%d] = %s:%s%s", e.id, self:v(sys), method, a)
   sys.ents[#sys.ents + 1] = e
   return e
@@ -728,12 +819,20 @@ function G:simulate(sys, rate)
   if self:chance(0.2) then f[#f + 1] = { "atol", num(self:logu(1e-12, 1e-4)) } end
   if method == "bdf" and self:chance(0.3) then f[#f + 1] = { "max_order", tostring(self:int(1, 5)) } end
   if method == "dopri5" and self:chance(0.2) then f[#f + 1] = { "max_step", num(t / self:int(1, 50)) } end
+  if sys.dim == 3 and self:chance(0.1) then
+    f[#f + 1] = { self:pick{ "max_steps", "max_distance" }, self:pick{ "1", "10", "1e5", "0", "-1", "NAN", "1e-300", "2^63" } }
+  end
   local rec = {}
   for _ = 1, self:int(0, 6) do rec[#rec + 1] = self:channel(sys) end
   if self:chance(0.4) then
     rec[#rec + 1] = self:name("user") .. " = " .. self:callback("t, s", "s:value(" .. self:channel(sys) .. ")", self:v(sys))
   end
-  if #rec > 0 then f[#f + 1] = { "record", "{ " .. concat(rec, ", ") .. " }" } end
+  if #rec > 0 then
+    local list = "{ " .. concat(rec, ", ") .. " }"
+    -- (a spatial case makes many entities that fail: keep the channels of those that exist)
+    if sys.dim == 3 and self:chance(0.7) then list = fmt("H.known(%s, %s)", self:v(sys), list) end
+    f[#f + 1] = { "record", list }
+  end
   if self:chance(0.4) then
     local evs = {}
     for _ = 1, self:int(1, 2) do
@@ -954,7 +1053,7 @@ end
 -- Things a script can do to the objects it holds: close, collect, re-enter, reuse.
 function G:abuse()
   local acts = {
-    { 3, function() local s = self:any("system"); if s then self:step("H.close(%s)", self:v(s)) end end },
+    { 3, function() local s = self:any("system"); if s then s.closed = true; self:step("H.close(%s)", self:v(s)) end end },
     { 2, function() local s = self:any("system run"); if s then self:step("H.gc(%s)", self:v(s)) end end },
     { 2, function() local s = self:any("run column figure axes"); if s then self:step("H.gc(%s); H.close(%s)", self:v(s), self:v(s)) end end },
     { 3, function() local s = self:any("system run column figure axes mesh body"); if s then self:step("V[%d] = nil; collectgarbage()", s.id) end end },
@@ -1144,11 +1243,38 @@ local FIELD = {
 
 -- An argument table of some of the given fields (each with probability p), each a value
 -- its FIELD generator makes, or a plain number or a hostile value for fields without one.
-function G:field_args(fields, p)
+-- A spatial system's fields where they differ from a planar one's.
+local SFIELD = {
+  at = function(g) return g:pt3() end,
+  body_at = function(g) return g:pt3() end,
+  a_at = function(g) return g:pt3() end,
+  b_at = function(g) return g:pt3() end,
+  inertia = function(g) return g:inertia3(0.1) end,
+  axis = function(g) return g:dir3(0.1) end,
+  ref = function(g) return g:dir3(0.1) end,
+  normal = function(g) return g:dir3(0.1) end,
+  axis_a = function(g) return g:dir3(0.1) end,
+  axis_b = function(g) return g:dir3(0.1) end,
+  velocity = function(g) return g:pt3(1) end,
+  omega = function(g) return g:pt3(10) end,
+  value = function(g) return g:pt3(1) end,
+  amplitude = function(g) return g:pt3(1) end,
+  gravity = function() return "{ 0, 0, -9.81 }" end,
+  what = function(g) return q(g:pick{ "angle", "distance" }) end,
+  products = function(g) return q(g:pick{ "integral", "tensor" }) end,
+  frame = function(g) return q(g:pick{ "global", "body" }) end,
+  quaternion = function(g) return vec{ g:float(-1, 1), g:float(-1, 1), g:float(-1, 1), g:float(-1, 1) } end,
+  euler = function(g) return fmt("{ %q, 0.1, 0.2, 0.3 }", g:pick(SEQS)) end,
+  fn = function(g) return g:callback("t, s", "0, 0, 1", g.cursys and g:v(g.cursys)) end,
+  law = function(g) return g:callback("l, rate, t", "10 * l", g.cursys and g:v(g.cursys)) end,
+  motion = function(g) return g:callback("t", "t", g.cursys and g:v(g.cursys)) end,
+}
+
+function G:field_args(fields, p, spatial)
   local f = {}
   for _, k in ipairs(fields) do
     if self:chance(p) then
-      local gen = FIELD[k]
+      local gen = spatial and SFIELD[k] or FIELD[k]
       f[#f + 1] = { k, gen and gen(self) or (self:chance(0.5) and num(self:logu(1e-3, 10)) or self:hostile()) }
     end
   end
@@ -1204,19 +1330,758 @@ function G:method_sweep()
   local slot = self:any("system body node point joint load spring contact driver flexible run column figure axes inset mesh")
   if not slot then return end
   local kind = METHOD_KIND[slot.kind]
+  local spatial = slot.dim == 3 or slot.sys and slot.sys.dim == 3
+  if spatial and SURFACE.methods["s" .. kind] then kind = "s" .. kind end
+  if spatial then self.cursys = slot.kind == "system" and slot or slot.sys end
   local methods = SURFACE.methods[kind] or {}
   if #methods == 0 then return end
   local m = self:pick(methods)
   local fields = SURFACE.fields[kind .. ":" .. m]
   local args
   if fields and self:chance(0.7) then
-    args = self:field_args(fields, 0.4)
+    args = self:field_args(fields, 0.4, spatial)
+    if spatial and kind == "ssystem" and self:chance(0.6) and args:sub(1, 1) == "{" then
+      -- the positional bodies or joint the constructors take
+      local r1 = self:body_ref(slot, 0.1)
+      local j = self:any("joint", function(s) return s.sys == slot end)
+      local first = (m == "rotational_spring" or m == "drive" and self:chance(0.5)) and j and self:v(j) or r1
+      args = "{ " .. first .. ", " .. self:body_ref(slot, 0.1) .. ", " .. args:sub(3)
+    end
   else
     local a = {}
     for i = 1, self:int(0, 2) do a[i] = self:chance(0.5) and self:hostile() or tostring(self:int(1, 5)) end
     args = "(" .. concat(a, ", ") .. ")"
   end
   self:step("return %s:%s%s", self:v(slot), m, args)
+end
+
+-- ---- spatial systems (mech.spatial, man mechlua-spatial(3)) ----------------------------------
+
+-- Rotations in the generator, to write valid matrices (A by rows, world = A body).
+local function matmul3(A, B)
+  local C = {}
+  for i = 1, 3 do
+    C[i] = {}
+    for k = 1, 3 do C[i][k] = A[i][1] * B[1][k] + A[i][2] * B[2][k] + A[i][3] * B[3][k] end
+  end
+  return C
+end
+
+local function rot3(axis, a)
+  local c, s = math.cos(a), math.sin(a)
+  if axis == "x" then return { { 1, 0, 0 }, { 0, c, -s }, { 0, s, c } } end
+  if axis == "y" then return { { c, 0, s }, { 0, 1, 0 }, { -s, 0, c } } end
+  return { { c, -s, 0 }, { s, c, 0 }, { 0, 0, 1 } }
+end
+
+local function mat_src(A)
+  return "{ " .. vec(A[1]) .. ", " .. vec(A[2]) .. ", " .. vec(A[3]) .. " }"
+end
+
+-- Hostile three-vectors: not finite, huge (their norms overflow), tiny (their squares
+-- underflow), of the wrong length or type, behind metatables.
+local HVEC3 = { "{ 0, 0, 0 }", "{ -0.0, 0, 0 }", "{ NAN, 0, 0 }", "{ 0, INF, 0 }", "{ 0, 0, -INF }",
+  "{ 1e308, 1e308, 1e308 }", "{ -1.7e308, 1.7e308, 0 }", "{ 1e200, 1e200, 0 }", "{ 5e-324, 0, 0 }",
+  "{ 5e-324, 5e-324, 5e-324 }", "{ 1e-160, 0, 0 }", "{ 1e-300, 1e-300, 1e-300 }", "{ 1, 2 }", "{ 1, 2, 3, 4 }",
+  "{}", '{ 1, "2", 3 }', '{ "1", "2", "3" }', "{ 1, nil, 3 }", "{ x = 1, y = 2, z = 3 }", "{ {1}, 2, 3 }",
+  "{ math.maxinteger, math.mininteger, 0 }", "{ 2^63, 0, 0 }", "H.proxy({ 1, 2, 3 })",
+  "setmetatable({ 1, 2, 3 }, { __index = function() error('idx') end })", 'H.meta("__len", { 1, 2, 3 })',
+  "{ 1, 2, 3, n = 3 }", "{ [0] = 1, 2, 3 }", "1", '"1, 2, 3"', "true", "{ 1e-20, 1, 1e20 }", "{ 1.5, 2.5, true }" }
+
+-- Hostile values in an entity's fields: hbegin(h) gives the entity one (now and then two)
+-- with probability h, and hz() says whether the field at hand gets it, so that most
+-- entities with a fault have one fault, which their constructor must name.
+function G:hbegin(h)
+  self.hleft = self:chance(h or 0) and self:pick{ 1, 1, 1, 2 } or 0
+end
+
+function G:hz()
+  if (self.hleft or 0) > 0 and self:chance(0.3) then
+    self.hleft = self.hleft - 1
+    return true
+  end
+  return false
+end
+
+function G:hvec3()
+  self.mutations = self.mutations + 1
+  return self:pick(HVEC3)
+end
+
+function G:pt3(scale)
+  scale = scale or 0.2
+  return vec{ self:float(-scale, scale), self:float(-scale, scale), self:float(-scale, scale) }
+end
+
+-- A point, mostly fine, hostile with probability h.
+function G:spt(h, scale)
+  if self:hz() then return self:hvec3() end
+  return self:pt3(scale)
+end
+
+-- A direction: a world axis (either sign), a random one, one of odd length; hostile with
+-- probability h.
+function G:dir3(h)
+  if self:hz() then return self:hvec3() end
+  local r = self:int(1, 7)
+  if r <= 3 then
+    local v = { 0, 0, 0 }
+    v[self:int(1, 3)] = self:pick{ 1, -1, 2, 1e-3 }
+    return vec(v)
+  end
+  local v = { self:float(-1, 1), self:float(-1, 1), self:float(-1, 1) }
+  if r == 7 then
+    local s = self:pick{ 1e-150, 1e-12, 1e6, 1e150, 1e300 }
+    for i = 1, 3 do v[i] = v[i] * s end
+  end
+  return vec(v)
+end
+
+-- Two directions: across each other, or (hostile) parallel, opposite, nearly parallel just
+-- inside or outside the tolerance (sine 1e-6), one of them zero.
+function G:dir_pair(h)
+  if h == true or h ~= false and self:hz() then
+    self.mutations = self.mutations + 1
+    return self:pick{
+      { "{ 1, 0, 0 }", "{ 2, 0, 0 }" }, { "{ 0, 0, 1 }", "{ 0, 0, -1 }" }, { "{ 1, 0, 0 }", "{ 1, 1e-7, 0 }" },
+      { "{ 1, 0, 0 }", "{ 1, 1.0000001e-6, 0 }" }, { "{ 1, 0, 0 }", "{ 1, 9.999999e-7, 0 }" },
+      { "{ 1, 1, 1 }", "{ -3, -3, -3 }" }, { "{ 0, 0, 0 }", "{ 1, 0, 0 }" }, { "{ 1, 0, 0 }", "{ 5e-324, 0, 0 }" },
+      { "{ 1e308, 0, 0 }", "{ 0, 1e308, 0 }" }, { "{ 1e308, 1e308, 0 }", "{ 0, 0, 1 }" },
+      { "{ 1e-300, 0, 0 }", "{ 0, 1e-300, 0 }" }, { "{ 5e-324, 0, 0 }", "{ 0, 5e-324, 0 }" },
+      { "{ 1, 0, 0 }", "{ 1e16, 1, 0 }" }, { self:hvec3(), "{ 0, 1, 0 }" }, { "{ 1, 0, 0 }", self:hvec3() },
+      { "{ 1, 1e-17, 0 }", "{ 1, 0, 0 }" }, { "{ 1, 0, 0 }", "{ -1, 2e-6, 0 }" } }
+  end
+  local u = self:dir3()
+  local v
+  repeat v = self:dir3() until v ~= u
+  return { u, v }
+end
+
+-- Principal moments meeting the triangle inequality, six values with small products, or
+-- (hostile) tensors that are barely valid or not: on the triangle inequality or just past
+-- its tolerance 1e-3, singular, barely positive definite, tiny or huge (their inverse or
+-- squares overflow), of the wrong length.
+local HINERTIA = { "{ 1, 1, 2 }", "{ 1, 1, 2.002 }", "{ 1, 1, 2.0021 }", "{ 1, 1, 2.00200001 }",
+  "{ 1, 1, 1, 0.5, 0.5, 0.5 }", "{ 1, 1, 1, 0.4999999, 0.4999999, 0.4999999 }",
+  "{ 1, 1, 1, 0.49999999999999, 0.49999999999999, 0.49999999999999 }", "{ 1, 1, 1, -0.5, -0.5, -0.5 }",
+  "{ 1e-300, 1e-300, 1e-300 }", "{ 5e-324, 5e-324, 5e-324 }", "{ 1e-162, 1e-162, 1e-162 }",
+  "{ 1e300, 1e300, 1e300 }", "{ 1.7e308, 1.7e308, 1.7e308 }", "{ 1e154, 1e154, 1e154, 1e154, 0, 0 }",
+  "{ 1, 1, 1e-20 }", "{ 1e-20, 1, 1 }", "{ 1e-12, 1e-12, 2e-12 }", "{ 0, 0, 0 }", "{ 0, 1, 1 }", "{ -1, 1, 1 }",
+  "{ 1, 1, 1, 0, 0, 1e308 }", "{ 1, 1, 1, 1, 0, 0 }", "{ 1, 2 }", "{ 1, 2, 3, 4 }", "{ 1, 2, 3, 4, 5 }",
+  "{ 1, 1, 1, 0, 0, 0, 0 }", "{ NAN, 1, 1 }", "{ 1, 1, INF }", '{ 1, "1", 1 }', "1", "{ 1, 1, 1, NAN, 0, 0 }",
+  "{ 1e200, 1e200, 1e200, 0, 0, 1e-200 }", "{ 1, 1, 1, 1e-17, 0, 0 }", "{ 2, 2, 4, 0, 0, 0 }",
+  "{ 1, 2, 3, 0.1, 0.2, 0.3 }", "{ 3, 4, 5, 2, 2, 2 }", "{ 1e-3, 1e3, 1e3 }", "{ 1, 1, 1, -1e-300, 1e-300, 0 }" }
+
+function G:inertia3(h)
+  if self:hz() then
+    self.mutations = self.mutations + 1
+    return self:chance(0.85) and self:pick(HINERTIA) or self:hostile()
+  end
+  local a, b = self:logu(1e-4, 1), self:logu(1e-4, 1)
+  local c = self:float(math.abs(a - b), a + b)
+  local I = { a, b, c }
+  for i = 3, 2, -1 do local j = self:int(1, i); I[i], I[j] = I[j], I[i] end
+  if self:chance(0.25) then
+    local m = math.min(a, b, c)
+    for _ = 1, 3 do I[#I + 1] = self:float(-0.3, 0.3) * m end
+  end
+  return vec(I)
+end
+
+-- The orientation of a body: a list of fields (one form of the five, or none).  Hostile
+-- with probability h: zero, tiny or huge quaternions, matrices that are not rotations (or
+-- 180-degree turns, where the conversion is delicate), singular Euler angles, parallel
+-- axes, two forms at once.
+function G:orientation(h)
+  local form = self:int(0, 5)
+  local hostile = self:hz()
+  if hostile then self.mutations = self.mutations + 1 end
+  if form == 0 then
+    if hostile then return { { self:pick{ "angle", "axis", "quaternion" }, self:pick{ "1", "{ 0, 0, 1 }" } },
+      { self:pick{ "matrix", "euler", "axes" }, self:hostile() } } end
+    return {}
+  elseif form == 1 then
+    if hostile then
+      return { { "quaternion", self:pick{ "{ 0, 0, 0, 0 }", "{ -0.0, 0, -0.0, 0 }", "{ 5e-324, 0, 0, 0 }",
+        "{ 1e-200, 1e-200, 0, 0 }", "{ 1e-320, 0, 0, 1e-320 }", "{ 1e308, 1e308, 1e308, 1e308 }",
+        "{ 1e200, 0, 0, 0 }", "{ -1.7e308, 0, 0, 1.7e308 }", "{ NAN, 0, 0, 0 }", "{ 1, 0, 0, INF }", "{ 1, 0, 0 }",
+        "{ 1, 0, 0, 0, 0 }", "{ -1, 0, 0, 0 }", "{ 0, 1, 0, 0 }", "{ 0, 0, 0, -1 }", "{ 1, 1e-17, 0, 0 }",
+        '{ "1", 0, 0, 0 }', "{ 1, 0, 0, nil }", "{ math.maxinteger, 0, 0, 0 }", "{ 2^53, 1, 0, 0 }",
+        self:hostile() } } }
+    end
+    return { { "quaternion", vec{ self:float(-1, 1), self:float(-1, 1), self:float(-1, 1), self:float(-1, 1) } } }
+  elseif form == 2 then
+    if hostile then
+      return { { "matrix", self:pick{ "{ {1, 0, 0}, {0, 1, 0}, {0, 0, -1} }", "{ {0, 1, 0}, {1, 0, 0}, {0, 0, 1} }",
+        "{ {0, 0, 0}, {0, 0, 0}, {0, 0, 0} }", "{ {1, 0, 0}, {0, 1, 0}, {0, 0, 1.0000005} }",
+        "{ {1, 0, 0}, {0, 1, 0}, {0, 0, 1.000002} }", "{ {1, 0, 0}, {0, -1, 0}, {0, 0, -1} }",
+        "{ {-1, 0, 0}, {0, -1, 0}, {0, 0, 1} }", "{ {-1, 0, 0}, {0, 1, 0}, {0, 0, -1} }",
+        "{ {-1/3, 2/3, 2/3}, {2/3, -1/3, 2/3}, {2/3, 2/3, -1/3} }", "{ {1, 0, 0}, {0, 1, 0} }",
+        "{ {1, 0}, {0, 1}, {0, 0} }", "{ {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, 0} }",
+        "{ {NAN, 0, 0}, {0, 1, 0}, {0, 0, 1} }", "{ {1e308, 0, 0}, {0, 1e308, 0}, {0, 0, 1e308} }",
+        "{ {1e154, 0, 0}, {0, 1e154, 0}, {0, 0, 1e154} }", "{ {2, 0, 0}, {0, 0.5, 0}, {0, 0, 1} }",
+        "{ 1, 0, 0, 0, 1, 0, 0, 0, 1 }", '{ {1, 0, 0}, "x", {0, 0, 1} }', "{ {1, 0, 0}, {0, 1, 0}, {0, 0, INF} }",
+        "{ {0, -1, 0}, {1, 0, 0}, {0, 0, 1e-7} }", self:hostile() } } }
+    end
+    local A = matmul3(matmul3(rot3("z", self:float(-4, 4)), rot3("y", self:float(-1.5, 1.5))),
+      rot3("x", self:float(-4, 4)))
+    if self:chance(0.2) then A = matmul3(A, rot3(self:pick{ "x", "y", "z" }, math.pi)) end
+    if self:chance(0.1) then A[1][1] = A[1][1] + self:pick{ 1e-7, -9e-7, 1e-12 } end
+    return { { "matrix", mat_src(A) } }
+  elseif form == 3 then
+    if hostile then
+      return { { "axis", self:chance(0.5) and self:hvec3() or self:dir3() },
+        { "angle", self:pick{ "NAN", "INF", "1e300", "-1e300", "2^63", "math.maxinteger", "math.pi",
+          "-math.pi", "2 * math.pi", "0", "1e16", '"1"', "{}", "nil" } } }
+    end
+    return { { "axis", self:dir3() }, { "angle", num(self:float(-7, 7)) } }
+  elseif form == 4 then
+    local names = { "x", "y", "z" }
+    local i = self:int(1, 3)
+    local j = (i + self:int(0, 1)) % 3 + 1
+    local d = self:dir_pair(hostile)
+    local ax = fmt("%s = %s, %s = %s", names[i], d[1], names[j], d[2])
+    if hostile and self:chance(0.4) then
+      ax = ax .. self:pick{ ", exact = \"z\"", ", exact = 1", ", exact = \"w\"", ", exact = \"\"",
+        fmt(", %s = { 1, 1, 1 }", names[6 - i - j]), ", w = { 1, 0, 0 }" }
+    elseif self:chance(0.4) then
+      ax = ax .. fmt(", exact = %q", self:pick{ names[i], names[j] })
+    end
+    return { { "axes", "{ " .. ax .. " }" } }
+  else
+    local seq = self:pick(SEQS)
+    local proper = seq:sub(1, 1) == seq:sub(3, 3)
+    if hostile then
+      local r = self:int(1, 4)
+      if r == 1 then -- singular: the middle angle where the sequence locks, or within rounding
+        local b = proper and self:pick{ "0", "math.pi", "-math.pi", "1e-300", "math.pi - 1e-12", "1e-9", "-0.0" }
+          or self:pick{ "math.pi / 2", "-math.pi / 2", "math.pi / 2 + 1e-12", "3 * math.pi / 2", "math.pi / 2 - 1e-9",
+            "1.5707963267948966", "1.5707963" }
+        return { { "euler", fmt("{ %q, %s, %s, %s }", seq, self:small(), b, self:small()) } }
+      elseif r == 2 then
+        return { { "euler", fmt("{ %s, 0.1, 0.2, 0.3 }", self:pick{ '"zzx"', '"zyxz"', '""', '"ZYX"', '"zy"',
+          '"xyz\\0"', "1", "nil", '"abc"', self:hstr() }) } }
+      elseif r == 3 then
+        return { { "euler", self:pick{ fmt("{ %q, 1, 2 }", seq), fmt("{ %q, 1, 2, 3, 4 }", seq),
+          fmt("{ %q, NAN, 0.2, 0.3 }", seq), fmt("{ %q, 0.1, INF, 0.3 }", seq), fmt("{ %q, 1e300, 0.2, -1e300 }", seq),
+          fmt('{ %q, "1", 0.2, 0.3 }', seq), "{ 0.1, 0.2, 0.3 }", fmt("{ %q }", seq), fmt("{ [2] = 1, %q }", seq),
+          fmt("{ %q, 2^63, 0.2, 0.3 }", seq) } } }
+      end
+      return { { "euler", fmt("{ %q, 0.1, 0.2, 0.3 }", seq) }, { self:pick{ "quaternion", "axes", "matrix" },
+        self:pick{ "{ 1, 0, 0, 0 }", "{ x = { 1, 0, 0 }, y = { 0, 1, 0 } }", "{ {1, 0, 0}, {0, 1, 0}, {0, 0, 1} }" } } }
+    end
+    local b = proper and self:float(0.2, 2.9) or self:float(-1.4, 1.4)
+    return { { "euler", fmt("{ %q, %s, %s, %s }", seq, num(self:float(-4, 4)), num(b), num(self:float(-4, 4))) } }
+  end
+end
+
+-- mech.spatial{...}: a system slot with dim 3.
+function G:ssystem(rate)
+  local s = self:slot("system", { ents = {}, sane = true, mutations0 = self.mutations, dim = 3 })
+  self.cursys = s
+  local r = self:int(1, 10)
+  local grav = r <= 6 and "{ 0, 0, -9.81 }" or r <= 8 and self:pt3(20) or "{ 0, -9.81, 0 }"
+  if self:chance(0.05) then
+    grav = self:pick{ "{ 0, 0, -1e308 }", "{ 1e308, 1e308, 1e308 }", "{ 0, -9.81 }", "{ 0, 0, NAN }",
+      "{ 1e300, -1e300, 0 }", "{ 0, 0, -1.7e308 }", "{ 0, 0, -9.81, 0 }" }
+    self.mutations = self.mutations + 1
+  end
+  local fields = { { "gravity", grav } }
+  if self:chance(0.2) then fields[#fields + 1] = { "baumgarte", vec{ self:float(0, 50), self:float(0, 50) } } end
+  if self:chance(0.1) then fields[#fields + 1] = { "assemble", "false" } end
+  if self:chance(0.03) then fields[#fields + 1] = { "start", q("ideal") } end
+  self:step("V[%d] = mech.spatial%s", s.id, self:args(fields, rate / 3))
+  if self.mutations > s.mutations0 then s.sane = false end
+  return s
+end
+
+-- sys:body{...} of a spatial system; h the chance of a hostile value in each field.
+function G:sbody(sys, name, at, h, extra, rate)
+  self:hbegin(h)
+  local f = {}
+  local mass = num(self:logu(1e-2, 10))
+  if self:hz() then
+    self.mutations = self.mutations + 1
+    mass = self:pick{ "5e-324", "1e-300", "1e300", "1.7e308", "0", "-1", "NAN", "INF", '"1"', "true", "{ 1 }",
+      "1e-12", "1e12" }
+  end
+  f[#f + 1] = { "mass", mass }
+  f[#f + 1] = { "inertia", self:inertia3(h) }
+  local I = f[#f][2]
+  if select(2, I:gsub(",", "")) >= 5 and self:chance(0.3) or self:hz() then
+    f[#f + 1] = { "products", self:chance(0.8) and q(self:pick{ "integral", "tensor" }) or self:hostile() }
+  end
+  f[#f + 1] = { "at", self:hz() and self:hvec3() or at }
+  for _, x in ipairs(self:orientation(h)) do f[#f + 1] = x end
+  if self:chance(0.4) then f[#f + 1] = { "velocity", self:hz() and self:hvec3() or self:pt3(1) } end
+  if self:chance(0.4) then
+    f[#f + 1] = { "omega", self:hz() and self:pick{ self:hvec3(), "{ 0, 0, 1e4 }", "{ 1e6, 0, 0 }" } or self:pt3(20) }
+  end
+  for _, x in ipairs(extra or {}) do f[#f + 1] = x end
+  local e = self:entity(sys, "body", "body", name, f, rate)
+  e.dim = 3
+  return e
+end
+
+-- The number of equations of each spatial joint (a penalty joint's k and c per equation).
+local SJOINT_NEQ = { revolute = 5, spherical = 3, universal = 4, cylindrical = 4, prismatic = 5,
+  translational = 5, planar = 3, fixed = 6 }
+local SJOINT_KINDS = { "revolute", "spherical", "universal", "cylindrical", "prismatic", "translational",
+  "planar", "fixed" }
+
+-- sys:<kind>{ a, b, ... } of a spatial system: a and b are sources (a body slot's V[i], the
+-- ground, or anything); at the world anchor.
+function G:sjoint(sys, kind, a, b, at, h, rate)
+  self:hbegin(h)
+  local f = { { 1, a }, { 2, b } }
+  local r = self:int(1, 12)
+  local centre = kind == "prismatic" or kind == "translational" or kind == "planar" or kind == "fixed"
+  at = at or self:pt3()
+  if r <= 8 then f[#f + 1] = { "at", self:hz() and self:hvec3() or at }
+  elseif r <= 10 then
+    f[#f + 1] = { "a_at", self:spt(h) }
+    f[#f + 1] = { "b_at", self:spt(h) }
+  elseif r == 11 and self:chance(h + 0.1) then -- both ways, or one end only
+    f[#f + 1] = { self:pick{ "a_at", "b_at", "at" }, self:pt3() }
+    f[#f + 1] = { self:pick{ "a_at", "b_at" }, self:pt3() }
+  elseif not centre and self:chance(0.8) then
+    f[#f + 1] = { "at", at }
+  end
+  if kind == "universal" then
+    if self:chance(0.95) then
+      local d = self:dir_pair(h)
+      f[#f + 1] = { "axis_a", d[1] }
+      f[#f + 1] = { "axis_b", d[2] }
+    end
+  elseif kind ~= "spherical" then
+    local key = kind == "planar" and self:pick{ "normal", "normal", "axis" } or "axis"
+    local need = kind ~= "fixed" or self:chance(0.5)
+    if self:chance(0.3) then
+      local d = self:dir_pair(h)
+      f[#f + 1] = { key, d[1] }
+      f[#f + 1] = { "ref", d[2] }
+    elseif need and self:chance(0.97) then
+      f[#f + 1] = { key, self:dir3(h) }
+    end
+    if kind == "planar" and self:hz() then f[#f + 1] = { key == "axis" and "normal" or "axis", self:dir3() } end
+  elseif self:hz() then
+    f[#f + 1] = { self:pick{ "axis", "ref", "axis_a", "normal" }, self:dir3() }
+  end
+  if self:chance(0.15) then
+    local neq = SJOINT_NEQ[kind]
+    f[#f + 1] = { "method", '"penalty"' }
+    local k = {}
+    local n = self:chance(0.5) and 1 or (not self:hz() and neq or self:pick{ neq - 1, neq + 1, 0, 6 })
+    for i = 1, n do k[i] = self:logu(1e2, 1e9) end
+    if n > 0 and self:hz() then k[self:int(1, n)] = self:pick{ 0, -1, 1e300, 0 / 0, math.huge, 5e-324 } end
+    f[#f + 1] = { "k", n == 1 and num(k[1]) or vec(k) }
+    if self:chance(0.5) then f[#f + 1] = { "c", num(self:logu(1e-2, 1e3)) } end
+  elseif self:chance(0.03) then
+    f[#f + 1] = { "k", num(1e5) } -- k without penalty: an error
+  end
+  if self:chance(0.1) then
+    f[#f + 1] = { "baumgarte", not self:hz() and vec{ self:float(0, 50), self:float(0, 50) }
+      or self:pick{ "{ -1, 5 }", "{ NAN, 1 }", "{ 1e308, 1e308 }", "{ 1, 2, 3 }", "5" } }
+  end
+  local e = self:entity(sys, kind, "joint", self:entname(kind:sub(1, 3)), f, rate)
+  e.jtype = kind == "translational" and "prismatic" or kind
+  e.dim = 3
+  return e
+end
+
+-- sys:drive{...} on a joint or body slot (any joint type: a spherical joint's driver is an
+-- error), with speed or motion, what, axis, start.
+function G:sdrive(sys, target, h, rate)
+  self:hbegin(h)
+  local f = { { 1, target and self:v(target) or self:hostile() } }
+  local body = target and target.kind == "body"
+  if target and target.jtype == "cylindrical" and self:chance(0.9) or self:chance(0.1) then
+    f[#f + 1] = { "what", self:chance(0.9) and q(self:pick{ "angle", "distance" }) or self:hostile() }
+  end
+  if body and self:chance(0.7) or self:chance(0.05) then f[#f + 1] = { "axis", self:dir3(h) } end
+  if self:chance(0.7) then
+    local sp = self:pick{ 1, -2 * math.pi, 10, 0, 0.1 }
+    f[#f + 1] = { "speed", self:hz() and self:pick{ "NAN", "INF", "1e300", "-1e308", '"1"', "{}", "5e-324" } or num(sp) }
+  else
+    local ret = self:pick{ "2 * t", "math.sin(10 * t)", "t * t, 2 * t, 2", "0.1 * t, 0.1", "t, nil, 0" }
+    f[#f + 1] = { "motion", self:callback("t", ret, self:v(sys)) }
+  end
+  if self:chance(0.2) then f[#f + 1] = { "start", not self:hz() and self:small() or self:hnum() } end
+  if self:chance(0.1) then f[#f + 1] = { "baumgarte", vec{ self:float(0, 50), self:float(0, 50) } } end
+  if self:chance(0.03) then f[#f + 1] = { "speed", "1" }; f[#f + 1] = { "motion", "function(t) return t end" } end
+  return self:entity(sys, "drive", "driver", self:entname("drv"), f, rate)
+end
+
+-- A spatial load's function(t, s): sane, hostile as other callbacks are, or abusing the state
+-- table s (kept, emptied, given a metatable, filled with other types).
+function G:sfn(ret, sys)
+  if self:chance(0.12) then
+    self.mutations = self.mutations + 1
+    local act = self:pick{ "s.x = 'str'", "setmetatable(s, { __index = function() error('idx') end, __newindex = function() error('ni') end })",
+      "for k in pairs(s) do s[k] = nil end", "H.keep = s", "s[1] = s; s.e0 = {}", "rawset(s, 'wx', nil)",
+      "s.x = nil; s.y = nil", "setmetatable(s, { __gc = function() error('gc') end }); s = nil; collectgarbage()",
+      "for i = 1, 100 do s['k' .. i] = i end" }
+    return fmt("H.cb(%d, function(t, s) %s end, function(t, s) return %s end)", self:pick{ 1, 2, 5, 20 }, act, ret)
+  end
+  return self:callback("t, s", ret, sys)
+end
+
+function G:sload(sys, body, torque, h, rate)
+  self:hbegin(h)
+  local f = { { 1, body and self:v(body) or self:hostile() } }
+  if not torque and self:chance(0.5) then
+    f[#f + 1] = { self:pick{ "at", "body_at" }, self:spt(h) }
+  elseif not torque and self:chance(0.03) then
+    f[#f + 1] = { "at", self:pt3() }
+    f[#f + 1] = { "body_at", self:pt3() }
+  end
+  local r = self:int(1, 3)
+  if r == 1 then
+    f[#f + 1] = { "value", self:hz() and self:hvec3() or self:pt3(torque and 0.1 or 5) }
+  elseif r == 2 then
+    if self:chance(0.5) then f[#f + 1] = { "value", self:pt3(1) } end
+    f[#f + 1] = { "amplitude", self:hz() and self:hvec3() or self:pt3(torque and 0.1 or 5) }
+    if self:chance(0.95) then f[#f + 1] = { "omega", self:hz() and self:hnum() or num(self:float(1, 100)) } end
+    if self:chance(0.3) then f[#f + 1] = { "phase", self:hz() and self:hnum() or self:small() } end
+  else
+    local ret = torque and self:pick{ "0, 0, 0.01", "-0.01 * s.wx, -0.01 * s.wy, -0.01 * s.wz", "0, 0, math.sin(t)" }
+      or self:pick{ "0, 0, 1", "-s.x, -s.y, -s.z", "-s.vx, -s.vy, -s.vz, 0, 0, 0.01", "0, 0, 0, -0.01 * s.wx, 0, 0",
+        "s.e0, s.e1, s.e2, s.e3", "1, 0" }
+    f[#f + 1] = { "fn", self:sfn(ret, self:v(sys)) }
+  end
+  if self:chance(0.2) then f[#f + 1] = { "frame", not self:hz() and q(self:pick{ "global", "body" }) or self:hostile() } end
+  local e = self:entity(sys, torque and "torque" or "force", "load", self:entname(torque and "tq" or "f"), f, rate)
+  return e
+end
+
+function G:sspring(sys, a, b, h, rate)
+  self:hbegin(h)
+  local f = { { 1, a }, { 2, b } }
+  local r = self:int(1, 3)
+  if r == 1 then f[#f + 1] = { "at", "{ " .. self:spt(h, 0.5) .. ", " .. self:pt3(0.5) .. " }" }
+  elseif r == 2 then
+    f[#f + 1] = { "a_at", self:spt(h) }
+    f[#f + 1] = { "b_at", self:pt3() }
+  elseif self:hz() then
+    f[#f + 1] = { "at", self:pick{ "{ { 0, 0, 0 } }", "{ {0, 0}, {1, 1} }", "{ 1, 2, 3 }", "{ {0, 0, 0}, {0, 0, 0}, {1, 1, 1} }",
+      "{ {0, 0, 0}, {NAN, 0, 0} }", "{ {0, 0, 0}, {1e308, 1e308, 1e308} }" } }
+  end
+  if self:chance(0.7) then
+    f[#f + 1] = { "k", self:hz() and self:hnum() or num(self:logu(1, 1e5)) }
+    if self:chance(0.5) then f[#f + 1] = { "c", self:hz() and self:hnum() or num(self:float(0, 5)) } end
+  else
+    f[#f + 1] = { "law", self:callback("l, rate, t", self:pick{ "100 * (l - 0.5) + rate", "10 * l", "-1e308", "l / rate" }, self:v(sys)) }
+  end
+  if self:chance(0.3) then f[#f + 1] = { "length", self:hz() and self:hnum() or num(self:float(0, 1)) } end
+  return self:entity(sys, "spring", "spring", self:entname("sp"), f, rate)
+end
+
+function G:srspring(sys, joint, h, rate)
+  self:hbegin(h)
+  local f = { { 1, joint and self:v(joint) or self:hostile() } }
+  f[#f + 1] = { "k", self:hz() and self:hnum() or num(self:logu(1e-2, 1e3)) }
+  if self:chance(0.5) then f[#f + 1] = { "c", self:hz() and self:hnum() or num(self:float(0, 1)) } end
+  if self:chance(0.3) then f[#f + 1] = { "angle", self:hz() and self:hnum() or self:small() } end
+  local e = self:entity(sys, "rotational_spring", "spring", self:entname("rs"), f, rate)
+  e.ch = "rspring"
+  return e
+end
+
+-- The bodies of a system slot.
+function G:sbodies(sys)
+  return self:find("body", function(s) return s.sys == sys end)
+end
+
+-- A body source for a joint of sys: the ground, one of its bodies, now and then a body of
+-- another system (planar or spatial), a joint, or a hostile value.
+function G:body_ref(sys, h)
+  local r = self:int(1, 20)
+  local own = self:sbodies(sys)
+  if r <= 6 or #own == 0 then return self:v(sys) .. ".ground" end
+  if r <= 18 or not self:chance(h + 0.2) then return self:v(self:pick(own)) end
+  self.mutations = self.mutations + 1
+  local other = self:any("body joint driver load", function(s) return s.sys ~= sys end)
+  if r == 19 and other then return self:v(other) end
+  return self:pick{ "mech.planar{}.ground", "mech.spatial{}.ground", self:hostile(), "nil", self:v(sys) }
+end
+
+-- Adds one random entity to a spatial system slot (from the templates and later, also after
+-- runs).
+function G:sentity(sys, h, rate)
+  local bodies = self:sbodies(sys)
+  local r = self:wpick{ { 3, "body" }, { 3, "joint" }, { 2, "drive" }, { 2, "spring" }, { 1, "rspring" },
+    { 2, "load" }, { 1, "point" } }
+  if r == "body" or #bodies == 0 then
+    return self:sbody(sys, self:entname("b"), self:pt3(1), h, nil, rate)
+  elseif r == "joint" then
+    local a, b = self:body_ref(sys, h), self:body_ref(sys, h)
+    if a == b and self:chance(0.7) then b = self:v(sys) .. ".ground" end
+    return self:sjoint(sys, self:pick(SJOINT_KINDS), a, b, self:pt3(1), h, rate)
+  elseif r == "drive" then
+    local t = self:any("joint", function(s) return s.sys == sys end)
+    if not t or self:chance(0.3) then t = self:pick(bodies) end
+    return self:sdrive(sys, t, h, rate)
+  elseif r == "spring" then
+    return self:sspring(sys, self:body_ref(sys, h), self:body_ref(sys, h), h, rate)
+  elseif r == "rspring" then
+    local j = self:any("joint", function(s) return s.sys == sys end)
+    return self:srspring(sys, j, h, rate)
+  elseif r == "load" then
+    return self:sload(sys, self:pick(bodies), self:chance(0.4), h, rate)
+  else
+    local b = self:pick(bodies)
+    local p = self:slot("point", { sys = sys })
+    local pname = self:name("p")
+    p.name = b.name .. "." .. pname
+    sys.ents[#sys.ents + 1] = p
+    if self:chance(0.5) then
+      self:step("V[%d] = %s:point{ %s, name = %s, %s = %s }", p.id, self:v(sys), self:v(b), q(pname),
+        self:pick{ "at", "body_at" }, self:spt(h))
+    else
+      self:step("V[%d] = %s:point{ name = %s, %s = %s }", p.id, self:v(b), q(pname), self:pick{ "at", "body_at" }, self:spt(h))
+    end
+    return p
+  end
+end
+
+local STEMPLATES = {}
+
+-- A heavy top (or a spherical pendulum) on a spherical joint, maybe spun up by a torque.
+function STEMPLATES.top(g, rate)
+  local sys = g:ssystem(rate)
+  local h = g:pick{ 0, 0.1, 0.3 }
+  local top = g:sbody(sys, g:entname("top"), vec{ 0, g:float(-0.1, 0.1), g:float(0.05, 0.2) }, h,
+    g:chance(0.5) and { { "omega", vec{ 0, g:float(-50, 50), g:float(-200, 200) } } } or nil, rate)
+  g:sjoint(sys, g:chance(0.85) and "spherical" or g:pick(SJOINT_KINDS), g:v(sys) .. ".ground", g:v(top),
+    vec{ 0, 0, 0 }, h, rate)
+  if g:chance(0.4) then g:sload(sys, top, true, h, rate) end
+  if g:chance(0.2) then g:sdrive(sys, top, h, rate) end
+  return sys
+end
+
+-- The spatial slider-crank (revolute, spherical, universal, prismatic; 17 equations), driven
+-- by its joint or its crank body, or free, with a spring now and then.
+function STEMPLATES.slider_crank(g, rate)
+  local sys = g:ssystem(rate)
+  local h = g:pick{ 0, 0.1, 0.3 }
+  local yc = math.sqrt(0.29 ^ 2 - 0.10 ^ 2 - 0.22 ^ 2)
+  local P, S = { -0.10, 0, 0.22 }, { 0, yc, 0 }
+  local d = { S[1] - P[1], S[2] - P[2], S[3] - P[3] }
+  local crank = g:sbody(sys, "crank", vec{ -0.10, 0, 0.17 }, 0, nil, rate)
+  local rod = g:sbody(sys, "rod", vec{ (P[1] + S[1]) / 2, (P[2] + S[2]) / 2, (P[3] + S[3]) / 2 }, h, nil, rate)
+  local slider = g:sbody(sys, "slider", vec(S), h, nil, rate)
+  local pivot = g:sjoint(sys, "revolute", g:v(sys) .. ".ground", g:v(crank), vec{ -0.10, 0, 0.12 }, 0, rate)
+  g:sjoint(sys, g:chance(0.9) and "spherical" or g:pick(SJOINT_KINDS), g:v(crank), g:v(rod), vec(P), h, rate)
+  g:sjoint(sys, g:chance(0.9) and "universal" or g:pick(SJOINT_KINDS), g:v(slider), g:v(rod), vec(S), h, rate)
+  g:sjoint(sys, g:chance(0.9) and "prismatic" or g:pick(SJOINT_KINDS), g:v(sys) .. ".ground", g:v(slider), vec(S), h, rate)
+  local r = g:int(1, 4)
+  if r <= 2 then g:sdrive(sys, pivot, h, rate)
+  elseif r == 3 then g:sdrive(sys, crank, h, rate) end
+  if g:chance(0.3) then g:sspring(sys, g:v(sys) .. ".ground", g:v(slider), h, rate) end
+  if g:chance(0.3) then g:srspring(sys, pivot, h, rate) end
+  return sys
+end
+
+-- Random bodies joined at random by random joints (to the ground, to each other, to
+-- themselves; redundant and conflicting sets), with drivers, springs and loads.
+function STEMPLATES.chain(g, rate)
+  local sys = g:ssystem(rate)
+  local h = g:pick{ 0, 0.1, 0.3, 0.5 }
+  local prev = g:v(sys) .. ".ground"
+  for i = 1, g:int(1, 4) do
+    local at = vec{ 0.2 * i, g:float(-0.1, 0.1), g:float(-0.1, 0.1) }
+    local b = g:sbody(sys, g:entname("link"), at, h, nil, rate)
+    local anchor = vec{ 0.2 * i - 0.1, 0, 0 }
+    g:sjoint(sys, g:pick(SJOINT_KINDS), prev, g:v(b), anchor, h, rate)
+    prev = g:v(b)
+  end
+  for _ = 1, g:int(0, 4) do g:sentity(sys, h, rate) end
+  return sys
+end
+
+-- Free bodies with odd inertias and orientations, pushed and twisted by loads.
+function STEMPLATES.free(g, rate)
+  local sys = g:ssystem(rate)
+  local h = g:pick{ 0, 0.2, 0.5, 0.8 }
+  local bodies = {}
+  for _ = 1, g:int(1, 3) do bodies[#bodies + 1] = g:sbody(sys, g:entname("free"), g:pt3(1), h, nil, rate) end
+  for _ = 1, g:int(0, 3) do g:sload(sys, g:pick(bodies), g:chance(0.5), h, rate) end
+  if g:chance(0.3) then g:sspring(sys, g:v(g:pick(bodies)), g:v(sys) .. ".ground", h, rate) end
+  return sys
+end
+
+-- Joint sets that repeat or contradict each other: revolute joints of a planar mechanism in
+-- space, two revolute joints with crossed axes, a fixed joint on a jointed body, joints
+-- whose anchors disagree (a_at/b_at far apart).
+function STEMPLATES.redundant(g, rate)
+  local sys = g:ssystem(rate)
+  local h = g:pick{ 0, 0.05, 0.2 }
+  local r = g:int(1, 4)
+  local G0 = g:v(sys) .. ".ground"
+  if r == 1 then -- a four-bar of revolute joints about z
+    local a = g:sbody(sys, g:entname("crank"), vec{ 0, 0.05, 0 }, h, nil, rate)
+    local b = g:sbody(sys, g:entname("coupler"), vec{ 0.1, 0.1, 0 }, h, nil, rate)
+    local c = g:sbody(sys, g:entname("rocker"), vec{ 0.2, 0.05, 0 }, h, nil, rate)
+    local z = g:chance(0.8) and "{ 0, 0, 1 }" or g:dir3(h)
+    local j1 = g:entity(sys, "revolute", "joint", g:entname("r"), { { 1, G0 }, { 2, g:v(a) }, { "at", "{ 0, 0, 0 }" }, { "axis", z } }, rate)
+    j1.jtype = "revolute"
+    g:entity(sys, "revolute", "joint", g:entname("r"), { { 1, g:v(a) }, { 2, g:v(b) }, { "at", "{ 0, 0.1, 0 }" }, { "axis", z } }, rate).jtype = "revolute"
+    local kind = g:pick{ "revolute", "revolute", "spherical", "universal", "cylindrical" }
+    local f = { { 1, g:v(b) }, { 2, g:v(c) }, { "at", "{ 0.2, 0.1, 0 }" } }
+    if kind == "universal" then f[#f + 1] = { "axis_a", "{ 0, 0, 1 }" }; f[#f + 1] = { "axis_b", "{ 1, 0, 0 }" }
+    elseif kind ~= "spherical" then f[#f + 1] = { "axis", z } end
+    g:entity(sys, kind, "joint", g:entname("r"), f, rate).jtype = kind
+    g:entity(sys, "revolute", "joint", g:entname("r"), { { 1, g:v(c) }, { 2, G0 }, { "at", "{ 0.2, 0, 0 }" }, { "axis", z } }, rate).jtype = "revolute"
+    if g:chance(0.6) then g:sdrive(sys, j1, h, rate) end
+  elseif r == 2 then -- crossed or doubled axes
+    local b = g:sbody(sys, g:entname("b"), g:pt3(0.5), h, nil, rate)
+    g:sjoint(sys, "revolute", G0, g:v(b), "{ 0, 0, 0 }", h, rate)
+    g:sjoint(sys, g:pick(SJOINT_KINDS), G0, g:v(b), g:pick{ "{ 0, 0, 1 }", "{ 0, 0, 0 }", g:pt3() }, h, rate)
+    if g:chance(0.5) then g:sjoint(sys, g:pick(SJOINT_KINDS), g:v(b), G0, g:pt3(), h, rate) end
+  elseif r == 3 then -- welded, then jointed and driven
+    local a = g:sbody(sys, g:entname("a"), g:pt3(0.5), h, nil, rate)
+    local b = g:sbody(sys, g:entname("b"), g:pt3(0.5), h, nil, rate)
+    g:sjoint(sys, "fixed", g:v(a), g:v(b), g:pt3(), h, rate)
+    local j = g:sjoint(sys, g:pick{ "revolute", "cylindrical", "prismatic" }, G0, g:v(a), g:pt3(), h, rate)
+    g:sjoint(sys, g:pick(SJOINT_KINDS), G0, g:v(b), g:pt3(), h, rate)
+    g:sdrive(sys, j, h, rate)
+  else -- anchors in body coordinates that cannot meet
+    local a = g:sbody(sys, g:entname("a"), g:pt3(0.5), h, nil, rate)
+    g:sjoint(sys, g:pick(SJOINT_KINDS), G0, g:v(a), "{ 0, 0, 0 }", 0, rate)
+    local f = { { 1, G0 }, { 2, g:v(a) }, { "a_at", vec{ g:pick{ 5, 1e6, 0.1 }, 0, 0 } }, { "b_at", "{ 0, 0, 0 }" } }
+    local kind = g:pick(SJOINT_KINDS)
+    if kind == "universal" then f[#f + 1] = { "axis_a", "{ 1, 0, 0 }" }; f[#f + 1] = { "axis_b", "{ 0, 1, 0 }" }
+    elseif kind ~= "spherical" then f[#f + 1] = { kind == "planar" and "normal" or "axis", g:dir3() } end
+    g:entity(sys, kind, "joint", g:entname("far"), f, rate).jtype = kind
+  end
+  return sys
+end
+
+-- The spec001 module's slider-crank with mutated parameters.
+function STEMPLATES.spec001(g, rate)
+  local s = g:slot("system", { ents = {}, sane = false, mutations0 = g.mutations, dim = 3 })
+  g.cursys = s
+  local f = {}
+  if g:chance(0.5) then f[#f + 1] = { "driven", "true" } end
+  if g:chance(0.3) then f[#f + 1] = { "omega", num(g:pick{ -2 * math.pi, 10, 0, -100, 1e3 }) } end
+  if g:chance(0.2) then f[#f + 1] = { "J_rod", vec{ 4e-3, 4e-4, 4e-3 } } end
+  if g:chance(0.3) then -- one parameter made hostile
+    g:hbegin(1)
+    g.hleft = 1
+    local r = g:int(1, 9)
+    if r == 1 then f[#f + 1] = { "driven", g:hostile() }
+    elseif r == 2 then f[#f + 1] = { "rod", g:pick{ "0.2", "0.1", "math.sqrt(0.1^2 + 0.22^2)", "1e300", "NAN", "-0.29", "0.2420" } }
+    elseif r == 3 then f[#f + 1] = { "crank", g:pick{ "0", "-0.1", "0.3", "1e-300", "0.19" } }
+    elseif r == 4 then f[#f + 1] = { g:pick{ "J_crank", "J_rod", "J_slider" }, g:chance(0.7) and g:pick(HINERTIA) or g:hostile() }
+    elseif r == 5 then f[#f + 1] = { g:pick{ "m_crank", "m_rod", "m_slider" }, g:pick{ "0", "-1", "1e300", "5e-324", "NAN", "1e-12" } }
+    elseif r == 6 then f[#f + 1] = { "pivot", g:hvec3() }
+    elseif r == 7 then f[#f + 1] = { "gravity", g:pick{ "0", "-9.81", "1e308", "NAN", "1e4" } }
+    elseif r == 8 then f[#f + 1] = { "baumgarte", g:pick{ "0", "-1", "1e300", "NAN", "1e6" } }
+    else f[#f + 1] = { "omega", g:pick{ "1e300", "NAN", "1e4", "-3e4" } } end -- (1e8 rad/s runs for minutes: 1600 steps a turn)
+  end
+  g:step("V[%d] = require('spec001').model%s", s.id, g:args(f, rate))
+  for _, b in ipairs{ "crank", "rod", "slider" } do
+    local e = g:slot("body", { sys = s, name = b, dim = 3 })
+    s.ents[#s.ents + 1] = e
+    g:step("V[%d] = %s:entity(%q)", e.id, g:v(s), b)
+  end
+  for _, j in ipairs{ { "crank_pin0", "revolute" }, { "crank_rod", "spherical" }, { "rod_slider", "universal" },
+    { "guide", "prismatic" } } do
+    local e = g:slot("joint", { sys = s, name = j[1], jtype = j[2], dim = 3 })
+    s.ents[#s.ents + 1] = e
+    g:step("V[%d] = %s:entity(%q)", e.id, g:v(s), j[1])
+  end
+  s.ents[#s.ents + 1] = { kind = "driver", name = "motor" }
+  if g:chance(0.4) then g:sentity(s, 0.1, rate) end
+  return s
+end
+
+local STEMPLATE_NAMES = { "top", "slider_crank", "chain", "chain", "free", "redundant", "spec001" }
+
+-- Things done to spatial systems and their entities mid-case: more entities (after runs
+-- too), entities of one dimension given to the other, the stubs of the other dimension,
+-- the spec001 module's functions, the state table a load function kept.
+function G:sabuse()
+  local sys = self:any("system", function(s) return s.dim == 3 and not s.closed end)
+    or self:any("system", function(s) return s.dim == 3 end)
+  if not sys then return end
+  local v = self:v(sys)
+  local acts = {
+    { 6, function() self.cursys = sys; self:sentity(sys, self:pick{ 0, 0.1, 0.3 }, 0.1) end },
+    { sys.closed and 6 or 1, function() STEMPLATES[self:pick(STEMPLATE_NAMES)](self, self:pick{ 0, 0.05, 0.1 }) end },
+    { 2, function()
+      local ps = self:any("system", function(s) return s.dim ~= 3 end)
+      local pb = self:any("body", function(s) return s.dim ~= 3 end)
+      local sb = self:any("body", function(s) return s.dim == 3 end)
+      if ps and sb then
+        self:step("return %s:%s{ %s.ground, %s, at = { 0, 0 }, axis = { 1, 0 } }", self:v(ps),
+          self:pick{ "revolute", "prismatic", "spring", "fixed", "drive", "translational" }, self:v(ps), self:v(sb))
+      elseif pb then
+        self:step("return %s:%s{ %s.ground, %s, at = { 0, 0, 0 }, axis = { 1, 0, 0 } }", v,
+          self:pick{ "revolute", "spherical", "spring", "fixed", "drive", "cylindrical" }, v, self:v(pb))
+      else
+        self:step("return %s:force{ %s.ground, value = { 1, 0, 0 } }", v, v)
+      end
+    end },
+    { 3, function()
+      -- a method taken from a system of one dimension (the other's stub, or a method both
+      -- have under one name) and called with a system of the other, with either's fields
+      local names = { "spherical", "universal", "cylindrical", "planar", "contact", "flexible", "guide", "body",
+        "revolute", "prismatic", "translational", "fixed", "spring", "rotational_spring", "force", "torque",
+        "drive", "point", "simulate", "lyapunov" }
+      local m = self:pick(names)
+      local other, target
+      local ps = self:any("system", function(s) return s.dim ~= 3 end)
+      if self:chance(0.5) or not ps then
+        other, target = "mech.planar{}", sys
+      else
+        other, target = "mech.spatial{}", ps
+      end
+      local tv = self:v(target)
+      local b = self:any("body", function(s) return s.sys == target end)
+      local j = self:any("joint", function(s) return s.sys == target end)
+      local pos = m == "rotational_spring" and (j and self:v(j) or tv .. ".ground")
+        or (m == "drive" or m == "force" or m == "torque" or m == "point") and (b and self:v(b) or tv .. ".ground")
+        or fmt("%s.ground, %s", tv, b and self:v(b) or tv .. ".ground")
+      -- the fields the function knows (its own dimension's), with values of either dimension
+      local known = SURFACE.fields[(other == "mech.planar{}" and "system:" or "ssystem:") .. m] or {}
+      local fields = {}
+      for _, k in ipairs(known) do
+        if self:chance(0.35) then
+          local gen = self:chance(0.5) and SFIELD[k] or FIELD[k]
+          fields[#fields + 1] = k .. " = " .. (gen and gen(self) or self:pick{ "{ 0, 0 }", "{ 0, 0, 1 }", "1",
+            "{ { 0, 0 }, { 1, 1 } }", "{ { 0, 0, 0 }, { 1, 1, 1 } }", "1e-3" })
+        end
+      end
+      self:step("local f = %s.%s; return f(%s, { %s%s })", other, m, tv, self:chance(0.8) and pos .. ", " or "",
+        concat(fields, ", "))
+    end },
+    { 1, function()
+      self:step("local sp = mech.spatial{}; local f = sp.%s; return f(mech.planar{}, %s)",
+        self:pick{ "spherical", "universal", "cylindrical", "planar", "body", "torque", "rotational_spring" }, self:hostile())
+    end },
+    { 2, function() self:step("return %s:describe(), tostring(%s), %s.dim, %s.dof", v, v, v, v) end },
+    { 2, function()
+      local e = self:any("body joint driver load spring point", function(s) return s.sys == sys end)
+      if e then self:step("return tostring(%s), %s.channels, %s.kind, %s.name, %s.system", self:v(e), self:v(e), self:v(e), self:v(e), self:v(e)) end
+    end },
+    { 1, function() self:step("return H.keep and (H.keep.x or 0) + #H.keep, H.keep and next(H.keep)") end },
+    { 1, function()
+      self:step("return require('spec001').slider(%s, %s)", self:chance(0.7) and num(self:float(0, 1)) or self:hnum(),
+        self:pick{ "nil", "require('spec001').PARAMS", "{}", "{ omega = NAN, crank = 0.1, rod = 0.29, pivot = { 0, 0, 0 } }", self:hostile() })
+    end },
+    { 2, function()
+      local e = self:any("body", function(s) return s.sys == sys end)
+      self:step("return %s:value(%s)", v, self:channel(sys))
+      if e then self:step("return %s:point{ name = %s, body_at = %s }", self:v(e), self:ename("p"), self:spt(0.3)) end
+    end },
+    { 1, function() self:step("return %s:assemble()", v) end },
+    { 1, function()
+      self:step("return %s:lyapunov%s", v, self:args({ { "t", num(self:pick{ 1e-3, 1e-2 }) }, { "every", num(1e-4) },
+        { "method", q(self:pick(METHODS)) }, { "h", "1e-4" }, { "d0", self:pick{ "1e-8", "0", "-1", "NAN", "1e300" } } }, 0.3))
+    end },
+  }
+  self:wpick(acts)()
 end
 
 -- ---- one case ------------------------------------------------------------------------------
@@ -1230,19 +2095,29 @@ function G:generate()
   self:emit('local plot, analysis, fft, slidercrank = require "plot", require "analysis", require "fft", require "slidercrank"')
   self:emit('local options, tap = require "options", require "tap"')
   self:emit('local benchmarks, spec000 = require "benchmarks", require "spec000"')
+  self:emit('local spec001 = require "spec001"')
+  -- a third of the cases build spatial systems (now and then a planar one beside them)
+  local spatial = self:chance(1 / 3)
   local episodes = self:int(1, 3)
-  for _ = 1, episodes do
+  for e = 1, episodes do
     local rate = self:pick{ 0, 0.05, 0.1, 0.3 }
-    local name = self:pick(TEMPLATE_NAMES)
-    local sys = TEMPLATES[name](self, rate)
+    local sys
+    if spatial and (e == 1 or self:chance(0.8)) then
+      sys = STEMPLATES[self:pick(STEMPLATE_NAMES)](self, rate)
+    else
+      sys = TEMPLATES[self:pick(TEMPLATE_NAMES)](self, rate)
+    end
     local nact = self:int(15, 40)
     for _ = 1, nact do
       local act = self:wpick{
         { 5, "simulate" }, { 5, "results" }, { 4, "column" }, { 4, "plot" }, { 3, "analysis" },
         { 5, "abuse" }, { 4, "sweep" }, { 3, "methods" }, { 1, "mesh" }, { 1, "oom" }, { 1, "interrupt" },
+        { spatial and 6 or 0, "sabuse" }, { spatial and 4 or 0, "simulate" },
       }
-      if act == "simulate" then
-        self:simulate(self:any("system") or sys, self:pick{ 0, 0.1, 0.3 })
+      if act == "sabuse" then self:sabuse()
+      elseif act == "simulate" then
+        local open = spatial and self:chance(0.8) and self:any("system", function(s) return s.dim == 3 and not s.closed end)
+        self:simulate(open or self:any("system") or sys, self:pick{ 0, 0.1, 0.3 })
       elseif act == "results" then
         local run = self:any("run")
         if run then self:results(run) else self:simulate(sys, 0) end

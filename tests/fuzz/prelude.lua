@@ -213,4 +213,25 @@ function H.co(f)
   if not ok then error(err, 0) end
 end
 
+-- The channels of `list` whose entity the system has (or "system."), so that a record list
+-- outlives the entities the case failed to make; other values are kept as they are.
+function H.known(sys, list)
+  local out = {}
+  for k, ch in pairs(list) do
+    local name = type(ch) == "string" and ch:match("^(.*)%.[^.]*$")
+    if name == nil or name == "system" or name == "ground" then
+      out[k] = ch
+    else
+      local ok, e = pcall(sys.entity, sys, name)
+      if ok and e ~= nil then out[k] = ch end
+    end
+  end
+  local n = 0
+  for i = 1, #list do
+    if out[i] ~= nil then n = n + 1; out[n] = out[i] end
+  end
+  for i = n + 1, #list do out[i] = nil end
+  return out
+end
+
 -- ---- the steps of this case --------------------------------------------------------------

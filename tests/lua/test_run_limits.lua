@@ -197,4 +197,30 @@ do -- a block set down on a floor with Dahl friction (found by the fuzzer): the 
   tap.ok(run.stats.steps < 1000, "bdf: in " .. run.stats.steps .. " steps")
 end
 
+do -- a slider pulled by a spring whose law has a pole (l / rate; found by the fuzzer): DOPRI5 ran
+  -- fast, then crawled at 5e-16 s steps, and the pace averaged from t = 0 let it go on for
+  -- 5.3e6 steps; the pace over the last 1e5 steps stops it at step 2e5
+  local s = mech.spatial{ gravity = { 0, 0, -9.81 } }
+  local slider = s:body{ name = "slider", mass = 0.05, inertia = { 1.4e-4, 0.13, 0.13 },
+    euler = { "zyx", -2.0696777278396006, 0.08919354451345796, 3.159255675058245 },
+    velocity = { -0.45313180945070974, -0.09508089170559697, 0.6805725800367493 } }
+  s:prismatic{ s.ground, slider, axis = { -0.0019013429534924242, 0.7664859469400316, 0.08588797881621568 } }
+  s:spring{ s.ground, slider, at = { { 0.1, 0.38, 0.22 }, { 0.41, -0.27, -0.41 } },
+    law = function(l, rate) return l / rate end }
+  local run, msg = s:simulate{ t = 1e-3, quiet = true, on_error = "return", record = { "slider.x" } }
+  tap.is(run.status, "failed", "a run that crawls after a fast start stops")
+  tap.ok(run.stats.steps <= 200000, "within two windows of 1e5 steps (" .. run.stats.steps .. ")")
+  tap.like(msg, "at the pace of its 100000 steps to t = [%d.e-]+ s %(", "naming the pace of the last steps")
+end
+
+do -- sys:lyapunov with RK4 and every shorter than h (found by the fuzzer): every interval is a
+  -- step, 1e6 of them, which max_steps did not bound
+  local p = mech.planar{ gravity = { 0, -9.81 } }
+  local b = p:body{ name = "b", mass = 1, inertia = 0.1, at = { 0.5, 0 } }
+  p:revolute{ p.ground, b, at = { 0, 0 } }
+  tap.raises(function() p:lyapunov{ t = 1e-3, every = 1e-9, method = "rk4", h = 1e-4, max_steps = 1000 } end,
+    "sys:lyapunov: every = 1e-09 s is shorter than h = 0.0001 s, so each of its 1e+06 renormalisations "
+    .. "takes a step of its own, more than max_steps = 1000: take a longer every", "refused before it starts")
+end
+
 tap.done()
