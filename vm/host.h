@@ -38,11 +38,7 @@ int host_report(lua_State *L, int status);
 /// Prints "mechlua: <msg>" to stderr (for the program's own errors).
 void host_message(const char *msg);
 
-/*
-** Set by SIGINT while host_docall runs.  C code that loops for long (integrators)
-** polls it through host_interrupt_requested and stops with an error.
-*/
-int host_interrupt_requested(void);
+/* host_interrupt_requested (the flag SIGINT sets while host_docall runs): lmodule.h. */
 
 /// Pointer to the interrupt flag, for libmech loops that poll it without the vm.
 const volatile sig_atomic_t *host_interrupt_flag(void);

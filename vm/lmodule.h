@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** What the stdlib's C modules (stdlib/lplot.c, stdlib/lfft.c) use of the program, and all
-** they include from vm/: the argument readers and error helpers of the bindings (lutil.c),
-** the columns of a run (lrun.c) and the interrupt flag (host.c).  Plain Lua API, nothing of
-** libmech: the vm's own headers (lutil.h, lmech.h, host.h) include this one and stay
-** internal to vm/.
+** What the stdlib's C modules (stdlib/lplot.c, stdlib/lfft.c, stdlib/lsweep.c) use of the
+** program, and all they include from vm/: the argument readers and error helpers of the
+** bindings (lutil.c), the columns of a run (lrun.c) and the interrupt flag (host.c).
+** Plain Lua API, nothing of libmech: the vm's own headers (lutil.h, lmech.h, host.h)
+** include this one and stay internal to vm/.
 */
 #ifndef MECHLUA_LMODULE_H
 #define MECHLUA_LMODULE_H
@@ -90,6 +90,12 @@ const char *lu_folder_hint(const char *path, char *buf, size_t size);
 const double *lmech_to_column(lua_State *L, int idx, long *n, const char **name, const char **unit);
 
 /* ---- Ctrl-C (host.c) ---------------------------------------------------------------------- */
+
+/*
+** Set by SIGINT while host_docall runs.  C code that loops for long (integrators) polls it
+** and stops with an error; code that waits (stdlib/lsweep.c) checks it after its sleep.
+*/
+int host_interrupt_requested(void);
 
 /*
 ** For C code that polled the flag and stopped with its own error: clears the request and

@@ -5,10 +5,12 @@
 #include "lfault.h"
 #include "lfft.h"
 #include "lplot.h"
+#include "lsweep.h"
 
 const struct preload_module preload_modules[] = {
     {"fft", luaopen_fft},
     {"plot", luaopen_plot},
+    {"sweepcore", luaopen_sweepcore},
 #ifdef MECH_FAULT_INJECTION
     {"faultinject", luaopen_faultinject}, /* tests only: see vm/lfault.c */
 #endif

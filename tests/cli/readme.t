@@ -43,5 +43,8 @@ ok(-f "$dir/out/tutorial.csv", 'and it writes out/tutorial.csv');
 ok((slurp("$dir/out/tutorial.png") // '') =~ /\A\x89PNG\r\n/, 'and a PNG figure');
 ok((slurp("$dir/out/tutorial.pdf") // '') =~ /\A%PDF-/, 'and a PDF figure');
 like($r->{out}, qr/^83\.\d+\t166\.\d+$/m, 'the spectrum peaks at the crank frequency and its harmonic');
+like($r->{out}, qr/^5\t5\t9695\.83\d*$/m, 'the study runs its five cases, and its peak is as printed');
+like(slurp("$dir/out/speeds/results.csv") // '', qr/^case,key,rpm,peak,torque,status,message,wall \[s\],worker,files$/m,
+    'and writes its results as CSV');
 
 done_testing();

@@ -88,7 +88,14 @@ local col = run["b.y"]
 local fig = plot.figure { rows = 1, cols = 1 }
 local ax = fig:panel(1)
 local law = mech.contact.hertz { K = 1e9 }
-local objects = { sys, body, point, fe, mesh, run, col, fig, ax, law }
+local sweep = require "sweep"
+local design = sweep.grid { x = { 1, 2 } }
+local sfolder = os.tmpname()
+os.remove(sfolder)
+local res = sweep.run { design, case = function(p) return { y = p.x } end, folder = sfolder, csv = false,
+  progress = false, workers = 1 }
+os.execute("rm -rf '" .. sfolder .. "'")
+local objects = { sys, body, point, fe, mesh, run, col, fig, ax, law, design, res, res.y }
 
 local types = {} -- metatable name -> objects of that type
 for _, o in ipairs(objects) do
