@@ -809,6 +809,119 @@ for _, f in ipairs { "model", "slider" } do
   topics["spec001." .. f] = topics["spec001"]
 end
 
+topics["mpi"] = [[
+mpi = require "mpi": whether this process is a rank of an MPI job, and the MPI module then.
+  Requiring it loads nothing of MPI; the sweep module uses it under mpirun or srun.
+  mpi.under_mpi() -> true, launcher | false, why   from the launcher's variables only:
+    "openmpi" (mpirun), "pmix" (srun --mpi=pmix), "pmi" (srun --mpi=pmi2), or "running"
+    once MPI runs here; false in a plain run, in a program a rank started, under srun
+    without an MPI plugin
+  mpi.available()   true when mechlua was built with Open MPI (lib/mechlua/sweepmpi.so)
+  mpi.load() -> m   that module (its functions: stdlib/sweepmpi.c), or an error saying
+    MPI support was not built
+  m.init() -> rank, size   m.send(dest, tag, s)   m.iprobe() -> source, tag, length | nil
+  m.recv(source, tag) -> s, source, tag   m.barrier()   m.abort(code)   m.finalize()]]
+for _, f in ipairs { "under_mpi", "available", "load" } do
+  topics["mpi." .. f] = topics["mpi"]
+end
+
+-- issue 18, parameter studies: the sweep module and its process primitives
+topics["sweep"] = [[
+sweep = require "sweep": parameter studies, each case in its own worker process
+  ({man:mechlua-sweep.3})
+  sweep.grid{ name = {values...}, ... }       every combination, the last name fastest
+  sweep.list{ {name = value, ...}, ... }       the cases as given
+  sweep.random{ n, seed, ranges = { name = {lo, hi} } }   seeded uniform sample
+  sweep.lhs{ n, seed, ranges }                 seeded Latin hypercube
+  sweep.run{ design, case = function(params, dir) return { name = value, ...,
+             files = {...} } end, folder, workers, resume, progress, name, csv,
+             timeout, memory, params } -> res   help("sweep.run")
+  res[i] a row, res.peak a column (col[i], #col, col:min(), :max(), :mean()),
+  res.ok, res.failed, res:csv(path);  sweep.write(path, t), sweep.read(path)]]
+topics["sweep.grid"] = [[
+sweep.grid{ name = {values...}, ... } [, order] -> design
+  Every combination of the values (numbers, strings, booleans), the last name varying
+  fastest; names in byte order unless order = { "first", ..., "last" } lists them.
+  #design cases, design[i] = { name = value, ... }, design.names.  {man:mechlua-sweep.3}]]
+topics["sweep.list"] = [[
+sweep.list{ {name = value, ...}, ... } -> design: the cases as given (a plain list of
+  cases is accepted wherever a design is).  {man:mechlua-sweep.3}]]
+topics["sweep.random"] = [[
+sweep.random{ n, seed = 1, ranges = { name = {lo, hi}, ... } } -> design
+  n cases drawn uniformly in the ranges, from splitmix64 in integer arithmetic: the same
+  seed gives the same bits on every machine.  {man:mechlua-sweep.3}]]
+topics["sweep.lhs"] = [[
+sweep.lhs{ n, seed = 1, ranges = { name = {lo, hi}, ... } } -> design
+  A Latin hypercube: each range cut into n strata, each stratum of each name used once;
+  seeded as sweep.random.  {man:mechlua-sweep.3}]]
+topics["sweep.run"] = [[
+sweep.run{ design, case = function(params, dir) ... end, folder = "out/<name>",
+           workers = ncores, resume = true | "ok" | false, progress, name, csv = path | false,
+           timeout = s, memory = bytes, params = {...} } -> res
+  Runs each case in its own worker process (a fork) and in its own folder
+  folder/cases/<key>; case returns { name = number | string | boolean, ...,
+  files = { paths } }.  A case that errors, blows up, exits, runs out of memory or time,
+  or dies by a signal is recorded (status error, signal, timeout) and the others go on.
+  Finished cases are kept (folder/cases/<key>/result): the same script run again skips
+  them.  Ctrl-C ends the workers, keeps the finished cases and raises "interrupted".
+  Results: a row per case in case order, written to folder/results.csv.
+  help("sweep.results"); {man:mechlua-sweep.3}]]
+topics["sweep.write"] = [[
+sweep.write(path, t) -> path: a table of named numbers, strings, booleans and lists of
+  them, exactly (sweepcore.encode), whole or absent; sweep.read(path) gives it back.
+  For what a case hands back beyond scalars: return { files = { sweep.write(...) } }.]]
+topics["sweep.read"] = topics["sweep.write"]
+topics["sweep.design"] = [[
+a design (sweep.grid, sweep.list, sweep.random, sweep.lhs): #design cases,
+  design[i] = { name = value, ... }, design.names, design.kind, design.text]]
+topics["sweep.results"] = [[
+the results of sweep.run: a row per case in case order
+  res[i] = { case, key, dir, <parameters>, <values>, status = "ok" | "error" | "signal" |
+             "timeout" | "interrupted" | "pending", message, wall, worker, files, resumed }
+  #res, res.names (the columns), res.params, res.values, res.ok, res.failed, res.ran,
+  res.resumed, res.folder, res.path (the CSV file), res.name
+  res.peak or res:column("peak") -> a column; res:csv(path) writes the CSV again]]
+topics["sweep.column"] = [[
+a column of sweep results: a list of the rows' values (plot.figure's x and y take it):
+  col[i], #col, col.name, col:min(), col:max(), col:mean() (NaN rows left out: the cases
+  without the value), col:table()]]
+topics["res:column"] = [[
+res:column(name) -> the column of a parameter, a value, status, message, wall or worker
+  (res[name] does the same unless a field of the results has that name).]]
+topics["res:csv"] = [[
+res:csv(path) -> path: the results as CSV with the provenance header (version, script,
+  study, design, params), a row per case in case order, numbers exactly (%.17g).]]
+
+topics["sweepcore"] = [[
+sweepcore = require "sweepcore": the process primitives under sweep
+  ({man:mechlua-sweep.3}, MODULE sweepcore)
+  sweepcore.ncores()                        CPUs this process may use
+  sweepcore.spawn(fn, i, dir, {memory}) -> h   fork: the child runs fn(i, dir), sends the result
+  sweepcore.wait(handles, timeout_ms) -> records, interrupted
+  sweepcore.kill(h, signal = "SIGTERM")     sweepcore.hold() (Ctrl-C only in wait)
+  sweepcore.interrupted()                   sweepcore.encode(t), sweepcore.decode(s)
+  sweepcore.now(), sweepcore.in_worker(), sweepcore._raise(signal) (tests)]]
+for _, f in ipairs { "ncores", "spawn", "wait", "kill", "hold", "interrupted", "encode", "decode", "now",
+  "in_worker", "_raise" } do
+  topics["sweepcore." .. f] = topics["sweepcore"]
+end
+topics["sweepcore.spawn"] = [[
+sweepcore.spawn(fn, i, dir [, { memory = bytes }]) -> worker
+  Flushes the output buffers and forks; the child runs fn(i, dir) under pcall, sends the
+  table it returned (encoded) or its error through a pipe, and leaves with _exit.  The
+  child ignores SIGINT, reads /dev/null and dies with the program.  h.pid, h.i, h.running.]]
+topics["sweepcore.wait"] = [[
+sweepcore.wait(handles, timeout_ms = -1) -> records, interrupted
+  Sleeps until a worker of the list ends, Ctrl-C or the timeout; returns the records of
+  those that ended: { i, handle, pid, wall, status = "ok" | "error" | "signal" | "invalid",
+  values, message, traceback, signal, signo, exit, killed }.]]
+topics["sweepcore.encode"] = [[
+sweepcore.encode(t) -> string, sweepcore.decode(s) -> t | nil, message
+  A flat table (string keys; numbers, strings, booleans, lists of them) as exact,
+  locale-free text: integers in decimal, floats as hex floats of their bits.]]
+topics["sweepcore.decode"] = topics["sweepcore.encode"]
+topics["sweepcore.worker"] = topics["sweepcore.spawn"]
+
 -- ---- finding the topic of a value ------------------------------------------------------
 -- Topic names: a module ("mech.contact", "analysis"), a function by its path
 -- ("mech.friction.ambrosio", "analysis.poincare"), a method as var:name with the variable
@@ -822,13 +935,14 @@ local order = { "mech", "mech.planar", "mech.spatial", "mech.system", "mech.spat
   "sys:contact", "sys:simulate", "sys:lyapunov", "sys:flexible", "sys:guide", "mech.contact",
   "mech.friction", "mech.stiffness", "mech.materials", "mech.mesh", "mech.entity", "mech.run",
   "mech.column", "plot", "analysis", "fft", "slidercrank", "benchmarks", "spec000", "spec001", "options",
-  "tap" }
+  "sweep", "sweepcore", "tap" }
 
 -- The variable names of an object type's methods, in the order tried.
 local method_vars = {
   ["mech.system"] = { "sys" }, ["mech.entity"] = { "body", "fe" }, ["mech.run"] = { "run" },
   ["mech.column"] = { "col" }, ["mech.mesh"] = { "mesh" }, ["plot.figure"] = { "fig" },
-  ["plot.axes"] = { "ax" }, ["mech.law"] = { "law" },
+  ["plot.axes"] = { "ax" }, ["mech.law"] = { "law" }, ["sweep.results"] = { "res" },
+  ["sweep.column"] = { "col" },
 }
 
 -- The metatable fields that hold methods; a system's per dimension (lsystem.c: a spatial
@@ -975,7 +1089,7 @@ local function text_of(x)
     lines[#lines + 1] = "help(\"run:csv\"), help(\"ax:line\") ..."
     lines[#lines + 1] = "The reference is the man page mechlua(3): {man:mechlua.3}"
     lines[#lines + 1] = "(also mechlua(1), mechlua-contact(3), mechlua-fe(3), mechlua-plot(3),"
-    lines[#lines + 1] = "mechlua-analysis(3), and mechlua-references(7) for the papers cited)."
+    lines[#lines + 1] = "mechlua-analysis(3), mechlua-sweep(3), and mechlua-references(7) for the papers cited)."
     text = table.concat(lines, "\n")
   end
   return (text:gsub("{man:([%w%-]+%.%d)}", man_command))

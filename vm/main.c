@@ -246,7 +246,13 @@ static int pmain(lua_State *L)
     lua_gc(L, LUA_GCRESTART);
     lua_gc(L, LUA_GCGEN, 0, 0);
 
+    /* The status the program will return, in the registry for the C modules that end
+    ** differently after a failure (lib/mechlua/sweepmpi.so aborts the MPI job instead of
+    ** finalizing when the state closes): a failure until the end is reached.  The field
+    ** exists from here on, so setting it at the end allocates nothing. */
     job->exit_code = EXIT_FAILURE;
+    lua_pushinteger(L, EXIT_FAILURE);
+    lua_setfield(L, LUA_REGISTRYINDEX, "mechlua.exit_code");
     if (o->version) print_version();
     if (!o->ignore_env && run_init(L) != LUA_OK) return 0;
     if (run_options(L, argv, o->script ? o->script : argc) != LUA_OK) return 0;
@@ -258,6 +264,8 @@ static int pmain(lua_State *L)
     else if (o->script == 0 && !o->has_code && !o->version)
         status = repl_run(L);
     job->exit_code = status;
+    lua_pushinteger(L, status);
+    lua_setfield(L, LUA_REGISTRYINDEX, "mechlua.exit_code");
     return 0;
 }
 

@@ -10,7 +10,7 @@ use Test::More ();
 use Time::HiRes qw(sleep time);
 
 our @EXPORT = qw(mechlua_path source_dir build_dir run_mechlua slurp spew scratch_dir
-  project_version check_figures read_csv);
+  project_version check_figures read_csv mpirun_path run_mpirun);
 
 sub mechlua_path { $ENV{MECHLUA} or die "MECHLUA is not set: run the tests with tests/run\n" }
 sub source_dir   { $ENV{MECHLUA_SOURCE} or die "MECHLUA_SOURCE is not set\n" }
@@ -126,6 +126,33 @@ sub read_csv {
     }
     return { header => $text =~ s/^[^#].*\z//msr, names => \@names, col => \%col,
         rows => scalar @{ $col{t} // [] } };
+}
+
+# Open MPI's mpirun (Debian's openmpi-bin), or undef when it is not installed.
+sub mpirun_path {
+    for my $dir (split /:/, $ENV{PATH} // '') {
+        return "$dir/mpirun" if length $dir && -x "$dir/mpirun";
+    }
+    return undef;
+}
+
+# run_mpirun(n => K, args => [...], env => {...}, program => ..., timeout => ...): runs
+# `mpirun -n K --oversubscribe mechlua args...` as run_mechlua runs the program, and returns
+# what it returns (the output of every rank, mixed).  --oversubscribe: more ranks than
+# cores (-n 3 on a machine with 2).  CI runs the tests as root, which mpirun refuses unless
+# OMPI_ALLOW_RUN_AS_ROOT and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM are set (harmless otherwise).
+# In the sanitizer build the ranks run without the leak checker (ASan and UBSan stay on):
+# MPI_Finalize unloads Open MPI's plugins and libpmix, and the memory they keep is then
+# reported with allocation stacks that name no library, which no suppression can match.
+sub run_mpirun {
+    my (%o) = @_;
+    my $mpirun = mpirun_path() or die "mpirun is not installed\n";
+    my @args = ('-n', delete $o{n} // 2, '--oversubscribe', delete $o{program} // mechlua_path(),
+        @{ delete $o{args} // [] });
+    my $asan = join ':', grep { length } $ENV{ASAN_OPTIONS} // '', 'detect_leaks=0';
+    my %env = (OMPI_ALLOW_RUN_AS_ROOT => 1, OMPI_ALLOW_RUN_AS_ROOT_CONFIRM => 1,
+        ASAN_OPTIONS => $asan, %{ delete $o{env} // {} });
+    return run_mechlua(%o, program => $mpirun, args => \@args, env => \%env);
 }
 
 1;
