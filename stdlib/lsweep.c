@@ -986,6 +986,8 @@ static void push_outcome(lua_State *L, worker *w, int hidx)
 ** sweepcore.wait(handles, timeout_ms) -> finished, interrupted
 ** Sleeps until a worker of the list ends, Ctrl-C or the timeout (-1 or nil: none), then
 ** returns the records of the workers that ended (each once), in the order of the list.
+** With no worker left to wait for it returns at once, or sleeps timeout ms if one is given
+** (a pause that Ctrl-C cuts short).
 */
 static int core_wait(lua_State *L)
 {
@@ -1014,7 +1016,7 @@ static int core_wait(lua_State *L)
             ready = 1;
         }
     }
-    if (nfd > 0) {
+    if (nfd > 0 || (!ready && timeout > 0)) { /* nothing alive: sleeps for timeout ms */
         struct timespec ts, *tsp = NULL;
         if (ready) timeout = 0;
         if (timeout >= 0) {
@@ -1151,6 +1153,25 @@ static int core_raise(lua_State *L)
     return 0;
 }
 
+/* sweepcore.pid() -> this process's id (unique names for files several processes write) */
+static int core_pid(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)getpid());
+    return 1;
+}
+
+/* sweepcore.stdout_null(): the standard output goes to /dev/null from here on (the ranks of
+** an MPI study other than rank 0 run the script without printing it all again). */
+static int core_stdout_null(lua_State *L)
+{
+    fflush(stdout);
+    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+        return lu_error(L, "sweepcore.stdout_null", "cannot open /dev/null: %s", strerror(errno));
+    close(fd);
+    return 0;
+}
+
 /* sweepcore.worker() -> true in a worker process */
 static int core_in_worker(lua_State *L)
 {
@@ -1167,11 +1188,20 @@ int luaopen_sweepcore(lua_State *L)
                                            {NULL, NULL}};
     static const luaL_Reg hold_meta[] = {
         {"__gc", hold_release}, {"__close", hold_release}, {NULL, NULL}};
-    static const luaL_Reg funcs[] = {
-        {"ncores", core_ncores},       {"spawn", core_spawn},   {"wait", core_wait},
-        {"kill", core_kill},           {"hold", core_hold},     {"interrupted", core_interrupted},
-        {"encode", core_encode},       {"decode", core_decode}, {"now", core_now},
-        {"in_worker", core_in_worker}, {"_raise", core_raise},  {NULL, NULL}};
+    static const luaL_Reg funcs[] = {{"ncores", core_ncores},
+                                     {"spawn", core_spawn},
+                                     {"wait", core_wait},
+                                     {"kill", core_kill},
+                                     {"hold", core_hold},
+                                     {"interrupted", core_interrupted},
+                                     {"encode", core_encode},
+                                     {"decode", core_decode},
+                                     {"now", core_now},
+                                     {"in_worker", core_in_worker},
+                                     {"_raise", core_raise},
+                                     {"pid", core_pid},
+                                     {"stdout_null", core_stdout_null},
+                                     {NULL, NULL}};
     luaL_newmetatable(L, WORKER_MT);
     luaL_setfuncs(L, worker_meta, 0);
     lua_pop(L, 1);

@@ -69,7 +69,7 @@ function output.csv(path, names, columns, header)
       end
     end
   end
-  local tmp = path .. ".tmp"
+  local tmp = path .. ".tmp" .. require("sweepcore").pid() -- the ranks of a study may write it at once
   local f, msg = io.open(tmp, "w")
   if not f then fail(2, fname, "cannot write %s", msg) end
   f:write(fmt("# mechlua %s, script %s\n", mech.version, arg and arg[0] or "?"))

@@ -27,8 +27,21 @@
 -- by being one more pool in the list.
 local core = require "sweepcore"
 local options = require "options"
+local mpi = require "mpi"
 
 local sweep = {}
+
+-- sweep.leader() -> true unless this process is a rank of an MPI job other than rank 0.
+-- Under mpirun every rank runs the whole script; sweep.run hands the cases out from rank 0
+-- and returns the same results on every rank, and what only one copy should do (figures,
+-- files, a summary) goes under `if sweep.leader() then ... end`.
+function sweep.leader()
+  local c = package.loaded.sweepmpi
+  if type(c) == "table" and c.initialized() then return c.rank() == 0 end
+  if not mpi.under_mpi() then return true end
+  local r = os.getenv("OMPI_COMM_WORLD_RANK") or os.getenv("PMIX_RANK") or os.getenv("PMI_RANK")
+  return (tonumber(r or "0") or 0) == 0
+end
 
 local fmt = string.format
 local typename = options.typename
@@ -296,7 +309,7 @@ end
 
 -- Writes text to path under a temporary name, then renames it: whole or absent.
 local function write_atomic(path, text)
-  local tmp = path .. ".tmp"
+  local tmp = path .. ".tmp" .. core.pid() -- several processes may write the same file
   local f, err = io.open(tmp, "wb")
   if not f then return nil, err end
   local ok, werr = f:write(text)

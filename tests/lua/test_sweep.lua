@@ -377,6 +377,42 @@ do -- the primitives
   collectgarbage()
   collectgarbage()
   tap.ok(io.open("/proc/" .. pid .. "/stat") == nil, "a handle collected ends and reaps its worker")
+  -- with nothing alive, wait pauses for its timeout (an MPI rank's idle loop) or returns at once
+  local t0 = core.now()
+  tap.is(#core.wait({ h }, 60), 0, "wait on ended workers: nothing")
+  tap.ok(core.now() - t0 >= 0.055, "wait with no worker alive sleeps for its timeout")
+  t0 = core.now()
+  core.wait({}, -1)
+  tap.ok(core.now() - t0 < 1, "wait with no worker and no timeout returns at once")
+  tap.ok(math.type(core.pid()) == "integer" and core.pid() > 1, "pid: this process")
+  local child = core.spawn(function() return { pid = core.pid() } end, 1, ".")
+  repeat done = core.wait({ child }, -1) until #done == 1
+  tap.ok(done[1].values.pid ~= core.pid(), "pid in a worker: its own")
+end
+
+do -- two processes writing the same file at once: each writes its own temporary, the file is whole
+  local path = root .. "/same.csv"
+  local text = {}
+  local ws = {}
+  for k = 1, 2 do
+    ws[k] = core.spawn(function()
+      for _ = 1, 200 do sweep.write(path, { k = 1, list = { 1, 2, 3 } }) end
+      return {}
+    end, k, ".")
+  end
+  local ok = 0
+  for _ = 1, 2 do
+    local done
+    repeat done = core.wait(ws, -1) until #done > 0
+    for _, r in ipairs(done) do if r.status == "ok" then ok = ok + 1 end end
+  end
+  tap.is(ok, 2, "both writers ended without an error")
+  text = slurp(path)
+  local back = sweep.read(path)
+  tap.ok(back.k == 1 and #back.list == 3 and back.list[3] == 3, "sweep.write from two processes at once: whole")
+  local stray = io.popen("ls '" .. root .. "' | grep -c tmp"):read("a")
+  tap.is(tonumber(stray), 0, "and no temporary left behind")
+  tap.ok(text ~= nil, "the file exists")
 end
 
 os.execute("rm -rf '" .. root .. "'")
