@@ -400,11 +400,12 @@ do -- two processes writing the same file at once: each writes its own temporary
       return {}
     end, k, ".")
   end
-  local ok = 0
-  for _ = 1, 2 do
-    local done
-    repeat done = core.wait(ws, -1) until #done > 0
-    for _, r in ipairs(done) do if r.status == "ok" then ok = ok + 1 end end
+  local ok, ended = 0, 0
+  while ended < 2 do
+    for _, r in ipairs(core.wait(ws, -1)) do
+      ended = ended + 1
+      if r.status == "ok" then ok = ok + 1 end
+    end
   end
   tap.is(ok, 2, "both writers ended without an error")
   text = slurp(path)
