@@ -1118,10 +1118,16 @@ static int core_hold(lua_State *L)
 
 /* ---- the rest ----------------------------------------------------------------------------- */
 
-/* sweepcore.ncores() -> the CPUs this process may run on */
+/* sweepcore.ncores([all]) -> the CPUs this process may run on (all: the CPUs of the machine
+** that are online, whatever this process's affinity) */
 static int core_ncores(lua_State *L)
 {
     long n = 0;
+    if (lua_toboolean(L, 1)) {
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+        lua_pushinteger(L, n < 1 ? 1 : n);
+        return 1;
+    }
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof set, &set) == 0) n = CPU_COUNT(&set);

@@ -42,6 +42,9 @@ function sweep.leader()
   local r = os.getenv("OMPI_COMM_WORLD_RANK") or os.getenv("PMIX_RANK") or os.getenv("PMI_RANK")
   return (tonumber(r or "0") or 0) == 0
 end
+-- The ranks other than 0 print nothing on the standard output (their errors and warnings
+-- still reach the standard error): the script's lines appear once.
+if not sweep.leader() then core.stdout_null() end
 
 local fmt = string.format
 local typename = options.typename
@@ -582,6 +585,7 @@ end
 -- ---- dispatch ---------------------------------------------------------------------------
 
 local GRACE = 2 -- s between SIGTERM and SIGKILL
+local POLL_MS = 1 -- ms: the pause between looks at MPI's messages and the local workers
 
 -- Runs the cases of queue (indices, in that order) on the free slots of the pools.
 -- study.dir(i) is the folder of case i, study.done(i, record, worker, killed) takes each
@@ -633,7 +637,7 @@ local function dispatch(pools, queue, study)
       end
     end
     local ms = math.max(0, math.ceil((wake - now) * 1000))
-    if #pools > 1 then ms = math.min(ms, 5) end
+    if #pools > 1 then ms = math.min(ms, POLL_MS) end
     for k, pool in ipairs(pools) do
       local done, interrupted = pool:poll(ms)
       for _, d in ipairs(done) do
@@ -666,6 +670,222 @@ local function dispatch(pools, queue, study)
   end
   study.tick(0, stop, true)
   return stop
+end
+
+-- ---- MPI: the ranks of a job ------------------------------------------------------------
+
+-- Under mpirun (or srun) every rank runs the script.  At a sweep.run, rank 0 dispatches:
+-- its own workers are one pool, the workers of the other ranks another (remote_pool), and
+-- the cases go to whichever slot is free first, so long and short cases balance.  The
+-- other ranks serve (follow): they run the cases rank 0 sends them, each in a worker
+-- process of their own, send the records back, and at the end receive the rows of the
+-- whole table, so sweep.run returns the same results on every rank.  Rank 0 alone writes
+-- result files and the CSV.  Messages are flat records (sweepcore.encode), tagged:
+local TAG_CASE, TAG_KILL, TAG_RESULT, TAG_END = 1, 2, 3, 4
+
+local session -- { m = sweepmpi, rank, size, seq = sweep.run calls so far }, or false
+
+-- The MPI session of this process (started at the first call), or nil in a plain run.
+local function mpi_session(fname, lvl)
+  if session ~= nil then return session or nil end
+  local under, launcher = mpi.under_mpi()
+  if not under then
+    session = false
+    return nil
+  end
+  if not mpi.available() then
+    fail(lvl, fname, "this program is a rank of an MPI job (%s) but was built without MPI support: "
+      .. "each rank would run the whole study (install Debian's libopenmpi-dev and openmpi-bin, rebuild)",
+      launcher)
+  end
+  local m = mpi.load()
+  local rank, size
+  if m.initialized() then rank, size = m.rank(), m.size() else rank, size = m.init() end
+  session = { m = m, rank = rank, size = size, seq = 0 }
+  return session
+end
+
+-- The workers a rank runs at once by default: its share of the machine's CPUs among the
+-- ranks on that machine, within the CPUs it may run on (at least 1).
+local function rank_workers()
+  local here = tonumber(os.getenv("OMPI_COMM_WORLD_LOCAL_SIZE") or os.getenv("MPI_LOCALNRANKS")
+    or os.getenv("PMIX_LOCAL_SIZE") or os.getenv("SLURM_NTASKS_PER_NODE") or "") or 1
+  return math.max(1, math.min(core.ncores(), core.ncores(true) // math.max(1, math.floor(here))))
+end
+
+-- A record of sweepcore.wait, flat for a message (its values under "v:").
+local function flat_record(r, extra)
+  local out = extra or {}
+  for k, v in pairs(r) do
+    if k == "values" then
+      for vk, vv in pairs(v) do out["v:" .. vk] = vv end
+    elseif k ~= "handle" and (type(v) ~= "table") then
+      out["r:" .. k] = v
+    end
+  end
+  return out
+end
+
+local function unflat_record(t)
+  local r, values = {}, nil
+  for k, v in pairs(t) do
+    local rk = k:match("^r:(.*)$")
+    if rk then
+      r[rk] = v
+    else
+      local vk = k:match("^v:(.*)$")
+      if vk then
+        values = values or {}
+        values[vk] = v
+      end
+    end
+  end
+  r.values = values
+  return r
+end
+
+local function send(m, dest, tag, t) m.send(dest, tag, core.encode(t)) end
+
+local function receive(m, src, tag, fname)
+  local s = m.recv(src, tag)
+  local t, err = core.decode(s)
+  if not t then error(fmt("%s: a message between ranks could not be read: %s", fname, err), 0) end
+  return t
+end
+
+-- The workers of ranks 1..size-1, w each, as a pool of dispatch().
+local function remote_pool(sess, w, fname)
+  local m = sess.m
+  local pool = { slots = (sess.size - 1) * w, busy = {} }
+  local function where(slot) return (slot - 1) // w + 1, (slot - 1) % w + 1 end
+  function pool:start(slot, i, dir)
+    local rank, lslot = where(slot)
+    send(m, rank, TAG_CASE, { seq = sess.seq, i = i, slot = lslot, dir = dir })
+    self.busy[slot] = true
+  end
+  function pool:poll(ms)
+    local out, interrupted = {}, false
+    local deadline = core.now() + ms / 1000
+    while true do
+      while m.iprobe(nil, TAG_RESULT) do
+        local t = receive(m, nil, TAG_RESULT, fname)
+        if t.seq ~= sess.seq then
+          error(fmt("%s: rank %d answered for another study (the ranks do not run the same script?)", fname,
+            t.rank), 0)
+        end
+        local slot = (t.rank - 1) * w + t.slot
+        self.busy[slot] = nil
+        if t.interrupted then interrupted = true end
+        out[#out + 1] = { slot = slot, record = unflat_record(t) }
+      end
+      if #out > 0 or interrupted or core.now() >= deadline then break end
+      local _, intr = core.wait({}, math.min(POLL_MS, math.max(1, ms)))
+      if intr then
+        interrupted = true
+        break
+      end
+    end
+    return out, interrupted or core.interrupted()
+  end
+  function pool:kill(slot, signal)
+    if not self.busy[slot] then return end
+    local rank, lslot = where(slot)
+    send(m, rank, TAG_KILL, { seq = sess.seq, slot = lslot, signal = signal })
+  end
+  function pool:close() end -- every case has ended when dispatch returns; an error ends the job
+  return pool
+end
+
+local GRACE_REMOTE = 2 -- s a rank gives its workers between SIGTERM and SIGKILL after Ctrl-C
+
+-- A rank other than 0: runs the cases rank 0 sends on w workers of its own until the end of
+-- the study, then returns rank 0's rows as { [i] = flat row record } and its stop message.
+local function follow(sess, w, job, spawn_options, fname)
+  local m = sess.m
+  local busy, handles = {}, {}
+  local interrupted_at
+  while true do
+    -- the cases that ended
+    local list, slot_of = {}, {}
+    for slot = 1, w do
+      if busy[slot] then
+        list[#list + 1] = busy[slot]
+        slot_of[busy[slot]] = slot
+      end
+    end
+    local done, intr
+    if #list > 0 then
+      done, intr = core.wait(list, POLL_MS)
+    else
+      done, intr = {}, select(2, core.wait({}, POLL_MS))
+    end
+    for _, r in ipairs(done) do
+      local slot = slot_of[r.handle]
+      busy[slot] = nil
+      send(m, 0, TAG_RESULT, flat_record(r, { seq = sess.seq, rank = sess.rank, slot = slot,
+        interrupted = interrupted_at ~= nil }))
+    end
+    if intr and not interrupted_at then -- Ctrl-C here: end this rank's cases, rank 0 stops the study
+      interrupted_at = core.now()
+      for slot = 1, w do if busy[slot] then core.kill(busy[slot], "SIGTERM") end end
+    elseif interrupted_at and core.now() > interrupted_at + GRACE_REMOTE then
+      for slot = 1, w do if busy[slot] then core.kill(busy[slot], "SIGKILL") end end
+    end
+    -- what rank 0 says
+    while true do
+      local src, tag = m.iprobe(0)
+      if not src then break end
+      local t = receive(m, 0, tag, fname)
+      if t.seq ~= sess.seq then
+        error(fmt("%s: rank 0 sent a message of another study (the ranks do not run the same script?)",
+          fname), 0)
+      end
+      if tag == TAG_CASE then
+        mech.mkdir(t.dir)
+        busy[t.slot] = core.spawn(job, t.i, t.dir, spawn_options)
+      elseif tag == TAG_KILL then
+        if busy[t.slot] then core.kill(busy[t.slot], t.signal) end
+      elseif tag == TAG_END then
+        for slot = 1, w do if busy[slot] then core.kill(busy[slot], "SIGKILL") end end
+        return t
+      end
+    end
+  end
+end
+
+-- Rank 0, after the study: the rows (flat, as result files hold them) to every other rank.
+local function broadcast_end(sess, rows, n, counts, stop, csv_path)
+  local t = { seq = sess.seq, n = n, stop = stop, csv = csv_path, ran = counts.ran, resumed = counts.resumed,
+    done = counts.done }
+  for i = 1, n do
+    local row = rows[i]
+    if row then
+      t[i .. ":status"], t[i .. ":message"], t[i .. ":wall"], t[i .. ":worker"] =
+        row.status, row.message, row.wall, row.worker
+      t[i .. ":files"], t[i .. ":resumed"] = row.files, row.resumed
+      for k, v in pairs(row.values or {}) do
+        if k ~= "files" then t[i .. ":v:" .. k] = v end
+      end
+    end
+  end
+  local s = core.encode(t)
+  for r = 1, sess.size - 1 do sess.m.send(r, TAG_END, s) end
+end
+
+-- The rows broadcast_end sent.
+local function rows_of_end(t)
+  local rows = {}
+  for k, v in pairs(t) do
+    local i, field = k:match("^(%d+):(.*)$")
+    if i then
+      i = tonumber(i)
+      local row = rows[i] or { values = {} }
+      rows[i] = row
+      local vk = field:match("^v:(.*)$")
+      if vk then row.values[vk] = v else row[field] = v end
+    end
+  end
+  return rows
 end
 
 -- ---- sweep.run --------------------------------------------------------------------------
@@ -819,11 +1039,18 @@ function sweep.run(o)
     end
     by_key[key], keys[i], dirs[i] = i, key, p.folder .. "/cases/" .. key
   end
+  local sess = mpi_session(fname, 3)
+  local follower = sess and sess.rank > 0
+  if sess then
+    sess.seq = sess.seq + 1
+    if o.workers == nil then p.workers = rank_workers() end
+    if follower then p.progress = false end
+  end
   local hold <close> = core.hold() -- Ctrl-C arrives in sweepcore.wait only
   mech.mkdir(p.folder .. "/cases")
-  -- resume
+  -- resume (rank 0 decides what runs)
   local rows, queue, resumed = {}, {}, 0
-  for i = 1, n do
+  for i = 1, follower and 0 or n do
     local row
     if p.resume then
       local s = read_file(dirs[i] .. "/result")
@@ -912,13 +1139,23 @@ function sweep.run(o)
       resumed > 0 and fmt("%d resumed, ", resumed) or "", nfailed, running, eta))
     io.stderr:flush()
   end
-  local stop
-  do
-    local pool <close> = local_pool(math.min(p.workers, math.max(#queue, 1)), job,
-      p.memory and { memory = p.memory } or nil)
-    stop = dispatch({ pool }, queue, study)
+  local stop, leader_csv
+  local spawn_options = p.memory and { memory = p.memory } or nil
+  if follower then
+    local t = follow(sess, p.workers, job, spawn_options, fname)
+    rows, stop, leader_csv = rows_of_end(t), t.stop, t.csv
+    ran, resumed, ndone = t.ran, t.resumed, t.done
+  else
+    local pool <close> = local_pool(math.min(p.workers, math.max(#queue, 1)), job, spawn_options)
+    local pools = { pool }
+    if sess and sess.size > 1 then pools[2] = remote_pool(sess, p.workers, fname) end
+    stop = dispatch(pools, queue, study)
   end
-  if stop and stop ~= "interrupted" then error(stop, 2) end
+  local counts = { ran = ran, resumed = resumed, done = ndone }
+  if stop and stop ~= "interrupted" then
+    if sess and not follower then broadcast_end(sess, rows, n, counts, stop) end
+    error(stop, 2)
+  end
   -- the results
   local values, vseen = {}, {}
   local has_files = false
@@ -950,11 +1187,17 @@ function sweep.run(o)
     res[i] = out
   end
   setmetatable(res, RESULTS)
-  if p.csv then
+  if follower then
+    res.path = leader_csv
+  elseif p.csv then
     local ok, err = write_atomic(p.csv, csv_text(res))
-    if not ok and stop == nil then fail(2, fname, "cannot write %s", tostring(err)) end
+    if not ok and stop == nil then
+      if sess then broadcast_end(sess, rows, n, counts, fmt("%s: rank 0 cannot write %s", fname, tostring(err))) end
+      fail(2, fname, "cannot write %s", tostring(err))
+    end
     res.path = ok and p.csv or nil
   end
+  if sess and not follower then broadcast_end(sess, rows, n, counts, stop, res.path) end
   if stop == "interrupted" then
     error(fmt("%s: interrupted (%d of %d cases done, kept in %s)", fname, ndone, n, p.folder), 2)
   end
