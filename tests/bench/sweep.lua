@@ -35,6 +35,19 @@ local function time(f)
   return core.now() - t0
 end
 
+-- Run by itself under mpirun (mechlua sweep.lua --mpi FOLDER): the study with one worker
+-- per rank; rank 0 prints its wall time, the MPI start-up aside (a first study of one case).
+if arg and arg[1] == "--mpi" then
+  sweep.run{ sweep.grid{ warm = { 1 } }, case = function() return {} end, folder = arg[2] .. "/warm", resume = false,
+    progress = false, csv = false }
+  local t = time(function()
+    local res = sweep.run{ design, case = case, folder = arg[2], workers = 1, resume = false, progress = false }
+    assert(res.ok == #design, "a case failed")
+  end)
+  print(fmt("T %.17g", t))
+  return
+end
+
 local function study(workers, fn)
   return function()
     local res = sweep.run{ design, case = fn, folder = folder, workers = workers, resume = false, progress = false }
@@ -57,9 +70,28 @@ local measures = {
   nothing = study(1, function() return {} end),
 }
 local best = {}
+-- under mpirun -n 2, one worker per rank, when Open MPI is here: its time is rank 0's
+-- (MPI's start-up aside), the whole mpirun's printed beside it
+local mpirun = io.popen("command -v mpirun 2>/dev/null"):read("l")
+local mpi_ok = mpirun and require("mpi").available()
+local order = { "loop", "one", "two", "pair", "nothing" }
+if mpi_ok then
+  local script = debug.getinfo(1, "S").source:match("^@(.*)$")
+  local cmd = fmt("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '%s' -n 2 '%s' '%s' --mpi '%s' 2>&1",
+    mpirun, prog, script, folder .. "/mpi")
+  order[#order + 1] = "mpi"
+  measures.mpi = function()
+    local t0 = core.now()
+    local out = io.popen(cmd):read("a")
+    local inner = tonumber(out:match("T (%S+)"))
+    assert(inner, "the MPI study failed: " .. out)
+    best.mpi_whole = math.min(best.mpi_whole or math.huge, core.now() - t0)
+    return inner
+  end
+end
 for _ = 1, 3 do
-  for _, k in ipairs{ "loop", "one", "two", "pair", "nothing" } do
-    local t = time(measures[k])
+  for _, k in ipairs(order) do
+    local t = k == "mpi" and measures.mpi() or time(measures[k])
     best[k] = best[k] and math.min(best[k], t) or t
   end
 end
@@ -72,6 +104,16 @@ print(fmt("  parallel efficiency         %7.1f %%  target: at least 90 %% on 2 c
   core.ncores() < 2 and "one core here: not measured" or eff >= 0.9 and "met" or "NOT met"))
 print(fmt("  the machine, 2 programs     %7.3f s  efficiency %.1f %% (the bound here); the sweep's is %.0f %% of it",
   t_pair, 100 * eff_m, 100 * eff / eff_m))
+if mpi_ok then
+  local eff_mpi = t1 / (2 * best.mpi)
+  print(fmt("  mpirun -n 2, 1 worker a rank %7.3f s  (%.3f s for the whole mpirun, start-up included)", best.mpi,
+    best.mpi_whole))
+  print(fmt("  MPI parallel efficiency     %7.1f %%  target: at least 85 %% under mpirun -n 2  [%s]; %.0f %% of the bound",
+    100 * eff_mpi, core.ncores() < 2 and "one core here: not measured" or eff_mpi >= 0.85 and "met" or "NOT met",
+    100 * eff_mpi / eff_m))
+else
+  print("  mpirun -n 2                 not measured: Open MPI's mpirun or the module sweepmpi is not here")
+end
 local over = (t1 - t_loop) / 200
 print(fmt("  overhead per case           %7.2f ms (1 worker against the loop)  target: under 5 ms  [%s]",
   1e3 * over, over < 5e-3 and "met" or "NOT met"))
