@@ -47,4 +47,15 @@ like($r->{out}, qr/^5\t5\t9695\.83\d*$/m, 'the study runs its five cases, and it
 like(slurp("$dir/out/speeds/results.csv") // '', qr/^case,key,rpm,peak,torque,status,message,wall \[s\],worker,files$/m,
     'and writes its results as CSV');
 
+# The shell examples: valid sh, and the scripts they run are there.
+my @sh = $readme =~ /^```sh\n(.*?)^```$/msg;
+ok(@sh >= 1, 'the README has a batch script');
+for my $k (0 .. $#sh) {
+    spew("$dir/batch$k.sh", $sh[$k]);
+    is(system('sh', '-n', "$dir/batch$k.sh"), 0, "shell example $k is valid sh");
+    for my $script ($sh[$k] =~ m{\b(scripts/\w+\.lua)\b}g) {
+        ok(-f source_dir() . "/$script", "shell example $k runs $script, which is there");
+    }
+}
+
 done_testing();

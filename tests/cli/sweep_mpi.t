@@ -171,6 +171,23 @@ LUA
     like($r->{err}, qr/sweep\.run: case 4 \(n = 4\):/, 'with the case named');
 }
 
+# A rank of an MPI job whose program cannot load the MPI module stops at sweep.run rather
+# than run the whole study alone (as a build without Open MPI would).
+{
+    my $nompi = "$dir/nompi.lua";
+    spew($nompi, <<'LUA');
+package.cpath = "" -- as in a build without the module
+local sweep = require "sweep"
+sweep.run{ sweep.grid{ n = { 1, 2 } }, folder = arg[1], case = function(p) return { n2 = p.n } end }
+LUA
+    my $r = run_mechlua(args => [$nompi, "$dir/nompi"], env => { %plain, OMPI_COMM_WORLD_SIZE => 2,
+        OMPI_COMM_WORLD_RANK => 0 });
+    isnt($r->{status}, 0, 'under mpirun without the MPI module: a failure');
+    like($r->{err}, qr/sweep\.run: this program is a rank of an MPI job \(openmpi\) but was built without MPI support/,
+        'saying why');
+    ok(!-e "$dir/nompi/results.csv", 'and no case ran');
+}
+
 # Ctrl-C to mpirun: it ends the job; the finished cases are kept; no process is left.
 SKIP: {
     my $slow = "$dir/slow.lua";
