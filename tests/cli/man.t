@@ -37,7 +37,8 @@ like($text, qr/MECHLUA_HISTORY/, 'the page documents MECHLUA_HISTORY');
 my %page_of = (mech => 'mechlua.3', slidercrank => 'mechlua.3', benchmarks => 'mechlua.3', tap => 'mechlua.3',
     plot => 'mechlua-plot.3', analysis => 'mechlua-analysis.3', fft => 'mechlua-analysis.3',
     spec000 => 'mechlua-fe.3', spec004 => 'mechlua-contact.3', output => 'mechlua.3',
-    spec001 => 'mechlua-spatial.3', sweep => 'mechlua-sweep.3', sweepcore => 'mechlua-sweep.3');
+    spec001 => 'mechlua-spatial.3', sweep => 'mechlua-sweep.3', sweepcore => 'mechlua-sweep.3',
+    mpi => 'mechlua-sweep.3', (-e build_dir() . '/lib/mechlua/sweepmpi.so' ? (sweepmpi => 'mechlua-sweep.3') : ()));
 for my $module (sort keys %page_of) {
     my $page = $page_of{$module};
     my $text = `groff -man -Tascii -P-c -P-b -P-u '${\ source_dir()}/man/$page' 2>/dev/null`;
