@@ -348,13 +348,68 @@ local function stderr_is_terminal()
   return mech.isatty(2)
 end
 
+-- A fresh folder for a study whose files are not kept: the name os.tmpname made (a file it
+-- created, which keeps the name taken) with ".d" appended.  Returns the folder and that file.
+local function temporary_folder(fname)
+  local ok, name = pcall(os.tmpname)
+  local made, err = ok and pcall(mech.mkdir, name .. ".d")
+  if not (ok and made) then
+    if ok then os.remove(name) end
+    fail(3, fname, "cannot make a temporary folder: %s", tostring(ok and err or name))
+  end
+  return name .. ".d", name
+end
+
+-- The case folders of a study, from the keys of its results file (when sweep.run raised,
+-- its rows are lost but the file lists every case).
+local function study_dirs(folder, res)
+  local dirs = {}
+  if res then
+    for i = 1, #res do dirs[i] = res[i].dir end
+    return dirs
+  end
+  local f = io.open(folder .. "/results.csv", "rb")
+  if not f then return dirs end
+  local text = f:read("a") or ""
+  f:close()
+  for key in text:gmatch("\n%d+,(%x+),") do
+    if #key == 16 then dirs[#dirs + 1] = folder .. "/cases/" .. key end
+  end
+  return dirs
+end
+
+-- Removes what a bifurcation study wrote into a temporary folder (sweep.run's files: a
+-- result file per case, error.txt for a case that raised, results.csv), then the folder.
+local function remove_study(folder, tmpname, res)
+  for _, dir in ipairs(study_dirs(folder, res)) do
+    for _, file in ipairs{ "result", "error.txt" } do os.remove(dir .. "/" .. file) end
+    os.remove(dir)
+  end
+  os.remove(folder .. "/results.csv")
+  os.remove(folder .. "/cases")
+  os.remove(folder)
+  os.remove(tmpname)
+end
+
+local bifurcation_known = { values = true, run = true, section = true, progress = true, workers = true,
+  folder = true }
+
 -- analysis.bifurcation{ values = {...}, run = function(value) return run end,
---   section = { event, x, y, transient, skip }, progress = false }
+--   section = { event, x, y, transient, skip }, progress = false, workers = all cores,
+--   folder = a temporary one }
 -- -> { { value = v, x = {...}, t = {...}, y = {...} }, ... } in the order of values.
+-- A study of the sweep module: each value is a case in a worker process, which calls
+-- run(value) and takes the section points of the run.  They come back as a value of the
+-- case, the bytes of sweepcore.encode (as sweep.write writes them), decoded here: the same
+-- bits as a loop over the values in this process would give.  Values travel between
+-- processes, and the ranks of an MPI job, as exactly as files would, with no folder shared;
+-- with a folder given, each case also writes its points into its own (sweep.write).  A
+-- value may appear more than once: its cases are told apart by the parameter "occurrence"
+-- (1 for its first appearance, 2 for the next, ...).
 function analysis.bifurcation(o)
   local fname = "analysis.bifurcation"
   if type(o) ~= "table" then fail(2, fname, "expected a table { values = {...}, run = function(v) ... end, section = {...} }") end
-  check_options(fname, o, { values = true, run = true, section = true, progress = true })
+  check_options(fname, o, bifurcation_known)
   local values = o.values
   if type(values) ~= "table" or #values == 0 then
     fail(2, fname, "field 'values' must be a non-empty list of parameter values (got %s)", typename(values))
@@ -371,17 +426,71 @@ function analysis.bifurcation(o)
   if o.progress ~= nil and type(o.progress) ~= "boolean" then
     fail(2, fname, "field 'progress' must be true or false (got %s)", typename(o.progress))
   end
-  local show = o.progress and stderr_is_terminal()
-  local out = {}
-  for i, v in ipairs(values) do
-    local r = o.run(v)
-    if not is_run(r) then fail(2, fname, "run(%.17g) must return a run (got %s)", v, typename(r)) end
-    local s = section(sname, r, event, x, y, transient, skip, 3)
-    out[i] = { value = v, x = s.x, y = s.y, t = s.t }
-    if show then
-      io.stderr:write(fmt("analysis.bifurcation: %d/%d value = %.6g: %d points\n", i, #values, v, #s.x))
-    end
+  local workers = o.workers
+  if workers ~= nil and not (finite(workers) and workers == floor(workers) and workers >= 1 and workers <= 4096) then
+    fail(2, fname, "field 'workers' must be a whole number from 1 to 4096 (got %s)", tostring(workers))
   end
+  local folder = o.folder
+  if folder ~= nil and (type(folder) ~= "string" or folder == "") then
+    fail(2, fname, "field 'folder' must be a path (got %s)", typename(folder))
+  end
+  local sweep = require "sweep"
+  local encode, decode = require("sweepcore").encode, require("sweepcore").decode
+  -- the cases: each value with its occurrence (as table keys, values equal by == count as
+  -- one: 1 and 1.0, 0 and -0.0)
+  local cases, seen = {}, {}
+  for i, v in ipairs(values) do
+    seen[v] = (seen[v] or 0) + 1
+    cases[i] = { value = v, occurrence = seen[v] }
+  end
+  local run, keep = o.run, folder ~= nil
+  local function case(c, dir)
+    local v = c.value
+    local r = run(v)
+    if not is_run(r) then
+      error(fmt("%s: run(%.17g) must return a run (got %s)", fname, v, typename(r)), 0)
+    end
+    -- called by pcall, the errors of section() carry no position (level 2 is pcall's)
+    local ok, s = pcall(section, sname, r, event, x, y, transient, skip, 2)
+    if not ok then
+      error(fmt("%s: run(%.17g): %s", fname, v, (tostring(s):gsub("^" .. fname .. ": ", ""))), 0)
+    end
+    if keep then sweep.write(dir .. "/section", s) end
+    return { points = #s.t, section = encode(s) }
+  end
+  local tmpname
+  if not keep then folder, tmpname = temporary_folder(fname) end
+  local ok, res = pcall(sweep.run, { sweep.list(cases), case = case, name = "bifurcation", folder = folder,
+    workers = workers and math.tointeger(workers), resume = keep and "ok" or false,
+    progress = o.progress == true and stderr_is_terminal(),
+    csv = not keep and folder .. "/results.csv" }) -- (a temporary folder's for remove_study only)
+  -- the points, in the order of the values; the first value that failed, as a loop stops there
+  local out, err = {}, nil
+  if ok then
+    local read_ok, read_err = pcall(function()
+      for i = 1, #values do
+        local row = res[i]
+        if row.status ~= "ok" then
+          local msg = tostring(row.message)
+          if msg:sub(1, #fname + 2) ~= fname .. ": " then
+            msg = fmt("%s: run(%.17g) failed: %s", fname, values[i], msg)
+          end
+          err = msg
+          return
+        end
+        local s, derr = decode(row.section)
+        if not s then error("the points of run(" .. fmt("%.17g", values[i]) .. "): " .. derr, 0) end
+        out[i] = { value = values[i], x = s.x, y = s.y, t = s.t }
+      end
+    end)
+    if not read_ok then err = fmt("%s: %s", fname, tostring(read_err)) end
+  else
+    err = tostring(res):gsub("^sweep%.run: ", "")
+    if tmpname then err = err:gsub(", kept in [^)]*%)", ")") end
+    err = fname .. ": " .. err
+  end
+  if tmpname then remove_study(folder, tmpname, ok and res or nil) end
+  if err then error(err, 2) end
   return out
 end
 

@@ -602,9 +602,12 @@ analysis.poincare(run, { event = "strobe", x = channel, y = channel, transient =
   plot: ax:scatter{ x = p.x, y = p.y }]]
 topics["analysis.bifurcation"] = [[
 analysis.bifurcation{ values, run = function(v) return run end, section = { event, x, y,
-                      transient, skip }, progress = false }
+                      transient, skip }, workers = all cores, folder, progress = false }
   -> { { value = v, x = {...}, y = {...}, t = {...} }, ... }: the section points for each
-  parameter value.]]
+  parameter value, in the order of the values.  Each value runs in a worker process of its
+  own, and the points come back exactly: a study of the sweep module.  folder keeps the
+  cases (a second call resumes); default: a temporary folder, removed.  An error names the
+  first value that failed: "run(1500) failed: <its message>".  ({man:mechlua-sweep.3})]]
 topics["analysis.phase"] = [[
 analysis.phase(run, x, y) -> two columns for a phase portrait ("slider.x", "slider.vx").]]
 topics["analysis.in_frame"] = [[
@@ -837,7 +840,15 @@ sweep = require "sweep": parameter studies, each case in its own worker process
              files = {...} } end, folder, workers, resume, progress, name, csv,
              timeout, memory, params } -> res   help("sweep.run")
   res[i] a row, res.peak a column (col[i], #col, col:min(), :max(), :mean()),
-  res.ok, res.failed, res:csv(path);  sweep.write(path, t), sweep.read(path)]]
+  res.ok, res.failed, res:csv(path);  sweep.write(path, t), sweep.read(path)
+  Under `mpirun -n K mechlua study.lua` (or srun) the cases spread over the ranks;
+  sweep.leader() is true on the rank that should write figures.  help("sweep.leader")]]
+topics["sweep.leader"] = [[
+sweep.leader() -> true in a plain run and on rank 0 of an MPI job, false on the others.
+  Under mpirun every rank runs the script and sweep.run returns the same results on
+  every rank (rank 0 hands the cases out and alone writes the result files and the CSV);
+  put what one copy should do (figures, a summary) under `if sweep.leader() then`.
+  The other ranks' standard output goes to /dev/null.  {man:mechlua-sweep.3}, MPI]]
 topics["sweep.grid"] = [[
 sweep.grid{ name = {values...}, ... } [, order] -> design
   Every combination of the values (numbers, strings, booleans), the last name varying
@@ -865,6 +876,8 @@ sweep.run{ design, case = function(params, dir) ... end, folder = "out/<name>",
   Finished cases are kept (folder/cases/<key>/result): the same script run again skips
   them.  Ctrl-C ends the workers, keeps the finished cases and raises "interrupted".
   Results: a row per case in case order, written to folder/results.csv.
+  Under MPI each rank runs `workers` cases at once (default: its share of its machine's
+  CPUs) and every rank gets the whole results.  help("sweep.leader")
   help("sweep.results"); {man:mechlua-sweep.3}]]
 topics["sweep.write"] = [[
 sweep.write(path, t) -> path: a table of named numbers, strings, booleans and lists of
@@ -895,14 +908,15 @@ res:csv(path) -> path: the results as CSV with the provenance header (version, s
 topics["sweepcore"] = [[
 sweepcore = require "sweepcore": the process primitives under sweep
   ({man:mechlua-sweep.3}, MODULE sweepcore)
-  sweepcore.ncores()                        CPUs this process may use
+  sweepcore.ncores([all])                   CPUs this process may use (all: online)
   sweepcore.spawn(fn, i, dir, {memory}) -> h   fork: the child runs fn(i, dir), sends the result
   sweepcore.wait(handles, timeout_ms) -> records, interrupted
   sweepcore.kill(h, signal = "SIGTERM")     sweepcore.hold() (Ctrl-C only in wait)
   sweepcore.interrupted()                   sweepcore.encode(t), sweepcore.decode(s)
-  sweepcore.now(), sweepcore.in_worker(), sweepcore._raise(signal) (tests)]]
+  sweepcore.now(), sweepcore.in_worker(), sweepcore.pid(), sweepcore.stdout_null()
+  sweepcore._raise(signal) (tests)]]
 for _, f in ipairs { "ncores", "spawn", "wait", "kill", "hold", "interrupted", "encode", "decode", "now",
-  "in_worker", "_raise" } do
+  "in_worker", "_raise", "pid", "stdout_null" } do
   topics["sweepcore." .. f] = topics["sweepcore"]
 end
 topics["sweepcore.spawn"] = [[

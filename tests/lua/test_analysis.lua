@@ -119,16 +119,42 @@ do -- period 2: forcing at W and W/2, strobed at 2 pi / W, alternates between tw
   tap.ok((p.x[1] > mlo + gap / 2) == (k1 % 2 == 1), "and the parity of the period picks the point")
 end
 
+-- A scratch folder for the files of the bifurcation studies.
+local scratch = os.tmpname()
+os.remove(scratch)
+mech.mkdir(scratch)
+
+-- The lines of a file, sorted, joined by spaces ("" for no file).
+local function sorted_lines(path)
+  local f = io.open(path)
+  if not f then return "" end
+  local lines = {}
+  for line in f:lines() do lines[#lines + 1] = line end
+  f:close()
+  table.sort(lines)
+  return table.concat(lines, " ")
+end
+
+-- Appends a line to a file: what a worker process can tell the test.
+local function log_line(path, text)
+  local f = assert(io.open(path, "a"))
+  f:write(text, "\n")
+  f:close()
+end
+
 do -- bifurcation sweep over the forcing amplitude: one point each, linear in F0
   local values = { 1, 2, 3 }
   local calls = 0
+  local log = scratch .. "/calls.log"
   local b = analysis.bifurcation{ values = values, section = { x = "b.x", transient = 3 },
     run = function(F)
       calls = calls + 1
+      log_line(log, tostring(F))
       return (oscillator({ { F, W } }, { t = 5, report = 0.01, record = { "b.x" },
         events = { analysis.strobe{ period = T } } }))
     end }
-  tap.is(calls, 3, "one run per value")
+  tap.is(sorted_lines(log), "1 2 3", "one run per value")
+  tap.is(calls, 0, "each in a worker process: none in this one")
   tap.is(#b, 3, "one entry per value")
   local X, phi = steady(1, W)
   local ok, worst = true, 0
@@ -144,6 +170,175 @@ do -- bifurcation sweep over the forcing amplitude: one point each, linear in F0
     "the run function must return a run", { values = { 2 }, run = function() end, section = { x = "b.x" } })
   tap.raises(analysis.bifurcation, "analysis.bifurcation: field 'section': field 'x' is required",
     "the section needs x", { values = { 2 }, run = function() end, section = {} })
+end
+
+do -- bifurcation through worker processes: the same bits as a loop over the values here
+  -- the period-2 oscillator above, the amplitude of its forcing at W/2 as the parameter
+  local function model(F2)
+    return (oscillator({ { F0, W }, { F2, W / 2 } }, { t = 4, report = 0.01, record = { "b.x", "b.vx" },
+      events = { analysis.strobe{ period = T } } }))
+  end
+  -- bits of a number: the format tells -0 from 0 and floats from integers
+  local function bits(v)
+    return math.type(v) == "float" and string.format("%a", v) or tostring(v)
+  end
+  local function same_list(a, b)
+    if type(a) ~= "table" or type(b) ~= "table" or #a ~= #b then return false end
+    for i = 1, #a do if bits(a[i]) ~= bits(b[i]) then return false end end
+    return true
+  end
+  local function fields(e)
+    local k = {}
+    for key in pairs(e) do k[#k + 1] = key end
+    table.sort(k)
+    return table.concat(k, " ")
+  end
+  -- the serial computation: run, then the section of the run
+  local function serial(values, section)
+    local out = {}
+    for i, v in ipairs(values) do
+      local p = analysis.poincare(model(v), section)
+      out[i] = { value = v, x = p.x, y = p.y, t = p.t }
+    end
+    return out
+  end
+  -- whether b holds the same entries as a, bit for bit, and why not
+  local function same(a, b)
+    if #a ~= #b then return false, string.format("%d entries for %d", #b, #a) end
+    for i = 1, #a do
+      if fields(a[i]) ~= fields(b[i]) then return false, "entry " .. i .. ": fields " .. fields(b[i]) end
+      if bits(a[i].value) ~= bits(b[i].value) then return false, "entry " .. i .. ": value" end
+      for _, k in ipairs{ "x", "y", "t" } do
+        if a[i][k] ~= nil and not same_list(a[i][k], b[i][k]) then return false, "entry " .. i .. ": " .. k end
+      end
+    end
+    return true, "same"
+  end
+  -- os.tmpname, watched: the temporary folders the studies make are next to its names
+  local real_tmpname, names = os.tmpname, {}
+  os.tmpname = function()
+    local n = real_tmpname()
+    names[#names + 1] = n
+    return n
+  end
+  local function exists(path)
+    local f = io.open(path)
+    if f then f:close() end
+    return f ~= nil
+  end
+  local function left_behind()
+    local left = {}
+    for _, n in ipairs(names) do
+      if exists(n) then left[#left + 1] = n end
+      if exists(n .. ".d") then left[#left + 1] = n .. ".d" end
+    end
+    return table.concat(left, ", ")
+  end
+
+  -- values with repeats (5 twice; 0 as an integer, as a float and as -0.0), out of order
+  local values = { 10, 5, 0, 20, 5, 0.0, -0.0 }
+  local section = { x = "b.x", y = "b.vx", transient = 2, skip = 1 }
+  local want = serial(values, section)
+  tap.ok(#want[1].x == 5 and #want[1].y == 5, "the serial loop: 5 points per value in 2 .. 4 s")
+  for _, workers in ipairs{ 1, 2, 3 } do
+    local got = analysis.bifurcation{ values = values, run = model, section = section, workers = workers }
+    tap.ok(same(want, got), string.format("workers = %d: the entries of the serial loop, bit for bit "
+      .. "(%s)", workers, select(2, same(want, got))))
+  end
+  tap.is(#names, 3, "each study made a temporary folder")
+  tap.is(left_behind(), "", "and removed it, and the name it took")
+  local no_y = { x = "b.vx", event = "strobe" }
+  tap.ok(same(serial({ 3, 7 }, no_y), analysis.bifurcation{ values = { 3, 7 }, run = model, section = no_y }),
+    "without y: no y list, as the serial loop")
+  local none = { x = "t", transient = 100 }
+  local empty = analysis.bifurcation{ values = { 1 }, run = model, section = none }
+  tap.ok(same(serial({ 1 }, none), empty) and #empty[1].x == 0 and #empty[1].t == 0,
+    "a section without points: empty lists")
+
+  -- the errors of a case name its value; the first value in order that failed is reported
+  local function failing(bad)
+    return function(v)
+      if bad[v] == "error" then error("no convergence at " .. v) end
+      if bad[v] == "table" then return {} end
+      if bad[v] == "signal" then require("sweepcore")._raise() end
+      return model(v)
+    end
+  end
+  local msg = tap.raises(analysis.bifurcation, "analysis.bifurcation: run(1500) failed: ",
+    "a run that raises: the value and its message",
+    { values = { 1, 1500 }, run = failing{ [1500] = "error" }, section = section })
+  tap.ok(msg and msg:find("no convergence at 1500", 1, true), "the run's own message follows")
+  msg = tap.raises(function()
+    analysis.bifurcation{ values = { 1, 7, 3 }, run = failing{ [3] = "error", [7] = "error" }, section = section }
+  end, "analysis.bifurcation: run(7) failed: ", "of two values that fail, the first in the list is named")
+  tap.like(msg, "^[^:]*test_analysis%.lua:%d+: analysis%.bifurcation:", "errors point at the caller's line")
+  tap.raises(analysis.bifurcation, "analysis.bifurcation: run(1500) must return a run (got table)",
+    "a run function that returns something else",
+    { values = { 1500 }, run = failing{ [1500] = "table" }, section = section })
+  tap.raises(analysis.bifurcation, "analysis.bifurcation: run(2): field 'section': field 'y': channel 'b.q' "
+    .. "was not recorded (recorded: t, b.x, b.vx)", "a section channel the run did not record",
+    { values = { 2 }, run = model, section = { x = "b.x", y = "b.q" } })
+  tap.raises(analysis.bifurcation, "analysis.bifurcation: run(2): field 'section': the run has no event "
+    .. "'strob' (its events: strobe)", "an event the run does not have",
+    { values = { 2 }, run = model, section = { x = "b.x", event = "strob" } })
+  tap.raises(analysis.bifurcation, "analysis.bifurcation: run(4) failed: killed by SIGSEGV (signal 11)",
+    "a run whose process dies by a signal",
+    { values = { 2, 4 }, run = failing{ [4] = "signal" }, section = section })
+  tap.is(#names, 11, "every study made a temporary folder")
+  tap.is(left_behind(), "", "and removed it after the errors too")
+  local log = scratch .. "/unstarted.log"
+  local function logged(v)
+    log_line(log, tostring(v))
+    return model(v)
+  end
+  tap.raises(analysis.bifurcation,
+    "analysis.bifurcation: field 'workers' must be a whole number from 1 to 4096 (got 0)",
+    "workers: at least 1", { values = { 1 }, run = logged, section = section, workers = 0 })
+  tap.raises(analysis.bifurcation,
+    "analysis.bifurcation: field 'workers' must be a whole number from 1 to 4096 (got 1.5)",
+    "workers: a whole number", { values = { 1 }, run = logged, section = section, workers = 1.5 })
+  tap.raises(analysis.bifurcation, "analysis.bifurcation: field 'folder' must be a path (got number)",
+    "folder: a path", { values = { 1 }, run = logged, section = section, folder = 3 })
+  tap.raises(analysis.bifurcation, "analysis.bifurcation: unknown field 'worker' (known fields: folder, "
+    .. "progress, run, section, values, workers)", "a misspelled field", { values = { 1 }, run = logged,
+    section = section, worker = 2 })
+  tap.is(sorted_lines(log), "", "bad arguments are refused before any run starts")
+  tap.is(#names, 11, "and before a folder is made")
+  os.tmpname = real_tmpname
+
+  -- a folder of its own: kept, and a second call takes the cases done from it
+  local folder = scratch .. "/study"
+  local flag = scratch .. "/fail"
+  log = scratch .. "/study.log"
+  local function flaky(v)
+    log_line(log, tostring(v))
+    if v == 2 and exists(flag) then error("the flag is up") end
+    return model(v)
+  end
+  log_line(flag, "up")
+  tap.raises(analysis.bifurcation, "analysis.bifurcation: run(2) failed: ", "a study in a folder fails",
+    { values = { 1, 2, 3 }, run = flaky, section = section, folder = folder })
+  tap.is(sorted_lines(log), "1 2 3", "after running every value")
+  os.remove(flag)
+  os.remove(log)
+  local first = analysis.bifurcation{ values = { 1, 2, 3 }, run = flaky, section = section, folder = folder }
+  tap.is(sorted_lines(log), "2",
+    "run again, it takes the values that succeeded from the folder and runs the other")
+  tap.ok(same(serial({ 1, 2, 3 }, section), first), "with the same bits as the serial loop")
+  -- the folder keeps each value's points: cases/<key>/section, as sweep.read reads it
+  local sweep, encode = require "sweep", require("sweepcore").encode
+  local kept, returned = {}, {}
+  local ls = io.popen("ls '" .. folder .. "/cases'")
+  for key in ls:lines() do kept[#kept + 1] = encode(sweep.read(folder .. "/cases/" .. key .. "/section")) end
+  ls:close()
+  for i, e in ipairs(first) do returned[i] = encode{ x = e.x, y = e.y, t = e.t } end
+  table.sort(kept)
+  table.sort(returned)
+  tap.ok(#kept == 3 and table.concat(kept, "|") == table.concat(returned, "|"),
+    "the folder keeps the points of each value (sweep.read of cases/<key>/section)")
+  local again = analysis.bifurcation{ values = { 1, 2, 3 }, run = flaky, section = section, folder = folder }
+  tap.is(sorted_lines(log), "2", "a third call runs nothing")
+  tap.ok(same(first, again), "and gives the same entries")
 end
 
 do -- energy accounts of a forced, damped oscillator
@@ -358,4 +553,5 @@ do -- every function of analysis and fft is in mechlua-analysis(3)
     .. (#missing > 0 and table.concat(missing, ", ") or "none") .. ")")
 end
 
+os.execute("rm -rf '" .. scratch .. "'")
 tap.done()
