@@ -65,6 +65,21 @@ sub max_abs { my $m = 0; for (@_) { $m = abs($_) if abs($_) > $m } return $m }
     }
     like(read_csv("$out/spec000_gmsh_tri.csv")->{header}, qr/^# parameter mesh = .*spec000_slider_tri\.msh$/m,
         'the CSV header names the mesh file');
+    # the three runs are the cases of a sweep kept in $out/spec000_gmsh: a second run takes
+    # them from there, and writes and prints the same (the wall times too, kept with them)
+    my $results = slurp("$out/spec000_gmsh/results.csv") // '';
+    is(scalar(() = $results =~ /^\d+,[0-9a-f]{16},"?(?:rectangle|quad|tri)"?,.*,ok,/mg), 3,
+        'the gmsh oscillator: its sweep\'s results, three cases ok');
+    my %before = map { $_ => slurp("$out/spec000_gmsh_$_.csv") } qw(rectangle quad tri);
+    unlink "$out/spec000_gmsh_$_.csv" for qw(rectangle quad tri);
+    my $again = run_mechlua(args => [source_dir() . '/scripts/spec000_gmsh.lua', $out, 'quick']);
+    is($again->{status}, 0, 'the gmsh oscillator runs again');
+    is($again->{out}, $r->{out}, 'and prints the same, taking its runs from its sweep\'s folder');
+    is(slurp("$out/spec000_gmsh/results.csv"), $results, 'its results unchanged');
+    for my $m (qw(rectangle quad tri)) {
+        ok(defined $before{$m} && (slurp("$out/spec000_gmsh_$m.csv") // '') eq $before{$m},
+            "$m: the same CSV written again from the case's folder");
+    }
 }
 
 # options.script_args: a second argument other than "quick" is a usage error, for every
