@@ -18,8 +18,9 @@ local script = source .. "/scripts/spec004.lua"
 local dir = os.tmpname()
 os.remove(dir)
 
--- The script, in this process: its summary is kept (not printed: TAP owns stdout) and its
--- runs are in the global table spec004.
+-- The script, in this process: its summary is kept (not printed: TAP owns stdout) and what
+-- its cases computed is in the global table spec004 (the runs themselves were in its sweeps'
+-- worker processes).
 local printed = {}
 do
   local print0, arg0 = print, arg
@@ -35,9 +36,11 @@ do
     tap.diag(err)
     tap.done()
   end
-  -- the warnings given so far (lu_warn's set, in the registry): none
+  -- the warnings given so far (lu_warn's set, in the registry), and those the script's cases
+  -- gave in their workers (spec004.warnings): none
   local given = {}
   for message in pairs(debug.getregistry()["mechlua.warned"] or {}) do given[#given + 1] = message end
+  for _, message in ipairs(spec004.warnings) do given[#given + 1] = message end
   tap.is(#given, 0, "scripts/spec004.lua gives no plausibility warning")
   for _, message in ipairs(given) do tap.diag(message) end
 end
@@ -265,7 +268,7 @@ end
 -- revolute-only and translational-only cases by more than half its own size (rms over the
 -- window).  A linear (superposable) system would give 0.
 do
-  local function at(cf, i) return cf.run["slider.ax"]:at(mixed.w.t[i]) end
+  local function at(cf, i) return cf.trace["slider.ax"]:at(mixed.w.t[i]) end
   local d2, m2 = 0, 0
   for i = 1, mixed.w.n do
     local a0 = at(ideal, i)
@@ -312,14 +315,16 @@ end
 do
   local deepest, worst, n = 0, 0, 0
   for _, k in ipairs{ "revolute", "mixed" } do
-    for _, e in ipairs(cases[k].long.events) do
-      local j = e.name:match("^(.-)%.deepest$")
-      local d = j and e.values[j .. ".penetration"]
-      if d and d > 0 then
-        n = n + 1
-        deepest = math.max(deepest, d)
-        local f = e.values[j .. ".fn"]
-        worst = math.max(worst, math.abs(f - e1.K * d ^ 1.5) / math.max(f, 1e-3))
+    for _, j in ipairs{ "crank_pin", "piston_pin" } do
+      local dp = cases[k].deepest[j]   -- the events <joint>.deepest of the run: t, penetration, fn
+      for i = 1, #dp.t do
+        local d = dp.penetration[i]
+        if d > 0 then
+          n = n + 1
+          deepest = math.max(deepest, d)
+          local f = dp.fn[i]
+          worst = math.max(worst, math.abs(f - e1.K * d ^ 1.5) / math.max(f, 1e-3))
+        end
       end
     end
   end
@@ -376,8 +381,9 @@ end
 --   and 23 per revolution in the full run): the count depends on the threshold and the
 --   window; reported, not asserted.
 
--- Clean up: the files the script wrote, then the folder.
+-- Clean up: the files the script wrote, its sweeps' folder, then the folder.
 for _, f in ipairs(spec004.figures) do os.remove(f) end
 for _, f in ipairs(spec004.csvs) do os.remove(f) end
+os.execute("rm -rf '" .. dir .. "/spec004_sweeps'")
 os.remove(dir)
 tap.done()
