@@ -586,6 +586,7 @@ end
 
 local GRACE = 2 -- s between SIGTERM and SIGKILL
 local POLL_MS = 1 -- ms: the pause between looks at MPI's messages and the local workers
+local BUSY_MS = 20 -- ms: the same on a rank whose workers are all busy (a kill may wait that long)
 
 -- Runs the cases of queue (indices, in that order) on the free slots of the pools.
 -- study.dir(i) is the folder of case i, study.done(i, record, worker, killed) takes each
@@ -815,7 +816,8 @@ local function follow(sess, w, job, spawn_options, fname)
     end
     local done, intr
     if #list > 0 then
-      done, intr = core.wait(list, POLL_MS)
+      -- every slot busy: nothing to ask rank 0 for, only its rare kill to hear
+      done, intr = core.wait(list, #list == w and BUSY_MS or POLL_MS)
     else
       done, intr = {}, select(2, core.wait({}, POLL_MS))
     end
