@@ -568,13 +568,7 @@ static int child_os_exit(lua_State *L)
 /* Message handler of the case: keeps the traceback in the registry, returns the message. */
 static int child_msgh(lua_State *L)
 {
-    const char *msg = lua_tostring(L, 1);
-    if (msg == NULL) {
-        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-            msg = lua_tostring(L, -1);
-        else
-            msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    }
+    const char *msg = host_error_message(L, 1);
     luaL_traceback(L, L, msg, 1);
     /* the frames below the case are the program's, in the parent: not the case's story */
     size_t n;

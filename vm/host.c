@@ -107,18 +107,20 @@ void host_interrupt_polled(int on)
 
 /* }================================================================== */
 
+const char *host_error_message(lua_State *L, int idx)
+{
+    const char *msg = lua_tostring(L, idx);
+    if (msg != NULL) return msg;
+    if (luaL_callmeta(L, idx, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+        return lua_tostring(L, -1);
+    return lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, idx));
+}
+
 /* Message handler of host_docall: turns any error object into a string and appends
 ** a traceback. */
 static int msghandler(lua_State *L)
 {
-    const char *msg = lua_tostring(L, 1);
-    if (msg == NULL) {
-        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-            msg = lua_tostring(L, -1);
-        else
-            msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    }
-    luaL_traceback(L, L, msg, 1);
+    luaL_traceback(L, L, host_error_message(L, 1), 1);
     return 1;
 }
 

@@ -92,6 +92,12 @@ const double *lmech_to_column(lua_State *L, int idx, long *n, const char **name,
 /* ---- Ctrl-C (host.c) ---------------------------------------------------------------------- */
 
 /*
+** The text of the error object at idx: the string itself, its __tostring, or "(error object
+** is a <type> value)"; may push the text (host.c, the program's message handler's too).
+*/
+const char *host_error_message(lua_State *L, int idx);
+
+/*
 ** Set by SIGINT while host_docall runs.  C code that loops for long (integrators) polls it
 ** and stops with an error; code that waits (stdlib/lsweep.c) checks it after its sleep.
 */

@@ -390,6 +390,16 @@ do -- the primitives
   tap.ok(done[1].values.pid ~= core.pid(), "pid in a worker: its own")
 end
 
+do -- a case that raises an error object that is not a string: its text, as the program shows it
+  local res = sweep.run{ sweep.list{ { what = "table" }, { what = "tostring" } }, folder = root .. "/objects",
+    workers = 1, progress = false, csv = false, case = function(p)
+      if p.what == "table" then error({ code = 7 }) end
+      error(setmetatable({}, { __tostring = function() return "custom failure" end }))
+    end }
+  tap.is(res[1].message, "(error object is a table value)", "an error table: described by its type")
+  tap.is(res[2].message, "custom failure", "an error object with __tostring: shown through it")
+end
+
 do -- two processes writing the same file at once: each writes its own temporary, the file is whole
   local path = root .. "/same.csv"
   local text = {}
