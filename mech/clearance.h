@@ -46,8 +46,13 @@ typedef struct clearance_type {
     int (*other)(const mech_system *sys, const joint *j, int *kind, int *oid);
 } clearance_type;
 
-/* The entries (clearance_revolute.c, clearance_prismatic.c). */
-extern const clearance_type clearance_journal, clearance_guide;
+/* The entries (clearance_revolute.c, clearance_prismatic.c; sclearance.c: the spatial
+** revolute joint's journal cylinder in its bearing cavity). */
+extern const clearance_type clearance_journal, clearance_guide, sclearance_journal;
+/* The spatial counterpart of clearance_attach, for the clearance d of spatial joint j (the last
+** one added): checks it, adds the four contacts and checks that the journal starts inside. */
+mech_status sclearance_attach(mech_system *sys, int j, const mech_sclearance_def *d,
+                              mech_error *err);
 /* The clearance of joint j's type (NULL: the type takes none). */
 const clearance_type *clearance_of(const joint *j);
 

@@ -47,6 +47,7 @@
 #include "planar_body.h"
 #include "registry.h"
 #include "contact.h"
+#include "dim.h"
 
 mech_contact_def mech_contact_default(void)
 {
@@ -174,6 +175,20 @@ static void apply(mech_system *sys, const contact *c, const cgeom *g, double fn,
 
 int contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass)
 {
+    return sys->dops->contact_forces(sys, t, y, ydot, pass);
+}
+
+void planar_contact_rates(const mech_system *sys, const contact *c, const double *q,
+                          const double *v, double *gap, double *dd)
+{
+    cgeom g;
+    geometry(sys, c, q, v, &g);
+    *gap = g.gap;
+    *dd = -(g.n[0] * g.vrel[0] + g.n[1] * g.vrel[1]);
+}
+
+int planar_contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass)
+{
     (void)t;
     const double *q = y, *v = y + sys->nq;
     for (int k = 0; k < sys->ncontacts; k++) {
@@ -231,9 +246,9 @@ int contact_forces(mech_system *sys, double t, const double *y, double *ydot, in
 
 double contact_gap(const mech_system *sys, int k, const double *y)
 {
-    cgeom g;
-    geometry(sys, &sys->contacts[k], y, y + sys->nq, &g);
-    return g.gap;
+    double gap, dd;
+    sys->dops->contact_rates(sys, &sys->contacts[k], y, y + sys->nq, &gap, &dd);
+    return gap;
 }
 
 void contact_gaps(const mech_system *sys, const double *y, double *gaps)
@@ -245,17 +260,17 @@ int contact_event(mech_system *sys, int k, double t, double *y)
 {
     (void)t;
     contact *c = &sys->contacts[k];
-    cgeom g;
-    geometry(sys, c, y, y + sys->nq, &g);
-    double dd = -(g.n[0] * g.vrel[0] + g.n[1] * g.vrel[1]);
-    if (!c->active && g.gap <= 0) {
+    double gap, dd;
+    sys->dops->contact_rates(sys, c, y, y + sys->nq, &gap, &dd);
+    if (!c->active && gap <= 0) {
         c->active = 1;
         c->impact_speed = fmax(dd, 0.0); /* the laws use max(v0, v_min) */
         c->impacts++;
-        if (c->bristle >= 0) y[c->bristle] = 0; /* fresh bristles for a new contact */
+        for (int i = 0; c->bristle >= 0 && i < sys->dops->contact_tangents; i++)
+            y[c->bristle + i] = 0; /* fresh bristles for a new contact */
         return 1;
     }
-    if (c->active && g.gap > 0) {
+    if (c->active && gap > 0) {
         c->active = 0;
         return 1;
     }
@@ -267,10 +282,10 @@ void contact_start(mech_system *sys, double t, const double *y)
     (void)t;
     for (int k = 0; k < sys->ncontacts; k++) {
         contact *c = &sys->contacts[k];
-        cgeom g;
-        geometry(sys, c, y, y + sys->nq, &g);
-        c->active = g.gap <= 0; /* touching counts: an event needs a sign change */
-        c->impact_speed = c->active ? fmax(-(g.n[0] * g.vrel[0] + g.n[1] * g.vrel[1]), 0.0) : 0.0;
+        double gap, dd;
+        sys->dops->contact_rates(sys, c, y, y + sys->nq, &gap, &dd);
+        c->active = gap <= 0; /* touching counts: an event needs a sign change */
+        c->impact_speed = c->active ? fmax(dd, 0.0) : 0.0;
         c->impacts = 0;
     }
 }

@@ -20,4 +20,13 @@ void contact_start(mech_system *sys, double t, const double *y);
 /* Gap of contact k at state y. */
 double contact_gap(const mech_system *sys, int k, const double *y);
 
+/* The planar entries of the dimension table (dim.h), contact.c. */
+void planar_contact_rates(const mech_system *sys, const contact *c, const double *q,
+                          const double *v, double *gap, double *dd);
+int planar_contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass);
+/* The spatial ones (scontact.c): the contacts of spatial joints with clearance. */
+void spatial_contact_rates(const mech_system *sys, const contact *c, const double *q,
+                           const double *v, double *gap, double *dd);
+int spatial_contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass);
+
 #endif

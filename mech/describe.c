@@ -39,7 +39,9 @@ void mech_system_describe_state(const mech_system *sys, int i, char *buf, size_t
     } else if (sys->final && i >= sys->ifriction + 1 && i < sys->nstate) {
         const char *cname = "?";
         for (int k = 0; k < sys->ncontacts; k++)
-            if (sys->contacts[k].bristle == i) cname = sys->contacts[k].name;
+            if (sys->contacts[k].bristle >= 0 && i >= sys->contacts[k].bristle &&
+                i < sys->contacts[k].bristle + sys->dops->contact_tangents)
+                cname = sys->contacts[k].name;
         snprintf(buf, size, "contact '%s' bristle deflection", cname);
     } else {
         snprintf(buf, size, "state component %d", i);

@@ -65,6 +65,17 @@ typedef struct dim_ops {
     ** sys->last_err) and returns 1, else 0. */
     int (*energy_fault)(mech_system *sys, double t, const double *q, const double *v);
 
+    /* ---- contacts (contact.c: the history, events and accounts they share) ------------ */
+    /* The tangent directions of a contact: 1 planar (a line), 2 spatial (a plane); a friction
+    ** law with bristles keeps that many states per contact. */
+    int contact_tangents;
+    /* Contact c's gap (< 0: a penetration) and penetration rate dd at (q, v). */
+    void (*contact_rates)(const mech_system *sys, const contact *c, const double *q,
+                          const double *v, double *gap, double *dd);
+    /* Every contact's forces into Q, the accounts' powers and the bristle rates into ydot;
+    ** see contact_forces (contact.h). */
+    int (*contact_forces)(mech_system *sys, double t, const double *y, double *ydot, int pass);
+
     /* ---- drivers ------------------------------------------------------------------------- */
     /* Checks what d drives (type and target) and sets up dr (its frames) for the driver `name`;
     ** MECH_ERR_ARG naming it when the target cannot be driven so. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "constraints.h"
+#include "contact.h"
 #include "dim.h"
 #include "joint_frame.h"
 #include "kind.h"
@@ -424,6 +425,9 @@ const dim_ops planar_dim = {
     .displace = planar_displace,
     .normalize = NULL,
     .runaway = planar_runaway,
+    .contact_tangents = 1,
+    .contact_rates = planar_contact_rates,
+    .contact_forces = planar_contact_forces,
     .body_scale = planar_body_scale,
     .coordinate_name = planar_coordinate_name,
     .describe_gravity = planar_describe_gravity,

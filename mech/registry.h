@@ -115,8 +115,10 @@ typedef struct driver {
 /* The geometry of a contact: only how the gap, the normal and the two contact points are
 ** found differs; the laws, events, friction and energy accounts are the same for all. */
 typedef enum contact_shape {
-    SHAPE_POINT_PLANE = 0, /* a point of a against a straight surface of b */
-    SHAPE_CIRCLE_IN_CIRCLE /* a circle of a (a journal) inside a circle of b (its bearing) */
+    SHAPE_POINT_PLANE = 0,   /* a point of a against a straight surface of b */
+    SHAPE_CIRCLE_IN_CIRCLE,  /* a circle of a (a journal) inside a circle of b (its bearing) */
+    SHAPE_JOURNAL_IN_BEARING /* spatial: one of the four contacts of a journal cylinder of a in
+                             ** the cavity of b (sclearance_geom.h), `slot` says which */
 } contact_shape;
 
 /* A contact pair: body a touches a surface of body b, with its laws and its history.  The
@@ -129,6 +131,8 @@ typedef struct contact {
     double pa[2];        /* the point (the journal's centre), a's coordinates */
     double qb[2], nb[2]; /* the surface point and unit normal (the bearing's centre), b's */
     double ra, rb;       /* circle in circle: the journal's and the bearing's radii */
+    double la, lb;       /* journal in bearing: the journal's and the bearing's lengths */
+    int slot;            /* journal in bearing: SCLEARANCE_RADIAL_A ... SCLEARANCE_AXIAL_B */
     double speed;        /* surface speed along the tangent */
     int flip;            /* the tangent is -(n_y, -n_x) */
     int owner;           /* the clearance joint this contact belongs to, -1 for none */

@@ -8,6 +8,7 @@
 */
 #include <math.h>
 
+#include "clearance.h"
 #include "joint_type.h"
 #include "spatial_frame.h"
 
@@ -106,6 +107,7 @@ const joint_type sjoint_revolute = {
     .eval = revolute3_eval,
     .violation = spherical_violation,
     .misalignment = after_sphere_misaligned,
+    .clearance = &sclearance_journal,
 };
 
 /* ---- universal: the anchors together, the cross x_a normal to y_b ------------------------- */

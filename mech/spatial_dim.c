@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "constraints.h"
+#include "contact.h"
 #include "dim.h"
 #include "inertia.h"
 #include "kind.h"
@@ -543,6 +544,9 @@ const dim_ops spatial_dim = {
     .displace = spatial_displace_all,
     .normalize = spatial_normalize,
     .runaway = spatial_runaway,
+    .contact_tangents = 2,
+    .contact_rates = spatial_contact_rates,
+    .contact_forces = spatial_contact_forces,
     .body_scale = spatial_body_scale,
     .coordinate_name = spatial_coordinate_name,
     .describe_gravity = spatial_describe_gravity,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mech_spatial.h"
+#include "clearance.h"
 #include "inertia.h"
 #include "joint_type.h"
 #include "registry.h"
@@ -68,6 +69,8 @@ mech_sjoint_def mech_sjoint_default(void)
     for (int k = 0; k < 3; k++) d.frame_a[4 * k] = d.frame_b[4 * k] = 1;
     d.enforce = MECH_LAGRANGE;
     d.alpha = d.beta = NAN;
+    d.clearance.normal_law = mech_normal_default(MECH_NORMAL_HERTZ);
+    d.clearance.friction = mech_friction_default(MECH_FRICTION_NONE);
     return d;
 }
 
@@ -199,14 +202,16 @@ mech_status mech_sjoint_add(mech_system *sys, const mech_sjoint_def *d, int *id,
             return mech_error_set(err, MECH_ERR_ARG, "%s '%s': the frame on body '%s': %s", tname,
                                   name, sys->bodies[k ? d->body_b : d->body_a].name, why);
     }
-    if (d->enforce == MECH_CLEARANCE)
+    if (d->enforce == MECH_CLEARANCE && jt->clearance == NULL)
         return mech_error_set(err, MECH_ERR_ARG,
-                              "%s '%s': a spatial joint with clearance is not available yet", tname,
-                              name);
-    if (d->enforce != MECH_LAGRANGE && d->enforce != MECH_PENALTY)
+                              "%s '%s': a spatial %s joint takes no clearance (a revolute one "
+                              "does)",
+                              tname, name, tname);
+    int clear = d->enforce == MECH_CLEARANCE;
+    if (d->enforce != MECH_LAGRANGE && d->enforce != MECH_PENALTY && !clear)
         return mech_error_set(err, MECH_ERR_ARG, "%s '%s': unknown enforcement", tname, name);
-    if ((st = system_check_enforcement(tname, name, d->enforce, jt->neq, d->k, d->c, d->alpha,
-                                       d->beta, err)))
+    if (!clear && (st = system_check_enforcement(tname, name, d->enforce, jt->neq, d->k, d->c,
+                                                 d->alpha, d->beta, err)))
         return st;
     if (!system_grow((void **)&sys->joints, &sys->cap_joints, sys->njoints, sizeof(joint)))
         return mech_error_set(err, MECH_ERR_NOMEM, "%s '%s': out of memory", tname, name);
@@ -227,11 +232,15 @@ mech_status mech_sjoint_add(mech_system *sys, const mech_sjoint_def *d, int *id,
     memcpy(j->c, d->c, sizeof j->c);
     j->alpha = d->alpha;
     j->beta = d->beta;
-    j->neq = jt->neq;
+    j->neq = clear ? 0 : jt->neq;
     j->row = -1;
     j->contact0 = j->ncontact = 0;
-    if (id) *id = sys->njoints;
     sys->njoints++;
+    if (clear && (st = sclearance_attach(sys, sys->njoints - 1, &d->clearance, err))) {
+        sys->njoints--;
+        return st;
+    }
+    if (id) *id = sys->njoints - 1;
     system_changed(sys);
     return MECH_OK;
 }

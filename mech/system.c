@@ -203,7 +203,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     sys->nbristle = 0;
     for (int i = 0; i < sys->ncontacts; i++) {
         contact *c = &sys->contacts[i];
-        int n_bristle_states = mech_friction_states(&c->flaw);
+        int n_bristle_states = mech_friction_states(&c->flaw) * sys->dops->contact_tangents;
         c->bristle = n_bristle_states ? nq + n + sys->nquad + sys->nbristle : -1;
         sys->nbristle += n_bristle_states;
     }

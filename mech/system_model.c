@@ -35,8 +35,8 @@ static void system_atol(const mech_system *sys, double atol, const double *given
     /* bristle deflections are tiny (of order mu / sigma0): tolerances in proportion */
     for (int k = 0; k < sys->ncontacts; k++) {
         const contact *c = &sys->contacts[k];
-        if (c->bristle >= 0)
-            out[c->bristle] = 1e-4 * fmax(c->flaw.mu, c->flaw.mu_s) / c->flaw.sigma0;
+        for (int i = 0; c->bristle >= 0 && i < sys->dops->contact_tangents; i++)
+            out[c->bristle + i] = 1e-4 * fmax(c->flaw.mu, c->flaw.mu_s) / c->flaw.sigma0;
     }
 }
 

@@ -115,22 +115,44 @@ mech_status mech_spoint_add(mech_system *sys, int body, const char *name, const 
 ** coordinate along a's z axis.
 */
 
+/*
+** The clearance of a spatial revolute joint enforced by MECH_CLEARANCE ([Spatial revolute
+** paper]): no constraint equation; a journal cylinder of body b (its axis b's frame z axis,
+** its mid-point b's anchor) moves inside the closed cylindrical cavity of a bearing of body a
+** (a's frame z axis and anchor), and four contacts push them apart: the two journal ends
+** against the bearing's wall (radial) and against its end walls (axial).  The journal's
+** radius is radius - radial, its length length - 2 axial.  Each contact takes the normal law
+** (the impact velocity captured at its own onset) and the friction law (a vector law in the
+** contact's tangent plane, its bristle states per contact; sticking friction is planar only).
+** The bodies must start with the journal inside the cavity.
+*/
+typedef struct mech_sclearance_def {
+    double radial; ///< radial clearance: bearing radius - journal radius [m]
+    double axial;  ///< axial clearance on each side: (bearing length - journal length) / 2 [m]
+    double radius; ///< the bearing's radius [m]
+    double length; ///< the bearing's length between its end walls [m]
+    mech_normal_law normal_law;
+    mech_friction_law friction;
+} mech_sclearance_def;
+
 typedef struct mech_sjoint_def {
     const char *name;
     mech_joint_type type;
     int body_a, body_b;
     double pa[3], pb[3];           ///< the frames' origins, body coordinates [m]
     double frame_a[9], frame_b[9]; ///< their axes as the columns of a rotation, body coordinates
-    mech_enforce enforce;          ///< MECH_LAGRANGE or MECH_PENALTY
+    mech_enforce enforce;          ///< MECH_LAGRANGE, MECH_PENALTY or (revolute) MECH_CLEARANCE
     double k[6];                   ///< penalty stiffness per equation [N/m or N m]
     double c[6];                   ///< penalty damping per equation
     double alpha, beta;            ///< Baumgarte coefficients [1/s]; NaN: the system's
+    mech_sclearance_def clearance; ///< enforce = MECH_CLEARANCE: the geometry and the laws
 } mech_sjoint_def;
 
 /// Number of equations of a spatial joint of type t (0 for an unknown type).
 int mech_sjoint_type_equations(mech_joint_type t);
 
-/// Frames the identity, Lagrange, the system's Baumgarte coefficients.
+/// Frames the identity, Lagrange, the system's Baumgarte coefficients; a clearance with the
+/// default Hertz law and no friction.
 mech_sjoint_def mech_sjoint_default(void);
 
 mech_status mech_sjoint_add(mech_system *sys, const mech_sjoint_def *def, int *id, mech_error *err);
