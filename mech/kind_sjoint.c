@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "clearance.h"
 #include "joint_type.h"
 #include "kind.h"
 #include "registry.h"
@@ -50,7 +51,10 @@ static void sjoint_describe(sbuf *b, const mech_system *sys, int id)
               j->jt->name, sys->bodies[j->a].name, j->pa[0], j->pa[1], j->pa[2], fa[0], fa[3],
               fa[6], fa[2], fa[5], fa[8], sys->bodies[j->b].name, j->pb[0], j->pb[1], j->pb[2],
               fb[0], fb[3], fb[6], fb[2], fb[5], fb[8]);
-    if (j->enforce == MECH_PENALTY) {
+    if (j->enforce == MECH_CLEARANCE) {
+        j->jt->clearance->describe(b, sys, j);
+        contact_describe_laws(b, &sys->contacts[j->contact0]);
+    } else if (j->enforce == MECH_PENALTY) {
         sb_printf(b, ", penalty k");
         for (int e = 0; e < j->neq; e++) sb_printf(b, " %.10g", j->k[e]);
         sb_printf(b, ", c");

@@ -21,6 +21,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "lcontact.h"
 #include "lmech.h"
 #include "lspatial.h"
 #include "lsys_build.h"
@@ -451,14 +452,106 @@ void lspatial_drive_axis(lua_State *L, lsys *ls, int t, const char *fn, int body
              nm);
 }
 
+/* Two of a size (radius or length) of the bearing (b), the journal (j) and the clearance
+** between them, which makes b - j = mult c: the third from the two, or a check that the three
+** agree.  "radius" or "length" names the size in messages. */
+static void clearance_size(lua_State *L, const char *fn, const char *size, const char *cname,
+                           int mult, double *b, double *j, double *c)
+{
+    int nb = !isnan(*b), nj = !isnan(*j), nc = !isnan(*c);
+    if (nb + nj + nc < 2)
+        lu_error(L, fn,
+                 "give two of the bearing's %s (bearing = { %s = ... }), the journal's "
+                 "(journal = { %s = ... }) and the %s clearance (clearance = { %s = ... })",
+                 size, size, size, cname, cname);
+    if (!nb) *b = *j + mult * *c;
+    if (!nj) *j = *b - mult * *c;
+    if (!nc) *c = (*b - *j) / mult;
+    if (!(fabs(*b - *j - mult * *c) <= 1e-12 * fmax(fabs(*b), fabs(*j))))
+        lu_error(L, fn,
+                 "the bearing's %s %g m, the journal's %g m and the %s clearance %g m do not "
+                 "agree (the bearing's less the journal's %s the clearance)",
+                 size, *b, *j, cname, *c, mult == 1 ? "is" : "is twice");
+}
+
+/* Fields clearance, bearing, journal, contact and friction of sys:revolute{...} at t into d
+** (a joint with clearance); returns 0 when none of them is given (an ideal joint). */
+static int read_sclearance(lua_State *L, lsys *ls, int t, const char *fn, mech_sjoint_def *d)
+{
+    static const char *const fields[] = {"clearance", "bearing",  "journal",
+                                         "contact",   "friction", NULL};
+    static const char *const ideal_only[] = {"method", "k", "c", "baumgarte", NULL};
+    int any = 0;
+    for (const char *const *k = fields; *k; k++) {
+        any |= lu_getfield(L, t, fn, *k) != LUA_TNIL;
+        lua_pop(L, 1);
+    }
+    if (!any) return 0;
+    char cfn[MECH_NAME_MAX + 48];
+    if (d->name)
+        snprintf(cfn, sizeof cfn, "%s (clearance of '%.*s')", fn, MECH_NAME_MAX, d->name);
+    else
+        snprintf(cfn, sizeof cfn, "%s (clearance)", fn);
+    for (const char *const *k = ideal_only; *k; k++) {
+        if (lu_getfield(L, t, fn, *k) != LUA_TNIL)
+            lu_error(L, cfn,
+                     "'%s' is for ideal joints: a joint with clearance has no constraint "
+                     "equation",
+                     *k);
+        lua_pop(L, 1);
+    }
+    double R[3] = {NAN, NAN, NAN}, Ln[3] = {NAN, NAN, NAN}; /* bearing, journal, clearance */
+    static const char *const parts[] = {"bearing", "journal", "clearance"};
+    static const char *const sizes[] = {"radius", "length", NULL};
+    static const char *const gaps[] = {"radial", "axial", NULL};
+    for (int p = 0; p < 3; p++) {
+        if (lu_getfield(L, t, fn, parts[p]) == LUA_TNIL) {
+            lua_pop(L, 1);
+            continue;
+        }
+        int x = lua_gettop(L);
+        lu_checktable(L, x, cfn,
+                      p == 2 ? "clearance = { radial = ..., axial = ... }"
+                             : "{ radius = ..., length = ... }");
+        lu_checkfields(L, x, cfn, p == 2 ? gaps : sizes, 0);
+        const char *const *k = p == 2 ? gaps : sizes;
+        lu_optnumber(L, x, cfn, k[0], &R[p]);
+        lu_optnumber(L, x, cfn, k[1], &Ln[p]);
+        lua_pop(L, 1);
+    }
+    clearance_size(L, cfn, "radius", "radial", 1, &R[0], &R[1], &R[2]);
+    clearance_size(L, cfn, "length", "axial", 2, &Ln[0], &Ln[1], &Ln[2]);
+    mech_sclearance_def *cl = &d->clearance;
+    d->enforce = MECH_CLEARANCE;
+    cl->radius = R[0];
+    cl->radial = R[2];
+    cl->length = Ln[0];
+    cl->axial = Ln[2];
+    if (lu_getfield(L, t, fn, "contact") == LUA_TNIL)
+        lu_error(L, cfn,
+                 "field 'contact' is required: a contact law, e.g. mech.contact.hertz{ K = ... }");
+    lcontact_read(L, -1, cfn, "contact", &cl->normal_law, NULL);
+    lua_pop(L, 1);
+    if (lu_getfield(L, t, fn, "friction") != LUA_TNIL)
+        lcontact_read(L, -1, cfn, "friction", NULL, &cl->friction);
+    lua_pop(L, 1);
+    lsys_live(L, ls, fn); /* a law's metamethods are Lua code */
+    return 1;
+}
+
 /*
 ** sys:<joint>{ body_a, body_b, at | a_at, b_at, axis, ref (normal for planar; axis_a, axis_b
-** for universal), method, k, c, baumgarte, name }
+** for universal), method, k, c, baumgarte, name }; a revolute joint with clearance takes
+** clearance = { radial, axial }, bearing = { radius, length }, journal = { radius, length }
+** (two of the three for each size), contact (a law) and friction instead of method, k, c,
+** baumgarte.
 */
 static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
 {
 #define COMMON "name", "at", "a_at", "b_at", "method", "k", "c", "baumgarte"
     static const char *const k_axis[] = {COMMON, "axis", "ref", NULL};
+    static const char *const k_revolute[] = {
+        COMMON, "axis", "ref", "clearance", "bearing", "journal", "contact", "friction", NULL};
     static const char *const k_planar[] = {COMMON, "axis", "normal", "ref", NULL};
     static const char *const k_spherical[] = {COMMON, NULL};
     static const char *const k_universal[] = {COMMON, "axis_a", "axis_b", NULL};
@@ -466,6 +559,7 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
     const char *const *known = type == MECH_SPHERICAL   ? k_spherical
                                : type == MECH_UNIVERSAL ? k_universal
                                : type == MECH_PLANAR    ? k_planar
+                               : type == MECH_REVOLUTE  ? k_revolute
                                                         : k_axis;
     const char *usage =
         type == MECH_SPHERICAL ? "{ body_a, body_b, at = {x, y, z}, ... }"
@@ -500,14 +594,16 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
     mat_t_mul(A, W, d.frame_a);
     initial_pose(ls->sys, d.body_b, pos, A);
     mat_t_mul(A, W, d.frame_b);
-    lsys_enforcement(L, t, fn, mech_sjoint_type_equations(type), &d.enforce, d.k, d.c, &d.alpha,
-                     &d.beta);
+    int clear = type == MECH_REVOLUTE && read_sclearance(L, ls, t, fn, &d);
+    if (!clear)
+        lsys_enforcement(L, t, fn, mech_sjoint_type_equations(type), &d.enforce, d.k, d.c, &d.alpha,
+                         &d.beta);
     lentity *e = lsys_push_entity(L, 1, MECH_KIND_JOINT, -1);
     int joint = lua_gettop(L);
-    int turning = type != MECH_REVOLUTE     ? 0
-                  : d.body_a == MECH_GROUND ? d.body_b
-                  : d.body_b == MECH_GROUND ? d.body_a
-                                            : 0;
+    int turning = type != MECH_REVOLUTE || clear ? 0
+                  : d.body_a == MECH_GROUND      ? d.body_b
+                  : d.body_b == MECH_GROUND      ? d.body_a
+                                                 : 0;
     if (turning) note_ground_axis(L, ls, turning, z);
     mech_error err;
     if (mech_sjoint_add(LSYS_LIVE(ls), &d, &e->id, &err) != MECH_OK) {
