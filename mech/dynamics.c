@@ -416,7 +416,10 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
         for (int k = 0; k < sys->nblocks; k++)
             mass_block_apply(&sys->blocks[k], sys->minv, sys->minv_full, Q, udot);
     } else if (!sys->fast || solve_fast(sys) != 0) {
-        if (solve_general(sys, t) != 0) return -1;
+        /* 1 like diagnose: a too long trial step can carry the bodies into a singular
+        ** pose (a stiff contact throwing a body off); an adaptive integrator retries shorter,
+        ** and the report stays as the reason if it cannot */
+        if (solve_general(sys, t) != 0) return 1;
     }
     /* q' = N(q) u */
     sys->dops->qdot(sys, q, v, ydot);

@@ -42,7 +42,37 @@ spec001.PARAMS = {
   gravity = 9.81,                                 -- m/s^2 along -z
   driven = false,                                 -- true: the crank turned at omega
   baumgarte = 5,                                  -- 1/s, alpha = beta
+  clearance = false,                              -- a table: the crank's bearing with clearance
 }
+
+-- The clearance joint of the paper's Tab. 2: a bearing of radius 10 mm and length 20 mm on the
+-- crank, a journal of radius 9.5 mm and length 19 mm on the ground (radial and axial
+-- clearance 0.5 mm), Lankarani-Nikravesh contact with K = 6.71e10 N/m^1.5 (steel on steel)
+-- and restitution 0.9, no friction.  spec001.model{ clearance = {} } takes these; any field
+-- given replaces its default.
+spec001.CLEARANCE = {
+  radial = 0.5e-3, axial = 0.5e-3,                -- m
+  radius = 10e-3, length = 20e-3,                 -- m, the bearing
+  K = 6.71e10, restitution = 0.9,                 -- N/m^1.5
+  friction = false,                               -- a mech.friction law, or one of spec001.FRICTION's names
+}
+
+-- The paper's friction laws with its Tab. 2 values: mu_k 0.1, mu_s 0.2, sigma0 1e5 N/m,
+-- sigma1 10^2.5 N s/m, sigma2 0, Stribeck velocity 1e-3 m/s.
+spec001.FRICTION = { "none", "coulomb", "stribeck", "dahl", "lugre" }
+
+function spec001.friction(name)
+  local fname = "spec001.friction"
+  if name == "none" then return nil
+  elseif name == "coulomb" then return mech.friction.coulomb{ mu = 0.1 }
+  elseif name == "stribeck" then return mech.friction.stribeck{ mu = 0.1, mu_s = 0.2, vs = 1e-3 }
+  elseif name == "dahl" then return mech.friction.dahl{ mu = 0.1, sigma0 = 1e5 }
+  elseif name == "lugre" then
+    return mech.friction.lugre{ mu = 0.1, mu_s = 0.2, sigma0 = 1e5, sigma1 = 10 ^ 2.5, sigma2 = 0, vs = 1e-3 }
+  end
+  options.fail(1, fname, "argument #1 must be one of none, coulomb, stribeck, dahl, lugre (got %s)",
+    tostring(name))
+end
 
 local function cross(a, b)
   return { a[2] * b[3] - a[3] * b[2], a[3] * b[1] - a[1] * b[3], a[1] * b[2] - a[2] * b[1] }
@@ -115,8 +145,22 @@ function spec001.model(o)
     velocity = { vP[1] / 2, vy / 2, 0 }, omega = { a * n2[1] + b, a * n2[2], a * n2[3] } }
   local slider = sys:body{ name = "slider", mass = p.m_slider, inertia = p.J_slider, at = S,
     velocity = { 0, vy, 0 } }
-  local bearing = sys:revolute{ sys.ground, crank, at = p.pivot, axis = { 0, 1, 0 },
-    ref = { 1, 0, 0 }, name = "crank_pin0" }
+  local bearing
+  if p.clearance then
+    local c = options.read(fname .. " (clearance)", p.clearance, spec001.CLEARANCE)
+    options.numbers(fname .. " (clearance)", c, { "radial", "axial", "radius", "length", "K", "restitution" })
+    local friction = c.friction
+    if type(friction) == "string" then friction = spec001.friction(friction) end
+    -- the bearing on the crank, the journal on the ground, as in the paper
+    bearing = sys:revolute{ crank, sys.ground, at = p.pivot, axis = { 0, 1, 0 },
+      clearance = { radial = c.radial, axial = c.axial },
+      bearing = { radius = c.radius, length = c.length },
+      contact = mech.contact.lankarani_nikravesh{ K = c.K, n = 1.5, restitution = c.restitution },
+      friction = friction or nil, name = "crank_pin0" }
+  else
+    bearing = sys:revolute{ sys.ground, crank, at = p.pivot, axis = { 0, 1, 0 },
+      ref = { 1, 0, 0 }, name = "crank_pin0" }
+  end
   sys:spherical{ crank, rod, at = P, name = "crank_rod" }
   sys:universal{ slider, rod, at = S, axis_a = { 1, 0, 0 }, axis_b = n2, name = "rod_slider" }
   sys:prismatic{ sys.ground, slider, axis = { 0, 1, 0 }, name = "guide" }
