@@ -31,7 +31,8 @@
 #include "vec3.h"
 
 /* Below this length, sigma ai - ((sigma ai).aj) aj is taken as zero: ai parallel to aj. */
-#define SCLR_PARALLEL 1e-12
+/* The face contact's smoothing angle [rad]: see the head of sclearance_geom.h. */
+#define SCLR_FACE_EPS 1e-6
 /* How far from 1 an axis's length may be. */
 #define SCLR_UNIT_TOL 1e-9
 
@@ -158,15 +159,23 @@ int sclearance_detect(const sclearance_geom *g, const sclearance_pose *pose, scl
 
         /* axial: the rim point farthest along sigma ai, against the end wall on its side */
         sclearance_contact *x = &out->c[end == 0 ? SCLEARANCE_AXIAL_A : SCLEARANCE_AXIAL_B];
-        double sa[3], w[3];
+        double sa[3], u[3], d[3];
         vec3_scale(sigma, pose->ai, sa);
-        if (!(normal_part(sa, pose->aj, w) > SCLR_PARALLEL))
-            vec3_scale(1, m, w); /* ai parallel to aj: all equally deep, take the corner */
-        for (int i = 0; i < 3; i++) x->cj[i] = E[i] + g->Rj * w[i];
+        /* u = sa - (sa.aj) aj, |u| = sin(tilt), towards the deepest rim point; as a double
+        ** cross product it stays in the end plane to rounding even when nearly aligned */
+        vec3_cross(sa, pose->aj, d);
+        vec3_cross(pose->aj, d, u);
+        double u2 = vec3_dot(u, u);
+        double sm = sqrt(u2 + SCLR_FACE_EPS * SCLR_FACE_EPS);
+        for (int i = 0; i < 3; i++) x->cj[i] = E[i] + g->Rj * u[i] / sm;
         locate(pose, x, rv);
         vec3_scale(1, sa, x->n);
-        x->depth = sigma * x->s - g->Li / 2;
-        for (int i = 0; i < 3; i++) x->ci[i] = x->cj[i] - x->depth * x->n[i];
+        vec3_sub(E, pose->Pi, d);
+        x->depth = sigma * vec3_dot(d, pose->ai) - g->Li / 2 + g->Rj * sm;
+        /* Ci at the foot of Cj on the end wall: on the line of action through Cj, so the
+        ** moment and the normal rate are those of any point of that line */
+        double foot = sigma * x->s - g->Li / 2;
+        for (int i = 0; i < 3; i++) x->ci[i] = x->cj[i] - foot * x->n[i];
         x->active = x->depth > 0;
         x->delta = x->active ? x->depth : 0;
 

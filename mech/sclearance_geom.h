@@ -16,16 +16,27 @@
 **                     sclearance_rim_farthest); s = (Cj - Pi).ai, rho_vec = (Cj - Pi) - s ai,
 **                     rho = |rho_vec|; depth = rho - Ri, n = rho_vec / rho,
 **                     Ci = Pi + s ai + Ri n; active when depth > 0 and |s| <= Li/2.
-**   axial at end E    against the end wall on E's side, sigma = -1 for A, +1 for B:
-**                     Cj = the rim point of E farthest along sigma ai, s = (Cj - Pi).ai;
-**                     depth = sigma s - Li/2, n = sigma ai, Ci = Cj - depth n;
-**                     active when depth > 0.
+**   axial at end E    against the end wall on E's side, sigma = -1 for A, +1 for B, through
+**                     the end face: u = (sigma ai) - ((sigma ai).aj) aj (|u| = sin of the
+**                     tilt, pointing to the deepest rim point), S = sqrt(|u|^2 + eps^2),
+**                     Cj = E + Rj u / S, s = (Cj - Pi).ai;
+**                     depth = sigma (E - Pi).ai - Li/2 + Rj S, n = sigma ai,
+**                     Ci = the foot of Cj on the end wall; active when depth > 0.
 **
-** In both, Cj - Ci = depth n: n points from the bearing surface into the bearing wall and
-** depth > 0 is a penetration (delta = depth then).  Every check is evaluated whether active
-** or not, so an inactive contact still carries its (negative) depth and candidate points:
-** the depth is a smooth function of the poses wherever the deepest rim point is unique, and
-** its rate is the delta_dot of sclearance_kinematics.
+** The face contact: the deepest rim point (eps = 0) jumps across the face when the tilt
+** changes sign, and so does the moment of the force: an end face pressed flat against its
+** wall then chatters about alignment and an adaptive integrator crawls.  With eps = 1e-6 rad
+** the depth is a smooth function of the poses, within Rj eps of the deepest rim point's (Rj
+** eps^2 / (2 sin(tilt)) once the tilt is far above eps), and Cj moves from the face centre
+** (aligned) to the rim (tilted): the force along n applied at Cj is exactly the gradient of
+** the depth, so a law with a potential keeps the energy.  Ci lies on the line of action, where
+** the moment and the normal rate are the same as at Cj - depth n.
+**
+** n points from the bearing surface into the bearing wall and depth > 0 is a penetration
+** (delta = depth then).  Every check is evaluated whether active or not, so an inactive
+** contact still carries its (negative) depth and candidate points: the depth is a smooth
+** function of the poses wherever the deepest rim point of a radial check is unique, and its
+** rate is the delta_dot of sclearance_kinematics.
 **
 ** The radial check of the reconstructed scheme takes the direction m = unit(d - (d.aj) aj),
 ** d the end centre's offset from the bearing axis; that is the exact deepest point only for an
@@ -35,9 +46,6 @@
 **     first basis direction of the end plane is taken (no contact);
 **   - end centre on the bearing axis, journal tilted: the two rim points along
 **     +-(aj x ai) are farthest (at Rj), +(aj x ai) is taken;
-**   - ai parallel to aj in the axial check (|sigma ai - ((sigma ai).aj) aj| <= 1e-12): every
-**     rim point is equally deep; the radially farthest one of the same end is taken, so an
-**     axial contact of an aligned journal sits at the rim's corner.
 **
 ** Not modelled by the four checks, but reported: the journal edge against the bearing edge,
 ** when a rim point is outside the bearing radius beyond the bearing length (rho > Ri with
@@ -78,8 +86,8 @@ typedef struct sclearance_contact {
     double depth;  /* signed: > 0 is a penetration, < 0 a gap */
     double delta;  /* the penetration: depth when active, else 0 */
     double n[3];   /* unit normal, from the bearing surface into the bearing wall */
-    double cj[3];  /* the deepest point of the journal (on its end rim) */
-    double ci[3];  /* the point of the bearing surface: cj - depth n */
+    double cj[3];  /* the journal's point: the deepest rim point (radial), the face point (axial) */
+    double ci[3];  /* the point of the bearing surface: cj - depth n (radial), cj's foot (axial) */
     double s, rho; /* cj's coordinate along ai from Pi and its distance from the bearing axis */
 } sclearance_contact;
 

@@ -54,6 +54,14 @@ static const double e1[3] = {2. / 3, 1. / 3, -2. / 3}, e2[3] = {2. / 3, -2. / 3,
                     e3[3] = {1. / 3, 2. / 3, 2. / 3};
 static const double P0[3] = {0.3, -0.2, 0.5};
 static const sclearance_geom G = {1.0, 2.0, 0.9, 1.8};
+/* The face contact's smoothing angle of sclearance_geom.c: an end face meeting its end wall
+** at tilt b has the depth (end centre's depth) + Rj sqrt(sin^2 b + FACE^2); aligned, Rj FACE
+** deeper than the face. */
+#define FACE 1e-6
+static double face(double Rj, double sb)
+{
+    return Rj * sqrt(sb * sb + FACE * FACE);
+}
 
 /* out = P0 + x e1 + y e2 + z e3 (origin o = P0) or the direction x e1 + y e2 + z e3. */
 static void at(const double *o, double x, double y, double z, double out[3])
@@ -108,7 +116,8 @@ static void test_centred(void)
     for (int k = 0; k < 4; k++) {
         char name[80];
         snprintf(name, sizeof name, "centred: %s inactive, depth -0.1, delta 0", cname[k]);
-        ok(!r.c[k].active && fabs(r.c[k].depth + 0.1) <= 1e-14 && r.c[k].delta == 0, name);
+        double want = k < 2 ? -0.1 : -0.1 + face(0.9, 0); /* aligned */
+        ok(!r.c[k].active && fabs(r.c[k].depth - want) <= 1e-14 && r.c[k].delta == 0, name);
     }
     ok(!r.edge[0].active && !r.edge[1].active, "centred: no edge flag");
 }
@@ -147,7 +156,8 @@ static void test_radial(void)
             vec_is(k->ci, want, 1e-14, name);
             snprintf(name, sizeof name, "radial e = 0.15, phi = %g, %s: inactive, depth -0.1",
                      phis[f], cname[2 + end]);
-            ok(!r.c[2 + end].active && fabs(r.c[2 + end].depth + 0.1) <= 1e-14, name);
+            ok(!r.c[2 + end].active && fabs(r.c[2 + end].depth + 0.1 - face(0.9, 0)) <= 1e-14,
+               name);
         }
         ok(!r.edge[0].active && !r.edge[1].active, "radial: no edge flag");
         at(P0, 0.05 * c, 0.05 * s, 0, Pj);
@@ -176,24 +186,24 @@ static void test_axial(void)
         const sclearance_contact *k = &r.c[2 + side], *o = &r.c[3 - side];
         snprintf(name, sizeof name, "axial %+g: one contact, %s", 0.15 * sigma, cname[2 + side]);
         ok(r.nactive == 1 && k->active, name);
-        snprintf(name, sizeof name, "axial %+g: delta = offset - ca", 0.15 * sigma);
-        is_num(k->delta, 0.05, 1e-14, name);
+        snprintf(name, sizeof name, "axial %+g: delta = offset - ca + Rj FACE", 0.15 * sigma);
+        is_num(k->delta, 0.05 + face(0.9, 0), 1e-14, name);
         snprintf(name, sizeof name, "axial %+g: n = %+g ai", 0.15 * sigma, sigma);
         vec_is(k->n, n, 1e-15, name);
-        /* Cj on the end rim: |Cj - E| = Rj, (Cj - E).aj = 0, s = sigma (Lj/2 + 0.15) */
-        double E[3], rel[3], want[3];
+        /* aligned: the whole face presses, Cj is the end centre, s = sigma (Lj/2 + 0.15) */
+        double E[3], want[3];
         at(P0, 0, 0, sigma * 1.05, E);
-        vec3_sub(k->cj, E, rel);
-        snprintf(name, sizeof name, "axial %+g: Cj on the end rim", 0.15 * sigma);
-        ok(fabs(vec3_norm(rel) - 0.9) <= 1e-14 && fabs(vec3_dot(rel, e3)) <= 1e-14, name);
-        snprintf(name, sizeof name, "axial %+g: Ci = Cj - delta n, on the end wall", 0.15 * sigma);
+        snprintf(name, sizeof name, "axial %+g: Cj at the end face's centre", 0.15 * sigma);
+        vec_is(k->cj, E, 1e-14, name);
+        snprintf(name, sizeof name, "axial %+g: Ci = its foot on the end wall", 0.15 * sigma);
         for (int i = 0; i < 3; i++) want[i] = k->cj[i] - 0.05 * n[i];
         vec_is(k->ci, want, 1e-14, name);
         double rho, s;
         cyl(&p, k->ci, &rho, &s);
         is_num(s, sigma, 1e-14, name);
-        snprintf(name, sizeof name, "axial %+g: the other end wall: depth -0.25", 0.15 * sigma);
-        ok(!o->active && fabs(o->depth + 0.25) <= 1e-14, name);
+        snprintf(name, sizeof name, "axial %+g: the other end wall: depth -0.25 + Rj FACE",
+                 0.15 * sigma);
+        ok(!o->active && fabs(o->depth + 0.25 - face(0.9, 0)) <= 1e-14, name);
         snprintf(name, sizeof name, "axial %+g: radial depth -cr, inactive, no edge", 0.15 * sigma);
         ok(!r.c[0].active && !r.c[1].active && fabs(r.c[0].depth + 0.1) <= 1e-14 &&
                fabs(r.c[1].depth + 0.1) <= 1e-14 && !r.edge[0].active && !r.edge[1].active,
@@ -259,11 +269,14 @@ static void test_tilt_small(void)
        "small tilt: A is open");
     at(NULL, -1, 0, 0, want);
     vec_is(r.c[SCLEARANCE_RADIAL_A].n, want, 1e-14, "small tilt: n at A = -e1");
-    /* axial: the highest rim point at B is at s = (Lj/2) cos b + Rj sin b */
-    is_num(r.c[SCLEARANCE_AXIAL_B].depth, 0.9 * cb + 0.9 * sb - 1, 1e-14,
-           "small tilt: axial depth at B = (Lj/2) cos b + Rj sin b - Li/2");
-    is_num(r.c[SCLEARANCE_AXIAL_A].depth, 0.9 * cb + 0.9 * sb - 1, 1e-14,
+    /* axial: the highest rim point at B is at s = (Lj/2) cos b + Rj sin b; the face law adds
+    ** Rj (sqrt(sin^2 b + FACE^2) - sin b), 4.5e-12 here */
+    is_num(r.c[SCLEARANCE_AXIAL_B].depth, 0.9 * cb + face(0.9, sb) - 1, 1e-14,
+           "small tilt: axial depth at B = (Lj/2) cos b + Rj sqrt(sin^2 b + FACE^2) - Li/2");
+    is_num(r.c[SCLEARANCE_AXIAL_A].depth, 0.9 * cb + face(0.9, sb) - 1, 1e-14,
            "small tilt: axial depth at A, the same");
+    ok(fabs(r.c[SCLEARANCE_AXIAL_B].depth - (0.9 * cb + 0.9 * sb - 1)) <= 1e-11,
+       "small tilt: within 1e-11 of the deepest rim point's depth");
 }
 
 /* A short journal (a disc) tilted far: the exact maximum is inside the rim, off the scheme. */
@@ -339,11 +352,12 @@ static void test_radial_axial_edge(void)
        "radial 0.15 + axial 0.13: radial A and axial B active");
     is_num(r.c[SCLEARANCE_RADIAL_A].delta, 0.05, 1e-14, "radial A: delta = 0.15 - cr");
     is_num(r.c[SCLEARANCE_RADIAL_A].s, -0.77, 1e-14, "radial A: s = -Lj/2 + 0.13");
-    is_num(r.c[SCLEARANCE_AXIAL_B].delta, 0.03, 1e-14, "axial B: delta = 0.13 - ca");
-    at(P0, 1.05, 0, 1.03, want);
-    vec_is(r.c[SCLEARANCE_AXIAL_B].cj, want, 1e-14, "axial B: Cj at the rim's corner");
-    at(P0, 1.05, 0, 1.0, want);
-    vec_is(r.c[SCLEARANCE_AXIAL_B].ci, want, 1e-14, "axial B: Ci on the end wall");
+    is_num(r.c[SCLEARANCE_AXIAL_B].delta, 0.03 + face(0.9, 0), 1e-14,
+           "axial B: delta = 0.13 - ca + Rj FACE");
+    at(P0, 0.15, 0, 1.03, want);
+    vec_is(r.c[SCLEARANCE_AXIAL_B].cj, want, 1e-14, "axial B: Cj at the face's centre");
+    at(P0, 0.15, 0, 1.0, want);
+    vec_is(r.c[SCLEARANCE_AXIAL_B].ci, want, 1e-14, "axial B: Ci its foot on the end wall");
     ok(!r.c[SCLEARANCE_RADIAL_B].active && fabs(r.c[SCLEARANCE_RADIAL_B].depth - 0.05) <= 1e-14,
        "radial B: out past Li/2 (s = 1.03), so dropped, depth 0.05");
     ok(r.edge[1].active && !r.edge[0].active, "edge flag at B only");
@@ -448,8 +462,8 @@ static void pose_tilted(sclearance_geom *g, sclearance_pose *p, double tilt, dou
 
 static void test_brute_force(void)
 {
-    double worst_r = 0, worst_a = 0, worst_rim = 0;
-    int below = 0, n = 0;
+    double worst_r = 0, worst_a = 0, worst_rim = 0, worst_face = 0;
+    int below = 0, n = 0, over = 0;
     /* the extremes: tilts from 1e-9 to pi/2, offsets from 1e-9 */
     const double tilts[5] = {1e-9, 1e-6, 1e-3, pi / 2 - 1e-9, pi / 2};
     const double offs[4] = {1e-9, 1e-4, 0.02, 0.4};
@@ -476,15 +490,22 @@ static void test_brute_force(void)
             double ab = brute_max(&p, E, p.aj, g.Rj, 1, sigma);
             const sclearance_contact *k = &r.c[end], *x = &r.c[2 + end];
             worst_r = fmax(worst_r, fabs(k->rho - rb) / rb);
-            worst_a = fmax(worst_a, fabs(sigma * x->s - ab) / fmax(1, fabs(ab)));
+            /* the face law: (centre depth) + Rj sqrt(|u|^2 + FACE^2) >= the deepest rim point,
+            ** by at most Rj FACE */
+            double xs = x->depth + g.Li / 2;
+            worst_a = fmax(worst_a, fabs(xs - ab) / fmax(1, fabs(ab)));
+            over += xs < ab - 1e-12 * fmax(1, fabs(ab)) || xs > ab + g.Rj * FACE * (1 + 1e-9);
             below += k->rho < rb - 1e-12 * rb;
-            for (int c = 0; c < 2; c++) {
-                const sclearance_contact *q = c ? x : k;
-                double rel[3];
-                vec3_sub(q->cj, E, rel);
-                worst_rim =
-                    fmax(worst_rim, fmax(fabs(vec3_norm(rel) - g.Rj), fabs(vec3_dot(rel, p.aj))));
-            }
+            double rel[3];
+            vec3_sub(k->cj, E, rel);
+            worst_rim =
+                fmax(worst_rim, fmax(fabs(vec3_norm(rel) - g.Rj), fabs(vec3_dot(rel, p.aj))));
+            /* the axial point: in the end face, on the rim when the tilt is far above FACE */
+            vec3_sub(x->cj, E, rel);
+            double u = sqrt(fmax(0, 1 - vec3_dot(p.ai, p.aj) * vec3_dot(p.ai, p.aj)));
+            worst_face = fmax(worst_face, fabs(vec3_dot(rel, p.aj)));
+            worst_face = fmax(worst_face, vec3_norm(rel) - g.Rj);
+            if (u > 1e-3) worst_face = fmax(worst_face, fabs(vec3_norm(rel) - g.Rj) - g.Rj * 1e-6);
             n++;
         }
     }
@@ -492,9 +513,12 @@ static void test_brute_force(void)
     ok(worst_r <= 1e-12, "brute force: the farthest rim distance to 1e-12 relative");
     diag("largest relative difference of rho: %.3g", worst_r);
     ok(below == 0, "brute force: never below the sampled maximum");
-    ok(worst_a <= 1e-12, "brute force: the axially deepest rim point to 1e-12");
-    diag("largest difference of sigma s: %.3g", worst_a);
-    ok(worst_rim <= 1e-14, "brute force: every Cj on its end rim (1e-14)");
+    ok(over == 0, "brute force: axial depth between the deepest rim point's and Rj FACE more");
+    diag("largest difference of the axial depth from the deepest rim point's: %.3g", worst_a);
+    ok(worst_rim <= 1e-14, "brute force: every radial Cj on its end rim (1e-14)");
+    ok(worst_face <= 1e-14, "brute force: every axial Cj in its end face, on the rim (to Rj "
+                            "FACE^2/tilt^2) when tilted more than 1e-3");
+    diag("largest axial Cj off its face or rim: %.3g", worst_face);
     diag("largest distance off the rim: %.3g", worst_rim);
 }
 

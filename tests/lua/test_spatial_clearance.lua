@@ -79,6 +79,37 @@ do
   end
 end
 
+-- ---- an aligned end face against its end wall -----------------------------------------------
+-- The journal, exactly aligned and centred, slides along the axis into end wall B and back
+-- into end wall A, without gravity.  Its flat end meets the wall face to face: the face contact
+-- is smooth through the alignment (before it was, the point flipped across the rim with the
+-- sign of a tilt of 1e-17 rad and DOPRI5 crawled: 625 000 steps for 25 ms).  The journal keeps
+-- its energy and comes back along the axis without turning.
+do
+  local sys = mech.spatial { gravity = { 0, 0, 0 } }
+  local r, l = 9.5e-3, 39e-3
+  local j = sys:body { name = "journal", mass = 1, at = { 0, 0, 0 },
+    inertia = { (3 * r * r + l * l) / 12, (3 * r * r + l * l) / 12, r * r / 2 },
+    velocity = { 0, 0, 0.05 } }
+  sys:revolute(with { sys.ground, j, name = "bear", at = { 0, 0, 0 }, axis = { 0, 0, 1 },
+    contact = hertz })
+  local run = sys:simulate { t = 0.05, rtol = 1e-8, atol = 1e-11,
+    record = { "system.energy", "journal.vz", "journal.wx", "journal.wy", "bear.axial_a.impacts",
+      "bear.axial_b.impacts" } }
+  local E = run["system.energy"]
+  tap.ok(run["bear.axial_b.impacts"]:max() == 1 and run["bear.axial_a.impacts"]:max() == 1,
+    "aligned face: one impact on end wall B, then one on A")
+  -- rtol 1e-8 over 85 steps and two impacts: measured 2e-6 of the energy; a force off the
+  -- gradient of the depth (the point on the face, the depth at the rim) loses percents
+  tap.ok((E:max() - E:min()) <= 1e-5 * E[1], string.format(
+    "aligned face: energy kept to 1e-5 (%.3g of it)", (E:max() - E:min()) / E[1]))
+  local w = math.max(run["journal.wx"]:max(), -run["journal.wx"]:min(), run["journal.wy"]:max(),
+    -run["journal.wy"]:min())
+  tap.ok(w <= 1e-9, string.format("aligned face: the journal does not turn (%.3g rad/s)", w))
+  tap.ok(run.stats.steps < 5000, string.format("aligned face: %d steps for 50 ms",
+    run.stats.steps))
+end
+
 -- ---- the sizes in any two of three ways ------------------------------------------------------
 do
   local a = model { contact = hertz, bearing = { radius = 10e-3, length = 40e-3 },
