@@ -55,20 +55,27 @@ spec001.CLEARANCE = {
   radius = 10e-3, length = 20e-3,                 -- m, the bearing
   K = 6.71e10, restitution = 0.9,                 -- N/m^1.5
   friction = false,                               -- a mech.friction law, or one of spec001.FRICTION's names
+  v_reg = 1e-4,                                   -- m/s, the named Coulomb and Stribeck laws' regularisation
 }
 
 -- The paper's friction laws with its Tab. 2 values: mu_k 0.1, mu_s 0.2, sigma0 1e5 N/m,
--- sigma1 10^2.5 N s/m, sigma2 0, Stribeck velocity 1e-3 m/s.
+-- sigma1 10^2.5 N s/m, sigma2 0, Stribeck velocity 1e-3 m/s; the sign of the slip velocity
+-- regularised as v / sqrt(|v|^2 + v_reg^2) with v_reg = 1e-4 m/s unless given (Coulomb, Stribeck), the
+-- bristle laws in their bounded form (mechlua-contact(3)).
 spec001.FRICTION = { "none", "coulomb", "stribeck", "dahl", "lugre" }
 
-function spec001.friction(name)
+function spec001.friction(name, v_reg)
   local fname = "spec001.friction"
+  if v_reg == nil then v_reg = 1e-4 end
+  if type(v_reg) ~= "number" then options.fail(1, fname, "argument #2 (v_reg) must be a number [m/s] (got %s)", type(v_reg)) end
   if name == "none" then return nil
-  elseif name == "coulomb" then return mech.friction.coulomb{ mu = 0.1 }
-  elseif name == "stribeck" then return mech.friction.stribeck{ mu = 0.1, mu_s = 0.2, vs = 1e-3 }
-  elseif name == "dahl" then return mech.friction.dahl{ mu = 0.1, sigma0 = 1e5 }
+  elseif name == "coulomb" then return mech.friction.coulomb{ mu = 0.1, regularization = "sqrt", v_reg = v_reg }
+  elseif name == "stribeck" then
+    return mech.friction.stribeck{ mu = 0.1, mu_s = 0.2, vs = 1e-3, regularization = "sqrt", v_reg = v_reg }
+  elseif name == "dahl" then return mech.friction.dahl{ mu = 0.1, sigma0 = 1e5, bounded = true }
   elseif name == "lugre" then
-    return mech.friction.lugre{ mu = 0.1, mu_s = 0.2, sigma0 = 1e5, sigma1 = 10 ^ 2.5, sigma2 = 0, vs = 1e-3 }
+    return mech.friction.lugre{ mu = 0.1, mu_s = 0.2, sigma0 = 1e5, sigma1 = 10 ^ 2.5, sigma2 = 0, vs = 1e-3,
+      bounded = true }
   end
   options.fail(1, fname, "argument #1 must be one of none, coulomb, stribeck, dahl, lugre (got %s)",
     tostring(name))
@@ -148,9 +155,9 @@ function spec001.model(o)
   local bearing
   if p.clearance then
     local c = options.read(fname .. " (clearance)", p.clearance, spec001.CLEARANCE)
-    options.numbers(fname .. " (clearance)", c, { "radial", "axial", "radius", "length", "K", "restitution" })
+    options.numbers(fname .. " (clearance)", c, { "radial", "axial", "radius", "length", "K", "restitution", "v_reg" })
     local friction = c.friction
-    if type(friction) == "string" then friction = spec001.friction(friction) end
+    if type(friction) == "string" then friction = spec001.friction(friction, c.v_reg) end
     -- the bearing on the crank, the journal on the ground, as in the paper
     bearing = sys:revolute{ crank, sys.ground, at = p.pivot, axis = { 0, 1, 0 },
       clearance = { radial = c.radial, axial = c.axial },
