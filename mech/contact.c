@@ -25,8 +25,10 @@
 **
 ** History: a contact acts only while `active`.  Its onset (the gap turning negative) and
 ** its end are events located by the integrator; at the onset the impact velocity v0 = dd
-** is captured and the bristle state reset, and the run restarts there, so the force law
-** never sees a penetration without its impact velocity.
+** is captured and the bristle state reset to 0 (unless the friction law keeps its bristles,
+** keep_bristles: then the contact starts from the state the last one ended with), and the
+** run restarts there, so the force law never sees a penetration without its impact
+** velocity.  While the contact is open the bristle state is frozen either way.
 **
 ** Sticking friction (MECH_FRICTION_STICK, [Zheng & Wang, Eq. 13]): below v_eps the friction force
 ** is the one that keeps the point from sliding, computed from every other force on body a
@@ -266,7 +268,8 @@ int contact_event(mech_system *sys, int k, double t, double *y)
         c->active = 1;
         c->impact_speed = fmax(dd, 0.0); /* the laws use max(v0, v_min) */
         c->impacts++;
-        for (int i = 0; c->bristle >= 0 && i < sys->dops->contact_tangents; i++)
+        for (int i = 0;
+             c->bristle >= 0 && !c->flaw.keep_bristles && i < sys->dops->contact_tangents; i++)
             y[c->bristle + i] = 0; /* fresh bristles for a new contact */
         return 1;
     }

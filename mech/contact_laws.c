@@ -21,6 +21,8 @@
 _Static_assert(MECH_NORMAL_HU_GUO + 1 == MECH_NORMAL_COUNT, "MECH_NORMAL_COUNT is stale");
 _Static_assert(MECH_FRICTION_LUGRE_NORMALIZED + 1 == MECH_FRICTION_COUNT,
                "MECH_FRICTION_COUNT is stale");
+_Static_assert(MECH_FRICTION_REG_SQRT + 1 == MECH_FRICTION_REG_COUNT,
+               "MECH_FRICTION_REG_COUNT is stale");
 
 /* ---- parameter checks shared by both families --------------------------------------------- */
 
@@ -174,6 +176,8 @@ static const char *const friction_names[MECH_FRICTION_COUNT] = {
     "threlfall", "stribeck", "dahl",    "lugre",   "lugre",
 };
 
+static const char *const reg_names[MECH_FRICTION_REG_COUNT] = {"none", "linear", "tanh", "sqrt"};
+
 /* The parameters each law uses, for the check. */
 enum {
     USES_MU = 1 << 0,
@@ -186,25 +190,41 @@ enum {
     USES_SIGMA0 = 1 << 7,
     USES_SIGMA1 = 1 << 8,
     USES_SIGMA2 = 1 << 9,
+    USES_REG = 1 << 10,      /* the field reg (and v_reg when reg is not none) */
+    USES_BOUNDED = 1 << 11,  /* the bounded form */
+    USES_BRISTLES = 1 << 12, /* bristle states (keep_bristles) */
 };
 
-static unsigned friction_uses(mech_friction_type type)
+static unsigned friction_uses_type(mech_friction_type type)
 {
     switch (type) {
     case MECH_FRICTION_NONE: return 0;
-    case MECH_FRICTION_COULOMB: return USES_MU;
+    case MECH_FRICTION_COULOMB: return USES_MU | USES_REG;
     case MECH_FRICTION_COULOMB_LINEAR:
     case MECH_FRICTION_COULOMB_TANH: return USES_MU | USES_V_REG;
     case MECH_FRICTION_STICK: return USES_MU | USES_MU_S | USES_V_EPS;
     case MECH_FRICTION_AMBROSIO: return USES_MU | USES_V0 | USES_V1;
     case MECH_FRICTION_THRELFALL: return USES_MU | USES_V0;
-    case MECH_FRICTION_STRIBECK: return USES_MU | USES_MU_S | USES_STRIBECK | USES_SIGMA2;
-    case MECH_FRICTION_DAHL: return USES_MU | USES_SIGMA0;
+    case MECH_FRICTION_STRIBECK:
+        return USES_MU | USES_MU_S | USES_STRIBECK | USES_SIGMA2 | USES_REG;
+    case MECH_FRICTION_DAHL: return USES_MU | USES_SIGMA0 | USES_BOUNDED | USES_BRISTLES;
     case MECH_FRICTION_LUGRE:
+        return USES_MU | USES_MU_S | USES_STRIBECK | USES_SIGMA0 | USES_SIGMA1 | USES_SIGMA2 |
+               USES_BOUNDED | USES_BRISTLES;
     case MECH_FRICTION_LUGRE_NORMALIZED:
-        return USES_MU | USES_MU_S | USES_STRIBECK | USES_SIGMA0 | USES_SIGMA1 | USES_SIGMA2;
+        return USES_MU | USES_MU_S | USES_STRIBECK | USES_SIGMA0 | USES_SIGMA1 | USES_SIGMA2 |
+               USES_BRISTLES;
     }
     return 0;
+}
+
+/* The parameters the law uses: those of its type, and v_reg when Coulomb or Stribeck friction
+** has a regularisation. */
+static unsigned friction_uses(const mech_friction_law *law)
+{
+    unsigned u = friction_uses_type(law->type);
+    if ((u & USES_REG) && law->reg != MECH_FRICTION_REG_NONE) u |= USES_V_REG;
+    return u;
 }
 
 /*
@@ -230,6 +250,9 @@ mech_friction_law mech_friction_default(mech_friction_type type)
         .sigma0 = 1e5,
         .sigma1 = type == MECH_FRICTION_LUGRE ? sqrt(1e5) : 0,
         .sigma2 = 0,
+        .reg = MECH_FRICTION_REG_NONE,
+        .bounded = 0,
+        .keep_bristles = 0,
     };
     return law;
 }
@@ -239,11 +262,33 @@ const char *mech_friction_name(mech_friction_type type)
     return (unsigned)type < MECH_FRICTION_COUNT ? friction_names[type] : "unknown";
 }
 
+const char *mech_friction_reg_name(mech_friction_reg reg)
+{
+    return (unsigned)reg < MECH_FRICTION_REG_COUNT ? reg_names[reg] : "unknown";
+}
+
+mech_friction_reg mech_friction_regularization(const mech_friction_law *law)
+{
+    switch (law->type) {
+    case MECH_FRICTION_COULOMB_LINEAR: return MECH_FRICTION_REG_LINEAR;
+    case MECH_FRICTION_COULOMB_TANH: return MECH_FRICTION_REG_TANH;
+    case MECH_FRICTION_COULOMB:
+    case MECH_FRICTION_STRIBECK: return law->reg;
+    default: return MECH_FRICTION_REG_NONE;
+    }
+}
+
 mech_status mech_friction_check(const mech_friction_law *law, mech_error *err)
 {
     if ((unsigned)law->type >= MECH_FRICTION_COUNT)
         return mech_error_set(err, MECH_ERR_ARG, "unknown friction law type %d", (int)law->type);
-    unsigned u = friction_uses(law->type);
+    unsigned u = friction_uses(law);
+    if ((u & USES_REG) && (unsigned)law->reg >= MECH_FRICTION_REG_COUNT)
+        return mech_error_set(err, MECH_ERR_ARG, "unknown regularization %d", (int)law->reg);
+    if (law->bounded && !(u & USES_BOUNDED) && (u & USES_BRISTLES))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "bounded is for dahl and the force form of lugre, not the "
+                              "normalized form");
     const rule rules[] = {
         {u & USES_MU, nonnegative(law->mu), "mu", ">= 0", law->mu},
         {u & USES_MU_S, nonnegative(law->mu_s) && law->mu_s >= law->mu, "mu_s", ">= mu", law->mu_s},
@@ -262,7 +307,7 @@ mech_status mech_friction_check(const mech_friction_law *law, mech_error *err)
 
 int mech_friction_states(const mech_friction_law *law)
 {
-    return (friction_uses(law->type) & USES_SIGMA0) != 0;
+    return (friction_uses(law) & USES_SIGMA0) != 0;
 }
 
 /* Bo-Pavelescu's Stribeck curve mu + (mu_s - mu) exp(-(s/vs)^delta), mu_s at s = 0. */
@@ -296,6 +341,25 @@ static double sliding_coefficient(const mech_friction_law *law, double s)
     }
 }
 
+/* 1 when a Coulomb or Stribeck law regularises sgn(v) through the field reg (the types
+** MECH_FRICTION_COULOMB_LINEAR and _TANH have theirs in sliding_coefficient, as before). */
+static int regularised(const mech_friction_law *law)
+{
+    return (law->type == MECH_FRICTION_COULOMB || law->type == MECH_FRICTION_STRIBECK) &&
+           law->reg != MECH_FRICTION_REG_NONE;
+}
+
+/* The factor r(s) of the regularised sign, s = |v| >= 0: 0 at s = 0, 1 well above v_reg. */
+static double reg_factor(const mech_friction_law *law, double s)
+{
+    switch (law->reg) {
+    case MECH_FRICTION_REG_LINEAR: return fmin(s / law->v_reg, 1);
+    case MECH_FRICTION_REG_TANH: return tanh(s / law->v_reg);
+    case MECH_FRICTION_REG_SQRT: return s / hypot(s, law->v_reg); /* s / sqrt(s^2 + v_reg^2) */
+    default: return 1;
+    }
+}
+
 /* Euclidean norm of dim components, scaled so that tiny and huge speeds keep their size. */
 static double norm(const double *v, int dim)
 {
@@ -307,8 +371,35 @@ static double norm(const double *v, int dim)
 }
 
 /*
+** The bounded form of a force-form bristle law (see mech_friction_force): g > 0 the
+** sliding force, rate = sigma0 |v| / g finite, 1 <= dim <= MECH_FRICTION_MAX_DIM.
+*/
+static void bounded_force(const mech_friction_law *law, int dim, const double *v, const double *z,
+                          double g, double rate, double sigma1, double sigma2, double fn, double *f,
+                          double *zdot)
+{
+    double zc[MECH_FRICTION_MAX_DIM] = {0}, fb[MECH_FRICTION_MAX_DIM] = {0};
+    double zmax = g / law->sigma0;
+    for (int i = 0; i < dim; i++) zc[i] = z ? z[i] : 0;
+    double zn = norm(zc, dim);
+    if (zn > zmax)
+        for (int i = 0; i < dim; i++) zc[i] *= zmax / zn;
+    for (int i = 0; i < dim; i++) {
+        double zd = v[i] - rate * zc[i];
+        if (zdot) zdot[i] = zd;
+        fb[i] = law->sigma0 * zc[i] + sigma1 * zd;
+    }
+    double fs = (law->type == MECH_FRICTION_DAHL ? law->mu : law->mu_s) * fn;
+    double fbn = norm(fb, dim);
+    if (fbn > fs)
+        for (int i = 0; i < dim; i++) fb[i] *= fs / fbn;
+    for (int i = 0; i < dim; i++) f[i] = -(fb[i] + sigma2 * v[i]);
+}
+
+/*
 ** Memoryless laws: f = -(mu(|v|) fn + sigma2 |v|) v/|v|, and 0 at v = 0 (Coulomb's
 ** sgn(0) = 0).  The vector form is isotropic: the direction is v/|v| in the tangent plane.
+** A regularised Coulomb or Stribeck law (reg) multiplies that magnitude by r(|v|).
 **
 ** Bristle laws (Dahl, LuGre), per component of the bristle deflection z:
 **     z' = v - sigma0 |v| z / g,     f = -(sigma0 z + sigma1 z' + sigma2 v) [times fn in the
@@ -322,6 +413,15 @@ static double norm(const double *v, int dim)
 ** 1e7 |v| for sigma0 = 1e5 and g = 0.01, and without bound as fn -> 0 at the start of a
 ** contact.  Explicit integrators need steps below about 2.8 g / (sigma0 |v|); the contact
 ** element may instead reset z at the onset and clamp |z| <= g/sigma0 after each step.
+**
+** The bounded form (Dahl and force-form LuGre, law->bounded) applies that clamp inside the
+** right-hand side, to the vector z: the deflection used is zc = z held within the ball
+** |zc| <= g/sigma0 (the sliding value), so that the rate term sigma0 |v| zc / g is at most
+** |v| and |z'| <= 2 |v| however small g; and the bristle force fb = sigma0 zc + sigma1 z' is
+** limited to the static force Fs (mu fn for Dahl, mu_s fn for LuGre), so that f never exceeds
+** Fs + sigma2 |v|.  The plain law's damping term sigma1 z' ~ sigma1 v does not vanish with
+** fn: at the start and end of a contact, with fn of micronewtons, it gives forces of tens of
+** newtons.  Inside both bounds the operations are those of the plain law (same bits).
 **
 ** No law acts without normal force: fn <= 0 (no contact) gives f = 0 and freezes the
 ** bristles (z' = 0), as does g = 0 or a rate that is not finite.
@@ -340,6 +440,7 @@ void mech_friction_force(const mech_friction_law *law, int dim, const double *v,
         if (!(s > 0)) return;
         double viscous = law->type == MECH_FRICTION_STRIBECK ? law->sigma2 * s : 0;
         double mag = sliding_coefficient(law, s) * fn + viscous;
+        if (regularised(law)) mag *= reg_factor(law, s);
         for (int i = 0; i < dim; i++) f[i] = -mag * (v[i] / s);
         return;
     }
@@ -349,6 +450,11 @@ void mech_friction_force(const mech_friction_law *law, int dim, const double *v,
     double rate = law->sigma0 * s / g;
     if (!(g > 0) || !isfinite(rate)) return;
     double sigma1 = dahl ? 0 : law->sigma1, sigma2 = dahl ? 0 : law->sigma2;
+    if (law->bounded && !normalized) {
+        if (dim > MECH_FRICTION_MAX_DIM) return; /* outside the documented range: no force */
+        bounded_force(law, dim, v, z, g, rate, sigma1, sigma2, fn, f, zdot);
+        return;
+    }
     double scale = normalized ? fn : 1;
     for (int i = 0; i < dim; i++) {
         double zi = z ? z[i] : 0, zd = v[i] - rate * zi;
@@ -367,8 +473,9 @@ double mech_friction_coefficient(const mech_friction_law *law, double s)
 {
     s = fabs(s);
     if (law->type == MECH_FRICTION_STICK && s <= law->v_eps) return law->mu_s;
-    double viscous = friction_uses(law->type) & USES_SIGMA2 ? law->sigma2 * s : 0;
-    return sliding_coefficient(law, s) + viscous;
+    double viscous = friction_uses(law) & USES_SIGMA2 ? law->sigma2 * s : 0;
+    double c = sliding_coefficient(law, s) + viscous;
+    return regularised(law) ? c * reg_factor(law, s) : c;
 }
 
 /* ---- contact stiffness -------------------------------------------------------------------- */

@@ -42,6 +42,14 @@ void contact_describe_laws(sbuf *b, const contact *c)
         break;
     default: break;
     }
+    /* the options, only when not at their defaults (the text of a default law is unchanged) */
+    if ((fl->type == MECH_FRICTION_COULOMB || fl->type == MECH_FRICTION_STRIBECK) &&
+        fl->reg != MECH_FRICTION_REG_NONE)
+        sb_printf(b, " (%s) v_reg %.10g", mech_friction_reg_name(fl->reg), fl->v_reg);
+    if (mech_friction_states(fl)) {
+        if (fl->bounded && fl->type != MECH_FRICTION_LUGRE_NORMALIZED) sb_printf(b, " (bounded)");
+        if (fl->keep_bristles) sb_printf(b, " reset never (bristles kept between contacts)");
+    }
 }
 
 double contact_sum(const mech_system *sys, int b0, int b1, int what)

@@ -401,22 +401,25 @@ topics["mech.friction"] = [[
 mech.friction: friction laws ({man:mechlua-contact.3}, FRICTION LAWS)
   Each returns a law for friction = ... of sys:contact, sys:guide or a clearance joint;
   v = sliding velocity, fn = normal force; mu_s >= mu.
-  coulomb{ mu, regularization = "linear" | "tanh", v_reg }   f = -mu fn sgn(v)
+  coulomb{ mu, regularization = "linear" | "tanh" | "sqrt", v_reg }   f = -mu fn sgn(v)
   stick{ mu_s, mu, v_eps }          static and kinetic friction (trial and error)
   ambrosio{ mu, v0, v1 }            Coulomb, vanishing below v0, full above v1
   threlfall{ mu, v0 }               f = -mu fn (1 - exp(-3 |v| / v0)) sgn(v)
-  stribeck{ mu_s, mu, vs, delta, sigma2 }   the Stribeck curve plus viscous friction
-  dahl{ mu, sigma0 }                a bristle model (state z)
-  lugre{ mu_s, mu, vs, delta, sigma0, sigma1, sigma2, normalized }   bristles + Stribeck
+  stribeck{ mu_s, mu, vs, delta, sigma2, regularization, v_reg }   the Stribeck curve
+                                    plus viscous friction
+  dahl{ mu, sigma0, bounded, reset }   a bristle model (state z)
+  lugre{ mu_s, mu, vs, delta, sigma0, sigma1, sigma2, normalized, bounded, reset }
+                                    bristles + Stribeck
   help(mech.friction.lugre) for one law.]]
 
 local function friction_topic(name, text)
   topics["mech.friction." .. name] = "mech.friction." .. text
     .. "\n  Used as friction = ... of sys:contact, sys:guide or clearance = {...}."
 end
-friction_topic("coulomb", [[coulomb{ mu, regularization = "linear" | "tanh", v_reg = 1e-4 }
+friction_topic("coulomb", [[coulomb{ mu, regularization = "linear" | "tanh" | "sqrt", v_reg = 1e-4 }
   f = -mu fn sgn(v) (Coulomb 1785); "linear": -mu fn v / v_reg below v_reg; "tanh":
-  -mu fn tanh(|v| / v_reg) sgn(v).  Without regularization a sticking contact is stiff.]])
+  -mu fn tanh(|v| / v_reg) sgn(v); "sqrt": -mu fn v / sqrt(|v|^2 + v_reg^2).  Without
+  regularization a sticking contact is stiff.]])
 friction_topic("stick", [[stick{ mu_s, mu, v_eps = 1e-5 }
   Above v_eps: f = -mu fn sgn(v); below it the force that keeps the point from
   accelerating, clamped to mu_s fn: the trial-and-error algorithm of
@@ -426,18 +429,35 @@ friction_topic("ambrosio", [[ambrosio{ mu, v0 = 1e-4, v1 = 1e-3 }
   (Ambrosio 2003; [Wang et al. 2025, Eqs. 25-26]).]])
 friction_topic("threlfall", [[threlfall{ mu, v0 = 1e-4 }
   f = -mu fn (1 - exp(-3 |v| / v0)) sgn(v) (Threlfall 1978): 95% of mu fn at v0.]])
-friction_topic("stribeck", [[stribeck{ mu_s, mu, vs = 1e-3, delta = 2, sigma2 = 0 }
+friction_topic("stribeck", [[stribeck{ mu_s, mu, vs = 1e-3, delta = 2, sigma2 = 0,
+                 regularization = "none" | "linear" | "tanh" | "sqrt", v_reg = 1e-4 }
   f = -[mu + (mu_s - mu) exp(-(|v| / vs)^delta)] fn sgn(v) - sigma2 v (Bo and Pavelescu
-  1982; [Spatial revolute paper, Eqs. 12-13]).]])
-friction_topic("dahl", [[dahl{ mu, sigma0 = 1e5 }
+  1982; [Spatial revolute paper, Eqs. 12-13]); sgn(0) = 0.  With a regularization the
+  whole magnitude is multiplied by r(|v|) = min(|v| / v_reg, 1), tanh(|v| / v_reg) or
+  |v| / sqrt(|v|^2 + v_reg^2), as for coulomb: the force is continuous through v = 0.]])
+
+-- The options of the bristle laws, shared by the topics of dahl and lugre.
+local bristle_options = [[
+  bounded = true: the bounded form.  fn, and with it g, goes to 0 at each onset and end
+  of a contact, where the plain law's rate sigma0 |v| z / g has no bound and LuGre's
+  sigma1 z' gives newtons from micronewtons of fn.  The deflection used is held within
+  g / sigma0 (zc), z' = v - sigma0 |v| zc / g (|z'| <= 2 |v|), and the bristle force
+  sigma0 zc + sigma1 z' is limited to the static force (mu_s fn; mu fn for Dahl): the
+  plain law in steady sliding and pre-sliding, never above mu_s fn + sigma2 |v|.
+  reset = "onset" (default): z = 0 at each contact's onset; "never": a contact starts
+  from the z the last one ended with.  z is frozen while the contact is open.]]
+friction_topic("dahl", [[dahl{ mu, sigma0 = 1e5, bounded = false, reset = "onset" }
   z' = v - sigma0 |v| z / (mu fn), f = -sigma0 z (Dahl 1968; [Spatial revolute paper,
-  Eq. 14]): a spring for small displacements, Coulomb in steady sliding.  Stiff state.]])
+  Eq. 14]): a spring for small displacements, Coulomb in steady sliding.  Stiff state.
+]] .. bristle_options)
 friction_topic("lugre", [[lugre{ mu_s, mu, vs = 1e-3, delta = 2, sigma0 = 1e5, sigma1, sigma2 = 0,
-              normalized = false }
+              normalized = false, bounded = false, reset = "onset" }
   z' = v - sigma0 |v| z / g(v), f = -(sigma0 z + sigma1 z' + sigma2 v),
   g(v) = [mu + (mu_s - mu) exp(-(|v| / vs)^delta)] fn (Canudas de Wit et al. 1995;
   [Spatial revolute paper, Eqs. 15-16]).  normalized = true: g without fn and f times fn,
-  the form of [Sci. Rep. 2023].  Stiff state: see {man:mechlua-contact.3}.]])
+  the form of [Sci. Rep. 2023] (not with bounded).  Stiff state: see
+  {man:mechlua-contact.3}, The bristle state.
+]] .. bristle_options)
 
 topics["mech.stiffness"] = [[
 mech.stiffness: the contact stiffness K from materials and geometry ({man:mechlua-contact.3},

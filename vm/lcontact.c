@@ -328,10 +328,16 @@ static const char *const coulomb_fields[] = {"mu", "regularization", "v_reg", NU
 static const char *const stick_fields[] = {"mu", "mu_s", "v_eps", NULL};
 static const char *const ambrosio_fields[] = {"mu", "v0", "v1", NULL};
 static const char *const threlfall_fields[] = {"mu", "v0", NULL};
-static const char *const stribeck_fields[] = {"mu", "mu_s", "vs", "delta", "sigma2", NULL};
-static const char *const dahl_fields[] = {"mu", "sigma0", NULL};
-static const char *const lugre_fields[] = {"mu",     "mu_s",   "vs",         "delta", "sigma0",
-                                           "sigma1", "sigma2", "normalized", NULL};
+static const char *const stribeck_fields[] = {"mu",     "mu_s",           "vs",    "delta",
+                                              "sigma2", "regularization", "v_reg", NULL};
+static const char *const dahl_fields[] = {"mu", "sigma0", "bounded", "reset", NULL};
+static const char *const lugre_fields[] = {"mu",      "mu_s",   "vs",     "delta",
+                                           "sigma0",  "sigma1", "sigma2", "normalized",
+                                           "bounded", "reset",  NULL};
+
+/* The values of 'regularization' in the order of mech_friction_reg, and of 'reset'. */
+static const char *const reg_options[] = {"none", "linear", "tanh", "sqrt", NULL};
+static const char *const reset_options[] = {"onset", "never", NULL};
 
 static const char *const *normal_fields(mech_normal_type type)
 {
@@ -424,24 +430,36 @@ static mech_normal_type normal_variant(lua_State *L, int t, const char *fn, mech
     return has_e ? MECH_NORMAL_HC_RESTITUTION : MECH_NORMAL_HUNT_CROSSLEY;
 }
 
+/*
+** The type a friction law table selects: coulomb's regularization "linear" and "tanh" are
+** types of their own (MECH_FRICTION_COULOMB_LINEAR, _TANH), "sqrt" is plain Coulomb with
+** reg (read by lcontact_friction, as stribeck's); lugre's normalized form is a type.
+*/
 static mech_friction_type friction_variant(lua_State *L, int t, const char *fn,
                                            mech_friction_type type)
 {
-    static const char *const regs[] = {"none", "linear", "tanh", NULL};
-    if (type == MECH_FRICTION_COULOMB || type == MECH_FRICTION_COULOMB_LINEAR ||
-        type == MECH_FRICTION_COULOMB_TANH) {
-        int reg = lu_option(L, t, fn, "regularization", regs, 0);
-        if (reg == 0 && has_field(L, t, "v_reg"))
+    int coulomb = type == MECH_FRICTION_COULOMB || type == MECH_FRICTION_COULOMB_LINEAR ||
+                  type == MECH_FRICTION_COULOMB_TANH;
+    if (coulomb || type == MECH_FRICTION_STRIBECK) {
+        int reg = lu_option(L, t, fn, "regularization", reg_options, MECH_FRICTION_REG_NONE);
+        if (reg == MECH_FRICTION_REG_NONE && has_field(L, t, "v_reg"))
             lu_error(L, fn,
-                     "field 'v_reg' is for regularization = \"linear\" or \"tanh\" (plain "
-                     "Coulomb friction has none)");
-        return reg == 1   ? MECH_FRICTION_COULOMB_LINEAR
-               : reg == 2 ? MECH_FRICTION_COULOMB_TANH
-                          : MECH_FRICTION_COULOMB;
+                     "field 'v_reg' is for regularization = \"linear\", \"tanh\" or \"sqrt\" "
+                     "(plain %s friction has none)",
+                     coulomb ? "Coulomb" : "Stribeck");
+        if (!coulomb) return type;
+        return reg == MECH_FRICTION_REG_LINEAR ? MECH_FRICTION_COULOMB_LINEAR
+               : reg == MECH_FRICTION_REG_TANH ? MECH_FRICTION_COULOMB_TANH
+                                               : MECH_FRICTION_COULOMB;
     }
-    if (type == MECH_FRICTION_LUGRE || type == MECH_FRICTION_LUGRE_NORMALIZED)
-        return lu_bool(L, t, fn, "normalized", 0) ? MECH_FRICTION_LUGRE_NORMALIZED
-                                                  : MECH_FRICTION_LUGRE;
+    if (type == MECH_FRICTION_LUGRE || type == MECH_FRICTION_LUGRE_NORMALIZED) {
+        int normalized = lu_bool(L, t, fn, "normalized", 0);
+        if (normalized && lu_bool(L, t, fn, "bounded", 0))
+            lu_error(L, fn,
+                     "field 'bounded' is for the force form of lugre (not with normalized = "
+                     "true)");
+        return normalized ? MECH_FRICTION_LUGRE_NORMALIZED : MECH_FRICTION_LUGRE;
+    }
     return type;
 }
 
@@ -599,6 +617,13 @@ void lcontact_friction(lua_State *L, int t, const char *fn, mech_friction_type t
     fl.mu_s = fl.mu; /* default: mu, as documented */
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (in_list(fields, keys[i])) *slots[i] = lu_number(L, t, fn, keys[i], *slots[i], 0);
+    /* coulomb's "linear" and "tanh" are in its type (friction_variant); "sqrt" and
+    ** stribeck's regularisations in reg */
+    if (type == MECH_FRICTION_COULOMB || type == MECH_FRICTION_STRIBECK)
+        fl.reg = (mech_friction_reg)lu_option(L, t, fn, "regularization", reg_options,
+                                              MECH_FRICTION_REG_NONE);
+    if (in_list(fields, "bounded")) fl.bounded = lu_bool(L, t, fn, "bounded", 0);
+    if (in_list(fields, "reset")) fl.keep_bristles = lu_option(L, t, fn, "reset", reset_options, 0);
     mech_error err;
     if (mech_friction_check(&fl, &err) != MECH_OK) lu_mech_error(L, fn, &err);
     *out = fl;
@@ -658,11 +683,15 @@ static int law_tostring(lua_State *L)
     lua_pushvalue(L, -2);
     luaL_addvalue(&b);
     static const char *const order[] = {
-        "K",     "n",     "c",  "b",  "p",  "q",     "restitution", "v_min",  "mu",     "mu_s",
-        "v_reg", "v_eps", "v0", "v1", "vs", "delta", "sigma0",      "sigma1", "sigma2", NULL};
+        "K", "n", "c", "b", "p", "q", "restitution", "v_min", "mu", "mu_s", "v_reg", "v_eps", "v0",
+        "v1", "vs", "delta", "sigma0", "sigma1", "sigma2",
+        /* the options of the friction laws (strings and booleans) */
+        "regularization", "normalized", "bounded", "reset", NULL};
     for (int i = 0; order[i]; i++) {
-        if (lua_getfield(L, 1, order[i]) == LUA_TNUMBER) {
-            lua_pushfstring(L, " %s = %s", order[i], luaL_tolstring(L, -1, NULL));
+        int t = lua_getfield(L, 1, order[i]);
+        if (t == LUA_TNUMBER || t == LUA_TBOOLEAN || t == LUA_TSTRING) {
+            const char *q = t == LUA_TSTRING ? "\"" : "";
+            lua_pushfstring(L, " %s = %s%s%s", order[i], q, luaL_tolstring(L, -1, NULL), q);
             lua_remove(L, -2);
             lua_remove(L, -2);
             luaL_addvalue(&b);

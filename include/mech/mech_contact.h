@@ -100,11 +100,26 @@ typedef enum mech_friction_type {
 
 #define MECH_FRICTION_COUNT 11
 
+/*
+** Regularisation of sgn(v) = v/|v| in Coulomb and Stribeck friction: the force's magnitude is
+** multiplied by r(|v|), which goes from 0 at v = 0 to 1 at speeds well above v_reg.
+** MECH_FRICTION_COULOMB_LINEAR and MECH_FRICTION_COULOMB_TANH are Coulomb friction with the
+** first two (kept as types of their own; they do not read mech_friction_law.reg).
+*/
+typedef enum mech_friction_reg {
+    MECH_FRICTION_REG_NONE = 0, ///< r = 1 (sgn(0) = 0)
+    MECH_FRICTION_REG_LINEAR,   ///< r = min(|v|/v_reg, 1)
+    MECH_FRICTION_REG_TANH,     ///< r = tanh(|v|/v_reg)
+    MECH_FRICTION_REG_SQRT,     ///< r = |v| / sqrt(|v|^2 + v_reg^2)
+} mech_friction_reg;
+
+#define MECH_FRICTION_REG_COUNT 4
+
 typedef struct mech_friction_law {
     mech_friction_type type;
     double mu;     ///< kinetic (dynamic) coefficient
     double mu_s;   ///< static coefficient (stick, Stribeck, LuGre)
-    double v_reg;  ///< regularisation velocity [m/s] (linear, tanh)
+    double v_reg;  ///< regularisation velocity [m/s] (linear, tanh, or with reg)
     double v_eps;  ///< stick: below this speed the contact may stick [m/s] (default 1e-5)
     double v0, v1; ///< Ambrosio: ramp from v0 to v1 [m/s]; Threlfall: v0
     double vs;     ///< Stribeck velocity [m/s]
@@ -112,30 +127,57 @@ typedef struct mech_friction_law {
     double sigma0; ///< bristle stiffness [N/m] (Dahl, LuGre) or [1/m] (normalised LuGre)
     double sigma1; ///< bristle damping [N s/m] or [s/m]
     double sigma2; ///< viscous coefficient [N s/m] or [s/m]
+
+    mech_friction_reg reg; ///< Coulomb and Stribeck: regularisation of sgn(v) (default none)
+    int bounded;           ///< Dahl and force-form LuGre: 1 for the bounded form (default 0, the
+                           ///< plain equations; see mech_friction_force)
+    int keep_bristles;     ///< Dahl and LuGre: 1 keeps the bristle state from one contact to the
+                           ///< next, 0 (default) resets it to 0 at each contact onset
 } mech_friction_law;
 
+/// A law of the given type with the defaults; the regularisation, the bounded form and the
+/// keeping of bristles are off (reg = MECH_FRICTION_REG_NONE, bounded = keep_bristles = 0).
 mech_friction_law mech_friction_default(mech_friction_type type);
 const char *mech_friction_name(mech_friction_type type);
+/// Name of a regularisation as the Lua API spells it ("none", "linear", "tanh", "sqrt").
+const char *mech_friction_reg_name(mech_friction_reg reg);
+/// The regularisation the law applies: law->reg for Coulomb and Stribeck, linear and tanh for
+/// MECH_FRICTION_COULOMB_LINEAR and _TANH, none for the other laws.
+mech_friction_reg mech_friction_regularization(const mech_friction_law *law);
 mech_status mech_friction_check(const mech_friction_law *law, mech_error *err);
 
 /// Bristle states the law needs per tangent direction (1 for Dahl and LuGre, else 0).
 int mech_friction_states(const mech_friction_law *law);
 
+/// The largest dim mech_friction_force takes.
+#define MECH_FRICTION_MAX_DIM 3
+
 /*
 ** Friction force on the body whose velocity relative to the other surface is v (dim
-** components in the tangent plane: 1 in planar contacts, 2 in spatial ones), under the
-** normal force fn >= 0.  f receives dim components opposing v.  For laws with bristle
-** states, z holds them (dim values) and zdot receives their rates; z and zdot may be NULL
-** for the other laws.  Vector forms are the isotropic generalisations (sgn(v) = v/|v|).
+** components in the tangent plane: 1 in planar contacts, 2 in spatial ones; at most
+** MECH_FRICTION_MAX_DIM), under the normal force fn >= 0.  f receives dim components
+** opposing v.  For laws with bristle states, z holds them (dim values) and zdot receives
+** their rates; z and zdot may be NULL for the other laws.  Vector forms are the isotropic
+** generalisations (sgn(v) = v/|v|).
 ** For MECH_FRICTION_STICK this is the kinetic branch.  With fn <= 0 (no contact) every law
 ** gives f = 0 and the bristle states are frozen (zdot = 0).
+**
+** The bounded form of Dahl and force-form LuGre (law->bounded), with g the sliding force
+** (mu fn, or the Stribeck force) and Fs the static force (mu fn for Dahl, mu_s fn for LuGre):
+**     zc = z, or z (g/sigma0)/|z| when |z| > g/sigma0
+**     z' = v - sigma0 |v| zc / g
+**     fb = sigma0 zc + sigma1 z', scaled down to |fb| = Fs when larger;  f = -(fb + sigma2 v)
+** It is the plain law while |z| <= g/sigma0 and |fb| <= Fs (steady sliding, pre-sliding),
+** and keeps |z'| <= 2|v| and |f| <= Fs + sigma2 |v| when fn is small.
 */
 void mech_friction_force(const mech_friction_law *law, int dim, const double *v, double fn,
                          const double *z, double *f, double *zdot);
 
 /// Coefficient |f| / fn in steady sliding at speed s >= 0 (for plots and tests); at s = 0 the
-/// limit s -> 0+ (stick: mu_s up to v_eps).  The viscous term sigma2 s of the force-form laws
-/// (Stribeck, LuGre: sigma2 in N s/m) is taken at fn = 1 N.
+/// limit s -> 0+ (stick: mu_s up to v_eps; 0 with a regularisation).  The viscous term
+/// sigma2 s of the force-form laws (Stribeck, LuGre: sigma2 in N s/m) is taken at fn = 1 N; a
+/// regularised Stribeck law multiplies the sum by r(s).  The bounded form of Dahl and LuGre
+/// has the plain law's steady coefficient.
 double mech_friction_coefficient(const mech_friction_law *law, double s);
 
 /* ---- contact stiffness from geometry and materials ------------------------------------------- */

@@ -502,13 +502,25 @@ static void test_friction_values(void)
 }
 
 /* Odd symmetry (exact: the laws use |v| and the signed components), friction power
-** f.v <= 0 of the memoryless laws at random states, and the vector form in 2-D. */
+** f.v <= 0 of the memoryless laws at random states, and the vector form in 2-D: every type,
+** then Coulomb with the square-root regularisation, Stribeck with each regularisation, and
+** the bounded Dahl and LuGre. */
 static void test_friction_symmetry(void)
 {
-    int odd = 1, passive = 1, vector = 1;
-    for (int t = 0; t < MECH_FRICTION_COUNT; t++) {
-        mech_friction_law law = friction((mech_friction_type)t);
+    int odd = 1, passive = 1, vector = 1, memoryless = 0;
+    const int nlaws = MECH_FRICTION_COUNT + 6;
+    for (int t = 0; t < nlaws; t++) {
+        mech_friction_law law = friction(t < MECH_FRICTION_COUNT        ? (mech_friction_type)t
+                                         : t == MECH_FRICTION_COUNT     ? MECH_FRICTION_COULOMB
+                                         : t < MECH_FRICTION_COUNT + 4  ? MECH_FRICTION_STRIBECK
+                                         : t == MECH_FRICTION_COUNT + 4 ? MECH_FRICTION_DAHL
+                                                                        : MECH_FRICTION_LUGRE);
+        if (t == MECH_FRICTION_COUNT) law.reg = MECH_FRICTION_REG_SQRT;
+        if (t > MECH_FRICTION_COUNT && t < MECH_FRICTION_COUNT + 4)
+            law.reg = (mech_friction_reg)(t - MECH_FRICTION_COUNT);
+        law.bounded = t >= MECH_FRICTION_COUNT + 4;
         law.v_reg = law.v0 = 1e-3, law.v1 = 1e-2, law.sigma1 = 300;
+        memoryless += !mech_friction_states(&law);
         int states = mech_friction_states(&law);
         for (int k = 0; k < 2000; k++) {
             double s = (uniform() * 2 - 1) * pow(10, -7 + 8 * uniform());
@@ -537,7 +549,11 @@ static void test_friction_symmetry(void)
         }
     }
     ok(odd, "every law is odd: f(-v, -z) = -f(v, z) exactly");
-    ok(passive, "memoryless laws never drive the motion: f.v <= 0 at 22000 random states");
+    char name[96];
+    snprintf(name, sizeof name,
+             "memoryless laws never drive the motion: f.v <= 0 at %d random states",
+             2000 * memoryless);
+    ok(passive, name);
     ok(vector, "2-D forms equal the 1-D forms along the velocity direction");
 }
 
@@ -635,6 +651,275 @@ static void test_presliding(void)
                  mech_friction_name(types[k]), loss);
         ok(loss > 0 && loss < 0.03, name);
     }
+}
+
+/* ---- regularised sign (Coulomb and Stribeck) ------------------------------------------------ */
+
+/* The factor r(s) written out independently of the library: min(s/v_reg, 1), tanh(s/v_reg),
+** s/sqrt(s^2 + v_reg^2); 1 without a regularisation. */
+static double r_of(mech_friction_reg reg, double s, double v_reg)
+{
+    switch (reg) {
+    case MECH_FRICTION_REG_LINEAR: return s < v_reg ? s / v_reg : 1;
+    case MECH_FRICTION_REG_TANH: return tanh(s / v_reg);
+    case MECH_FRICTION_REG_SQRT: return s / sqrt(s * s + v_reg * v_reg);
+    default: return 1;
+    }
+}
+
+/*
+** Square-root regularisation of Coulomb friction, f = -mu fn v / sqrt(|v|^2 + v_reg^2), in 1-D
+** and in the tangent plane (dim 2) at |v| = 0, v_reg and 10 v_reg.  The library computes
+** s/hypot(s, v_reg) times mu fn times v_i/s: a handful of roundings of numbers of order 1,
+** so 1e-15 relative (about 5 ulps).  In 2-D the direction is (0.6, -0.8) (not exact in
+** binary: the norm of v is 1 to an ulp), so the force is checked component by component
+** against -mu fn r v_i/|v| at the same relative tolerance, scaled by mu fn.
+*/
+static void test_sqrt_regularisation(void)
+{
+    const double fn = 20, v_reg = 1e-4;
+    mech_friction_law c = friction(MECH_FRICTION_COULOMB);
+    c.reg = MECH_FRICTION_REG_SQRT;
+    ok(c.v_reg == v_reg, "the default v_reg is 1e-4 m/s");
+    ok(mech_friction_regularization(&c) == MECH_FRICTION_REG_SQRT &&
+           strcmp(mech_friction_reg_name(c.reg), "sqrt") == 0,
+       "coulomb with reg = sqrt reports its regularisation, named \"sqrt\"");
+    ok(f1(&c, 0, fn, 0, NULL) == 0, "sqrt: no force at v = 0");
+    is_rel(f1(&c, v_reg, fn, 0, NULL), -2 / sqrt(2.0), 1e-15, "sqrt: mu fn / sqrt(2) at v_reg");
+    is_rel(f1(&c, -10 * v_reg, fn, 0, NULL), 2 * 10 / sqrt(101.0), 1e-15,
+           "sqrt: mu fn 10/sqrt(101) at -10 v_reg, opposing v");
+    is_rel(f1(&c, 1, fn, 0, NULL), -2 / sqrt(1 + 1e-8), 1e-15,
+           "sqrt: mu fn / sqrt(1 + (v_reg/v)^2) above v_reg (v = 1 m/s)");
+    int plane = 1;
+    const double u[2] = {0.6, -0.8}, speeds[] = {v_reg, 10 * v_reg};
+    for (int k = 0; k < 2; k++) {
+        double s = speeds[k], v[2] = {s * u[0], s * u[1]}, f[2], sv = hypot(v[0], v[1]);
+        mech_friction_force(&c, 2, v, fn, NULL, f, NULL);
+        double mag = 2 * sv / sqrt(sv * sv + v_reg * v_reg);
+        for (int i = 0; i < 2; i++) plane &= fabs(f[i] - (-mag * v[i] / sv)) <= 1e-15 * 2;
+        plane &= f[0] * v[0] + f[1] * v[1] < 0;
+    }
+    double z2[2] = {0, 0}, f2[2] = {1, 1};
+    mech_friction_force(&c, 2, z2, fn, NULL, f2, NULL);
+    ok(plane && f2[0] == 0 && f2[1] == 0,
+       "sqrt in the tangent plane: -mu fn v/sqrt(|v|^2 + v_reg^2) at v_reg and 10 v_reg, 0 at 0");
+    is_rel(mech_friction_coefficient(&c, v_reg), 0.1 / sqrt(2.0), 1e-15,
+           "sqrt: steady coefficient mu / sqrt(2) at v_reg");
+    ok(mech_friction_coefficient(&c, 0) == 0, "sqrt: coefficient 0 at v = 0 (the limit 0+)");
+
+    /* the types of their own keep their regularisation whatever reg says */
+    mech_friction_law lin = friction(MECH_FRICTION_COULOMB_LINEAR);
+    lin.v_reg = 1e-3, lin.reg = MECH_FRICTION_REG_SQRT;
+    is_num(f1(&lin, 2.5e-4, fn, 0, NULL), -0.5, 1e-15,
+           "linear Coulomb ignores reg: mu fn v/v_reg below v_reg");
+    ok(mech_friction_regularization(&lin) == MECH_FRICTION_REG_LINEAR,
+       "and reports the linear regularisation");
+}
+
+/*
+** Stribeck friction with each regularisation: f = -(g(|v|) fn + sigma2 |v|) r(|v|) sgn(v),
+** g = mu + (mu_s - mu) exp(-(|v|/vs)^delta), mu = 0.1, mu_s = 0.15, vs = 1e-3, sigma2 = 0.5,
+** v_reg = 2e-4, fn = 20, at speeds from below v_reg to 100 vs.  The expected values take
+** exp, tanh and sqrt once each; 1e-14 relative covers their few ulps.  The steady coefficient
+** is the same expression at fn = 1 N.
+*/
+static void test_stribeck_regularised(void)
+{
+    const double fn = 20, v_reg = 2e-4, speeds[] = {5e-5, 2e-4, 1e-3, 2e-3, 0.1};
+    const mech_friction_reg regs[] = {MECH_FRICTION_REG_LINEAR, MECH_FRICTION_REG_TANH,
+                                      MECH_FRICTION_REG_SQRT};
+    for (int k = 0; k < 3; k++) {
+        mech_friction_law sb = friction(MECH_FRICTION_STRIBECK);
+        sb.reg = regs[k], sb.v_reg = v_reg;
+        int good = 1, coef = 1, plane = 1;
+        for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++) {
+            double s = speeds[i], r = r_of(regs[k], s, v_reg);
+            double g = 0.1 + 0.05 * exp(-(s / 1e-3) * (s / 1e-3));
+            double want = -(g * fn + 0.5 * s) * r;
+            double got = f1(&sb, s, fn, 0, NULL), back = f1(&sb, -s, fn, 0, NULL);
+            good &= fabs(got - want) <= 1e-14 * fabs(want) && back == -got;
+            coef &= fabs(mech_friction_coefficient(&sb, s) - (g + 0.5 * s) * r) <=
+                    1e-14 * (g + 0.5 * s) * r;
+            /* 2-D along (0.6, 0.8): the same magnitude, opposing v */
+            double v[2] = {0.6 * s, 0.8 * s}, f[2];
+            mech_friction_force(&sb, 2, v, fn, NULL, f, NULL);
+            plane &= fabs(hypot(f[0], f[1]) - fabs(want)) <= 1e-14 * fabs(want) &&
+                     fabs(f[0] * v[1] - f[1] * v[0]) <= 1e-14 * fabs(want) * s && f[0] < 0;
+        }
+        char name[128];
+        snprintf(name, sizeof name,
+                 "stribeck with %s regularisation: -(g fn + sigma2 |v|) r(|v|) sgn(v) at 5 speeds",
+                 mech_friction_reg_name(regs[k]));
+        ok(good, name);
+        snprintf(name, sizeof name, "stribeck %s: steady coefficient (g + sigma2 s) r(s)",
+                 mech_friction_reg_name(regs[k]));
+        ok(coef && mech_friction_coefficient(&sb, 0) == 0, name);
+        snprintf(name, sizeof name, "stribeck %s: the tangent-plane force has that magnitude",
+                 mech_friction_reg_name(regs[k]));
+        ok(plane, name);
+    }
+}
+
+/* ---- bounded bristle laws ------------------------------------------------------------------ */
+
+/* dim-component force and rates of a law at (v, z). */
+static void fz(const mech_friction_law *law, int dim, const double *v, double fn, const double *z,
+               double *f, double *zd)
+{
+    mech_friction_force(law, dim, v, fn, z, f, zd);
+}
+
+/* The sliding force g of Dahl (mu fn) or force-form LuGre (Stribeck, delta = 2) at speed s. */
+static double g_of(const mech_friction_law *law, double s, double fn)
+{
+    if (law->type == MECH_FRICTION_DAHL) return law->mu * fn;
+    return (law->mu + (law->mu_s - law->mu) * exp(-(s / law->vs) * (s / law->vs))) * fn;
+}
+
+/*
+** The bounded form of Dahl and force-form LuGre (mu = 0.1, mu_s = 0.15, sigma0 = 1e5, sigma1 =
+** 316 N s/m, sigma2 = 0.5 N s/m).
+**  (a) Inside the bounds (|z| < g/sigma0 and |sigma0 z + sigma1 z'| <= Fs) it is the plain law:
+**      the same operations in the same order, so the same bits; the test allows 1e-15 relative.
+**      Random states in 1-D and 2-D, speeds up to 1e-3 m/s (so that sigma1 |v| stays below Fs
+**      and many states are inside), |z| up to g/sigma0.
+**  (b) fn = 1e-6 N, v = 0.07 m/s, z = 0: the plain LuGre force is sigma1 v = 22 N (z = 0, so
+**      z' = v exactly and f = -sigma1 v to one rounding); the bounded one is at most
+**      Fs = mu_s fn, to the roundings of the rescaling (1e-12 relative is generous).
+**  (c) z far outside the ball (1e3 g/sigma0, any direction): |z'| <= 2|v| (1 + 1e-15), and
+**      z' = v - |v| z/|z| to 1e-15 |v| (the rate term is |v| times a unit vector).
+**  (d) Steady sliding z = g v/(sigma0 |v|): f = -(g + sigma2 |v|) v/|v| in both forms; z' is
+**      v minus v (1 + a few ulps), so sigma1 z' is 1e-16 sigma1 |v| = 3e-15 N at most for
+**      |v| <= 0.1 m/s: 1e-13 relative to g >= 1 N.
+**  (e) fn = 0 (and fn < 0): no force, frozen bristles, as for the plain law.
+*/
+static void test_bounded(void)
+{
+    const mech_friction_type types[] = {MECH_FRICTION_DAHL, MECH_FRICTION_LUGRE};
+    for (int k = 0; k < 2; k++) {
+        mech_friction_law plain = friction(types[k]), bounded = plain;
+        plain.sigma1 = bounded.sigma1 = sqrt(1e5);
+        bounded.bounded = 1;
+        const char *name = mech_friction_name(types[k]);
+        char what[160];
+
+        /* (a) */
+        int same = 1, inside = 0, tried = 0;
+        for (int n = 0; n < 4000; n++) {
+            int dim = 1 + n % 2;
+            double fn = 0.1 + 20 * uniform(), v[2], z[2];
+            double a = 2 * PI * uniform(), b = 2 * PI * uniform(), s = 1e-3 * uniform();
+            double zr = uniform() * g_of(&plain, s, fn) / plain.sigma0;
+            v[0] = dim == 1 ? s * (a < PI ? 1 : -1) : s * cos(a), v[1] = s * sin(a);
+            z[0] = dim == 1 ? zr * (b < PI ? 1 : -1) : zr * cos(b), z[1] = zr * sin(b);
+            double fp[2], zp[2], fb[2], zb[2];
+            fz(&plain, dim, v, fn, z, fp, zp);
+            fz(&bounded, dim, v, fn, z, fb, zb);
+            /* the plain bristle force, from the plain output: -f - sigma2 v */
+            double fs = (types[k] == MECH_FRICTION_DAHL ? plain.mu : plain.mu_s) * fn, bf = 0;
+            double sig2 = types[k] == MECH_FRICTION_DAHL ? 0 : plain.sigma2;
+            for (int i = 0; i < dim; i++) bf += pow(-fp[i] - sig2 * v[i], 2);
+            tried++;
+            if (sqrt(bf) > fs * (1 - 1e-12)) continue; /* outside the force bound */
+            inside++;
+            for (int i = 0; i < dim; i++) {
+                same &= fabs(fb[i] - fp[i]) <= 1e-15 * fabs(fp[i]);
+                same &= fabs(zb[i] - zp[i]) <= 1e-15 * fabs(zp[i]);
+            }
+        }
+        snprintf(what, sizeof what,
+                 "bounded %s equals the plain law inside the bounds (%d of %d random states)", name,
+                 inside, tried);
+        ok(same && inside > tried / 2, what);
+
+        /* (c) */
+        int rate_ok = 1;
+        for (int n = 0; n < 1000; n++) {
+            double fn = 1e-6 + 20 * uniform(), s = pow(10, -6 + 6 * uniform());
+            double a = 2 * PI * uniform(), b = 2 * PI * uniform();
+            double zr = 1e3 * g_of(&plain, s, fn) / plain.sigma0;
+            double v[2] = {s * cos(a), s * sin(a)}, z[2] = {zr * cos(b), zr * sin(b)}, f[2], zd[2];
+            fz(&bounded, 2, v, fn, z, f, zd);
+            rate_ok &= hypot(zd[0], zd[1]) <= 2 * s * (1 + 1e-15);
+            rate_ok &= fabs(zd[0] - (v[0] - s * cos(b))) <= 1e-15 * s &&
+                       fabs(zd[1] - (v[1] - s * sin(b))) <= 1e-15 * s;
+        }
+        snprintf(what, sizeof what,
+                 "bounded %s: |z'| <= 2|v|, z' = v - |v| z/|z| for z far outside the ball", name);
+        ok(rate_ok, what);
+
+        /* (d) */
+        int steady = 1;
+        const double vs[][2] = {{0.01, 0}, {-0.1, 0}, {3e-3, -4e-3}, {-2e-4, 1e-4}};
+        for (int n = 0; n < 4; n++) {
+            int dim = vs[n][1] == 0 ? 1 : 2;
+            double fn = 10, s = hypot(vs[n][0], vs[n][1]), g = g_of(&plain, s, fn);
+            double z[2] = {g * vs[n][0] / (plain.sigma0 * s), g * vs[n][1] / (plain.sigma0 * s)};
+            double sig2 = types[k] == MECH_FRICTION_DAHL ? 0 : plain.sigma2;
+            for (int form = 0; form < 2; form++) {
+                double f[2];
+                fz(form ? &bounded : &plain, dim, vs[n], fn, z, f, NULL);
+                for (int i = 0; i < dim; i++)
+                    steady &= fabs(f[i] + (g + sig2 * s) * vs[n][i] / s) <= 1e-13 * g;
+            }
+        }
+        snprintf(what, sizeof what,
+                 "%s steady sliding: f = -(g + sigma2 |v|) v/|v| in the plain and bounded forms",
+                 name);
+        ok(steady, what);
+
+        /* (e) */
+        int frozen = 1;
+        const double fns[] = {0, -1};
+        for (int n = 0; n < 2; n++) {
+            double v[2] = {0.3, -0.2}, z[2] = {1e-4, 2e-5}, f[2] = {1, 1}, zd[2] = {1, 1};
+            fz(&bounded, 2, v, fns[n], z, f, zd);
+            frozen &= f[0] == 0 && f[1] == 0 && zd[0] == 0 && zd[1] == 0;
+        }
+        snprintf(what, sizeof what, "bounded %s: fn <= 0 gives no force, frozen bristles", name);
+        ok(frozen, what);
+    }
+
+    /* (b) LuGre at the edge of a contact: Canudas de Wit's sigma1 = sqrt(1e5), no viscous term */
+    mech_friction_law lg = mech_friction_default(MECH_FRICTION_LUGRE), lgb;
+    lg.mu = 0.1, lg.mu_s = 0.15;
+    lgb = lg, lgb.bounded = 1;
+    double v = 0.07, fn = 1e-6, z = 0;
+    double fplain = f1(&lg, v, fn, z, NULL), fb = f1(&lgb, v, fn, z, NULL);
+    is_rel(fplain, -sqrt(1e5) * v, 1e-15, "plain lugre, fn = 1e-6 N, v = 0.07 m/s: f = -sigma1 v");
+    ok(fabs(fb) <= lg.mu_s * fn * (1 + 1e-12) && fb < 0,
+       "bounded lugre there: |f| <= mu_s fn (a micronewton, not 22 N)");
+    /* with sigma2 the bound is Fs + sigma2 |v|, at random small fn, speeds, deflections */
+    mech_friction_law lg2 = friction(MECH_FRICTION_LUGRE);
+    lg2.sigma1 = sqrt(1e5), lg2.bounded = 1;
+    int capped = 1;
+    for (int n = 0; n < 2000; n++) {
+        double fnn = pow(10, -9 + 10 * uniform()), s = pow(10, -6 + 6 * uniform());
+        double a = 2 * PI * uniform(), b = 2 * PI * uniform(), zr = 1e-2 * uniform();
+        double vv[2] = {s * cos(a), s * sin(a)}, zz[2] = {zr * cos(b), zr * sin(b)}, f[2];
+        fz(&lg2, 2, vv, fnn, zz, f, NULL);
+        capped &= hypot(f[0], f[1]) <= (lg2.mu_s * fnn + lg2.sigma2 * s) * (1 + 1e-12);
+    }
+    ok(capped, "bounded lugre: |f| <= mu_s fn + sigma2 |v| at 2000 random states");
+
+    /* the bounded form does not apply to the normalised LuGre, which the check refuses */
+    mech_friction_law ln = friction(MECH_FRICTION_LUGRE_NORMALIZED);
+    ln.bounded = 1;
+    mech_error err;
+    ok(mech_friction_check(&ln, &err) == MECH_ERR_ARG &&
+           strstr(err.msg, "bounded is for dahl and the force form of lugre") != NULL,
+       "bounded normalised lugre is refused by the check");
+}
+
+/* The fields added to the laws are off in every default law: today's equations. */
+static void test_new_fields_default_off(void)
+{
+    int off = 1;
+    for (int t = 0; t < MECH_FRICTION_COUNT; t++) {
+        mech_friction_law law = mech_friction_default((mech_friction_type)t);
+        off &= law.reg == MECH_FRICTION_REG_NONE && law.bounded == 0 && law.keep_bristles == 0;
+    }
+    ok(off, "default laws: no regularisation field, plain bristle form, bristles reset at onset");
 }
 
 /* ---- stiffness ---------------------------------------------------------------------------- */
@@ -770,6 +1055,14 @@ static void test_checks(void)
     check_friction(f, "v0 must be > 0 (got 0)");
     f.v0 = 1e-3, f.v1 = 1e-3;
     check_friction(f, "v1 must be > v0 (got 0.001)");
+    f = friction(MECH_FRICTION_COULOMB), f.reg = MECH_FRICTION_REG_SQRT, f.v_reg = 0;
+    check_friction(f, "v_reg must be > 0 (got 0)");
+    f.reg = (mech_friction_reg)7;
+    check_friction(f, "unknown regularization 7");
+    f = friction(MECH_FRICTION_STRIBECK), f.v_reg = -1;
+    check_friction(f, NULL); /* no regularisation: v_reg unused */
+    f.reg = MECH_FRICTION_REG_TANH;
+    check_friction(f, "v_reg must be > 0 (got -1)");
     f = friction(MECH_FRICTION_STRIBECK), f.vs = 0;
     check_friction(f, "vs must be > 0 (got 0)");
     f.vs = 1e-3, f.delta = -2;
@@ -797,6 +1090,10 @@ int main(void)
     test_friction_symmetry();
     test_bristle_steady();
     test_presliding();
+    test_sqrt_regularisation();
+    test_stribeck_regularised();
+    test_bounded();
+    test_new_fields_default_off();
     test_stiffness();
     test_checks();
     return done_testing();

@@ -32,15 +32,22 @@ end
 local friction = {
   { "coulomb", { "mu", "regularization", "v_reg" },
     { mu = 0.1, regularization = "tanh", v_reg = 1e-3 }, { mu = 0.1 } },
+  { "coulomb", { "mu", "regularization", "v_reg" },
+    { mu = 0.1, regularization = "sqrt", v_reg = 1e-3 }, { mu = 0.1 } },
   { "stick", { "mu", "mu_s", "v_eps" }, { mu = 0.1, mu_s = 0.2, v_eps = 1e-4 }, { mu = 0.1 } },
   { "ambrosio", { "mu", "v0", "v1" }, { mu = 0.1, v0 = 1e-3, v1 = 1e-2 }, { mu = 0.1 } },
   { "threlfall", { "mu", "v0" }, { mu = 0.1, v0 = 1e-3 }, { mu = 0.1 } },
-  { "stribeck", { "mu", "mu_s", "vs", "delta", "sigma2" },
-    { mu = 0.1, mu_s = 0.2, vs = 1e-2, delta = 1, sigma2 = 1 }, { mu = 0.1 } },
-  { "dahl", { "mu", "sigma0" }, { mu = 0.1, sigma0 = 1e4 }, { mu = 0.1 } },
-  { "lugre", { "mu", "mu_s", "vs", "delta", "sigma0", "sigma1", "sigma2", "normalized" },
-    { mu = 0.1, mu_s = 0.2, vs = 1e-2, delta = 2, sigma0 = 1e4, sigma1 = 1, sigma2 = 1,
-      normalized = true }, { mu = 0.1 } },
+  { "stribeck", { "mu", "mu_s", "vs", "delta", "sigma2", "regularization", "v_reg" },
+    { mu = 0.1, mu_s = 0.2, vs = 1e-2, delta = 1, sigma2 = 1, regularization = "sqrt",
+      v_reg = 1e-3 }, { mu = 0.1 } },
+  { "dahl", { "mu", "sigma0", "bounded", "reset" },
+    { mu = 0.1, sigma0 = 1e4, bounded = true, reset = "never" }, { mu = 0.1 } },
+  { "lugre", { "mu", "mu_s", "vs", "delta", "sigma0", "sigma1", "sigma2", "normalized", "bounded",
+    "reset" }, { mu = 0.1, mu_s = 0.2, vs = 1e-2, delta = 2, sigma0 = 1e4, sigma1 = 1, sigma2 = 1,
+      normalized = false, bounded = true, reset = "never" }, { mu = 0.1 } },
+  { "lugre", { "mu", "mu_s", "vs", "delta", "sigma0", "sigma1", "sigma2", "normalized", "bounded",
+    "reset" }, { mu = 0.1, mu_s = 0.2, vs = 1e-2, delta = 2, sigma0 = 1e4, sigma1 = 1, sigma2 = 1,
+      normalized = true, bounded = false, reset = "onset" }, { mu = 0.1 } },
 }
 for _, f in ipairs(friction) do
   laws[#laws + 1] = { "friction", f[1], f[2], f[3], f[4] }
@@ -50,7 +57,8 @@ end
 local every = { K = 1e9, n = 1.5, c = 1, b = 1, p = 1.5, q = 1, restitution = 0.5, v_min = 1e-4,
   material = "steel", materials = { "steel", "steel" }, radius = 0.01, bearing = 0.01,
   journal = 0.009, mu = 0.1, mu_s = 0.3, v_reg = 1e-4, v_eps = 1e-5, v0 = 1, v1 = 2, vs = 1e-3,
-  delta = 2, sigma0 = 1e5, sigma1 = 1, sigma2 = 1, regularization = "tanh", normalized = true }
+  delta = 2, sigma0 = 1e5, sigma1 = 1, sigma2 = 1, regularization = "tanh", normalized = true,
+  bounded = true, reset = "never" }
 
 local function copy(t, k, v)
   local c = {}
@@ -101,8 +109,72 @@ tap.raises(function() mech.friction.coulomb{ mu = 0.1, v0 = 1 } end,
 
 -- fields that only make sense together
 tap.raises(function() mech.friction.coulomb{ mu = 0.1, v_reg = 1e-3 } end,
-  "mech.friction.coulomb: field 'v_reg' is for regularization = \"linear\" or \"tanh\"",
-  "v_reg without a regularization is refused")
+  "mech.friction.coulomb: field 'v_reg' is for regularization = \"linear\", \"tanh\" or "
+    .. "\"sqrt\" (plain Coulomb friction has none)", "v_reg without a regularization is refused")
+tap.raises(function() mech.friction.stribeck{ mu = 0.1, v_reg = 1e-3 } end,
+  "mech.friction.stribeck: field 'v_reg' is for regularization = \"linear\", \"tanh\" or "
+    .. "\"sqrt\" (plain Stribeck friction has none)", "the same for stribeck")
+tap.raises(function() mech.friction.lugre{ mu = 0.1, normalized = true, bounded = true } end,
+  "mech.friction.lugre: field 'bounded' is for the force form of lugre (not with normalized = true)",
+  "the bounded form is for the force form of lugre")
+
+-- bad values of the options name the function and the field
+for _, ctor in ipairs{ "coulomb", "stribeck" } do
+  local fn = "mech.friction." .. ctor
+  tap.raises(function() mech.friction[ctor]{ mu = 0.1, regularization = "cube" } end,
+    fn .. ": field 'regularization' must be one of \"none\", \"linear\", \"tanh\", \"sqrt\" "
+      .. "(got \"cube\")", ctor .. ": an unknown regularization lists the allowed ones")
+  tap.raises(function() mech.friction[ctor]{ mu = 0.1, regularization = 3 } end,
+    fn .. ": field 'regularization' must be a string (got number)", ctor .. ": regularization is a name")
+  for _, reg in ipairs{ "linear", "tanh", "sqrt" } do
+    for _, v in ipairs{ 0, -1e-4 } do
+      tap.raises(function() mech.friction[ctor]{ mu = 0.1, regularization = reg, v_reg = v } end,
+        fn .. ": v_reg must be > 0 (got " .. string.format("%g", v) .. ")",
+        string.format("%s, %s: v_reg = %g is refused", ctor, reg, v))
+    end
+  end
+end
+for _, ctor in ipairs{ "dahl", "lugre" } do
+  local fn = "mech.friction." .. ctor
+  tap.raises(function() mech.friction[ctor]{ mu = 0.1, bounded = 1 } end,
+    fn .. ": field 'bounded' must be true or false (got number)", ctor .. ": bounded is a boolean")
+  tap.raises(function() mech.friction[ctor]{ mu = 0.1, bounded = "yes" } end,
+    fn .. ": field 'bounded' must be true or false (got string)", ctor .. ": not a string either")
+  tap.raises(function() mech.friction[ctor]{ mu = 0.1, reset = "sometimes" } end,
+    fn .. ": field 'reset' must be one of \"onset\", \"never\" (got \"sometimes\")",
+    ctor .. ": an unknown reset lists the allowed ones")
+end
+tap.raises(function() mech.friction.lugre{ mu = 0.1, normalized = true, reset = "always" } end,
+  "field 'reset' must be one of", "normalised lugre checks reset too")
+
+-- the options are shown with the law and in the contact's description
+tap.is(tostring(mech.friction.coulomb{ mu = 0.1, regularization = "sqrt", v_reg = 2e-4 }),
+  "friction law coulomb: mu = 0.1 v_reg = 0.0002 regularization = \"sqrt\"",
+  "a law table prints its regularization")
+tap.is(tostring(mech.friction.dahl{ mu = 0.1, bounded = true, reset = "never" }),
+  "friction law dahl: mu = 0.1 bounded = true reset = \"never\"", "and its bristle options")
+do
+  local sys = mech.planar{}
+  local b = sys:body{ name = "b", mass = 1, inertia = 1 }
+  local function described(friction)
+    sys:contact{ b, law = mech.contact.hertz{ K = 1e8 }, friction = friction,
+      surface = { at = { 0, -1 }, normal = { 0, 1 } } }
+    local last
+    for line in sys:describe():gmatch("[^\n]+") do last = line end
+    return last
+  end
+  tap.like(described(mech.friction.coulomb{ mu = 0.1, regularization = "sqrt", v_reg = 2e-4 }),
+    "; friction coulomb mu 0%.1 %(sqrt%) v_reg 0%.0002$", "describe: coulomb (sqrt) v_reg")
+  tap.like(described(mech.friction.stribeck{ mu = 0.1, regularization = "tanh" }),
+    "sigma2 0 %(tanh%) v_reg 0%.0001$", "describe: stribeck (tanh) v_reg, the default 1e-4")
+  tap.like(described(mech.friction.lugre{ mu = 0.1, bounded = true, reset = "never" }),
+    "sigma2 0 %(bounded%) reset never %(bristles kept between contacts%)$",
+    "describe: lugre (bounded) reset never")
+  tap.like(described(mech.friction.dahl{ mu = 0.1 }), "; friction dahl mu 0%.1 sigma0 100000$",
+    "describe: a default law's text is as before")
+  tap.like(described(mech.friction.coulomb{ mu = 0.1, regularization = "linear" }),
+    "; friction coulomb mu 0%.1 %(linear%) v_reg 0%.0001$", "and linear Coulomb's")
+end
 tap.raises(function() mech.contact.hunt_crossley{ K = 1e9, b = 10, restitution = 0.5 } end,
   "mech.contact.hunt_crossley: give 'b' (the general form) or 'restitution' (the restitution "
     .. "form), not both", "hunt_crossley takes one of its two forms")
