@@ -109,6 +109,7 @@ do
   tap.ok(w <= 1e-9, string.format("aligned face: the journal does not turn (%.3g rad/s)", w))
   tap.ok(run.stats.steps < 5000, string.format("aligned face: %d steps for 50 ms",
     run.stats.steps))
+end
 
 -- ---- the options of the friction laws in the tangent plane (dim 2) --------------------------
 do
