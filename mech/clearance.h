@@ -35,10 +35,11 @@ typedef struct clearance_type {
     /* Writes ", clearance ..." of the joint's line in sys:describe. */
     void (*describe)(sbuf *b, const mech_system *sys, const joint *j);
     /* The joint's channels: a table ended by a NULL name, whose entries from force_q on are
-    ** the resultant's fx, fy, f (and m) (clearance_value gives those) */
+    ** the resultant's fx, fy, f (and m) (clearance_value gives those); a spatial type's
+    ** resultant has the ideal spatial joint's names (fx .. mz_j), and its value gives them. */
     const quantity *quantities;
     int force_q;
-    /* The value of one of the joint's own channels (below force_q). */
+    /* The value of one of the joint's own channels (below force_q; a spatial type's: all). */
     double (*value)(const mech_system *sys, const joint *j, int qn);
     /* Lists the channels it offers beyond its table, NULL none; the entity that has a
     ** quantity its table lacks, NULL none (see kind_ops). */

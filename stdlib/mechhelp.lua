@@ -212,7 +212,15 @@ spatial joints: sys:<type>{ a, b, at = {x, y, z} | a_at = {...}, b_at = {...}, n
   normal to axis (default: a world axis across it).  Penalty k and c: one number or one
   per equation.  Channels: fx, fy, fz, f, mx, my, mz, m (reaction on b, world), fx_j ..
   mz_j (in a's joint frame), violation, misalignment, angle (revolute, cylindrical),
-  distance (prismatic, cylindrical).]]
+  distance (prismatic, cylindrical).
+  revolute{ at, axis, clearance = { radial, axial }, bearing = { radius, length },
+            journal = { radius, length }, contact = law, friction = law }  (two of the
+                                three sizes) a journal on b in a bearing cavity on a: no
+                                equation, four contacts <name>.radial_a, .radial_b,
+                                .axial_a, .axial_b.  Channels: ex, ey, ez (journal centre -
+                                bearing centre, world), e, exb, eyb (across the axis, a's
+                                joint frame), axial, tilt, angle, impacts, active, and the
+                                contacts' resultant on b as fx .. mz_j above.]]
 for _, j in ipairs { "spherical", "universal", "cylindrical", "prismatic", "translational",
   "planar", "fixed" } do
   topics["spatial:" .. j] = topics["spatial:revolute"]
