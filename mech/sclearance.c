@@ -244,6 +244,57 @@ static void journal_list_more(sbuf *b, const mech_system *sys, const joint *j)
     }
 }
 
+/* ---- a journal out of its cavity ----------------------------------------------------------- */
+
+int sclearance_fault(const mech_system *sys, double t, const double *y, char *why, size_t size)
+{
+    for (int i = 0; i < sys->njoints; i++) {
+        const joint *j = &sys->joints[i];
+        if (j->enforce != MECH_CLEARANCE) continue;
+        sclearance_geom sz;
+        sclearance_pose p;
+        sclearance_result res;
+        sclearance_pose_at(sys, j, y, &sz, &p);
+        sclearance_detect(&sz, &p, &res);
+        /* a contact that sinks here without having begun: the step ends past an onset the
+        ** integrator is about to locate, where it will be cut; the state is not the motion's */
+        int pending = 0;
+        for (int k = 0; k < SCLEARANCE_NCONTACTS; k++)
+            pending |= res.c[k].depth > 0 && !sys->contacts[j->contact0 + k].active;
+        if (pending) continue;
+        for (int end = 0; end < 2; end++) {
+            const sclearance_beyond *b = &res.beyond[end];
+            if (!b->active) continue;
+            double x[3], cosine = vec3_dot(p.ai, p.aj);
+            vec3_cross(p.ai, p.aj, x);
+            int n = snprintf(why, size,
+                             "revolute '%s': the journal's end %c left the bearing through end "
+                             "wall %c at t = %.9g s: its rim point at axial position s = %.6g m is "
+                             "beyond the half length %.6g m (%.3g m from the axis, the bearing's "
+                             "radius %.6g m), where no contact holds it: ",
+                             j->name, end ? 'B' : 'A', end ? 'A' : 'B', t, b->s, sz.Li / 2, b->rho,
+                             sz.Ri);
+            if (n < 0 || (size_t)n >= size) return 1;
+            const sclearance_contact *o = &res.c[end ? SCLEARANCE_AXIAL_A : SCLEARANCE_AXIAL_B];
+            double half = hypot(sz.Rj, sz.Lj / 2); /* the journal's half diagonal */
+            if (cosine < 0)
+                snprintf(why + n, size - (size_t)n,
+                         "the journal turned over, its axis %.3g rad from the bearing's%s",
+                         atan2(vec3_norm(x), cosine),
+                         half < sz.Ri ? " (it is short enough to tumble in its cavity: "
+                                        "sqrt(Rj^2 + (Lj/2)^2) is less than the bearing's radius)"
+                                      : "");
+            else
+                snprintf(why + n, size - (size_t)n,
+                         "the journal's end %c is %.3g m into that wall (the contact law is far "
+                         "too soft for the load)",
+                         end ? 'A' : 'B', o->depth);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 const clearance_type sclearance_journal = {
     .part = "journal",
     .misplaced = misplaced,

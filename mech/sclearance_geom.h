@@ -60,7 +60,7 @@
 ** more than Lj (ai . aj) first).  A journal short enough to turn over in its cavity
 ** (sqrt(Rj^2 + (Lj/2)^2) < Ri, a disc more than a shaft) puts the wrong end in front:
 ** sclearance_detect gives, per end, that point and how far it is past the other wall (the
-** `beyond` flags).
+** `beyond` flags), and the joint stops the run there (sclearance.c).
 */
 #ifndef MECH_SCLEARANCE_GEOM_H
 #define MECH_SCLEARANCE_GEOM_H

@@ -23,13 +23,13 @@
 ** accounts' terms.  A joint's four contacts are evaluated together: its bodies' poses and
 ** sclearance_detect once for the four, and the sum of the forces on the journal with their
 ** moment about its anchor kept as the joint's resultant (its channels, sclearance.c).  An event
-** reads one contact's gap alone, through sclearance_detect_one (the same values).  Sticking
-*friction (it needs the trial-and-error pass 2) is planar only:
+** reads one contact's gap alone, through sclearance_detect_one (the same values).  Sticking friction (it needs the trial-and-error pass 2) is planar only:
 ** the constructor refuses it, and pass 2 does nothing here.
 */
 #include <math.h>
 #include <string.h>
 
+#include "clearance.h"
 #include "contact.h"
 #include "dim.h"
 #include "registry.h"
@@ -54,17 +54,18 @@ typedef struct sgeom {
     double t1[3], t2[3];
 } sgeom;
 
-/* Body b's state for sclearance_kinematics and its pose. */
+/* Body b's state for sclearance_kinematics (v NULL: at rest) and its pose. */
 static void body_state(const mech_system *sys, int b, const double *q, const double *v, double A[9],
                        sclearance_body *s)
 {
+    static const double rest[6] = {0, 0, 0, 0, 0, 0};
     sbody_pose(sys, b, q, s->r, A);
-    const double *u = sbody_u(sys, b, v);
+    const double *u = v ? sbody_u(sys, b, v) : rest;
     memcpy(s->v, u, 3 * sizeof(double));
     memcpy(s->w, u + 3, 3 * sizeof(double));
 }
 
-/* The journal (body b of joint j) and the bearing (its body a) at (q, v). */
+/* The journal (body b of joint j) and the bearing (its body a) at (q, v); v NULL: poses only. */
 static void joint_state(const mech_system *sys, const joint *j, const double *q, const double *v,
                         sjstate *s)
 {
@@ -196,4 +197,13 @@ int spatial_contact_forces(mech_system *sys, double t, const double *y, double *
         if (k == j->contact0 + j->ncontact - 1) store_resultant(j, &s, sum);
     }
     return 0;
+}
+
+void sclearance_pose_at(const mech_system *sys, const joint *j, const double *q,
+                        sclearance_geom *sz, sclearance_pose *p)
+{
+    sjstate s;
+    joint_state(sys, j, q, NULL, &s);
+    *sz = s.sz;
+    *p = s.p;
 }

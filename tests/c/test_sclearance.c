@@ -15,6 +15,8 @@
 **             B once, comes back (part of its energy now turns it: the rim point hits off the
 **             axis), the energy kept, then hits end wall A;
 **   rest      a journal at rest on a damped law: the joint's resultant carries its weight;
+**   tumble    a disc that turns over in its bearing leaves it through the far end wall: the
+**             run fails, naming the joint, the end and the values, its rows kept;
 **   errors    the definition's checks name the joint and the values.
 */
 #include <math.h>
@@ -332,6 +334,74 @@ static void rest(void)
     mech_system_destroy(sys);
 }
 
+/*
+** A disc (radius 8 mm, length 4 mm) turns over in the bearing (radius 10 mm: sqrt(8^2 + 2^2)
+** < 10) while drifting along its axis: past 90 degrees end A leads towards end wall B, which
+** only end B's axial contact faces, and its rim crosses the wall: the run fails with a
+** message naming the joint, the ends, the time and the values, and keeps its rows so far.
+*/
+static void tumble(void)
+{
+    mech_error err;
+    mech_system *sys = NULL;
+    const double g[3] = {0, 0, 0};
+    mech_system_create_spatial(&sys, g, &err);
+    mech_sbody_def b = mech_sbody_default();
+    b.name = "disc";
+    b.mass = 1;
+    double r = 8e-3, l = 4e-3;
+    b.inertia[0] = b.inertia[1] = (3 * r * r + l * l) / 12;
+    b.inertia[2] = r * r / 2;
+    b.vel[2] = 0.5;
+    b.omega[0] = 87;
+    int jb = -1;
+    mech_sbody_add(sys, &b, &jb, &err);
+    mech_sjoint_def j = mech_sjoint_default();
+    j.name = "bear";
+    j.type = MECH_REVOLUTE;
+    j.body_b = jb;
+    j.enforce = MECH_CLEARANCE;
+    j.clearance.radial = RI - r;
+    j.clearance.axial = (LI - l) / 2;
+    j.clearance.radius = RI;
+    j.clearance.length = LI;
+    j.clearance.normal_law = hertz();
+    if (!ok(mech_sjoint_add(sys, &j, NULL, &err) == MECH_OK, "tumble: the model is built")) {
+        diag("%s", err.msg);
+        mech_system_destroy(sys);
+        return;
+    }
+    static const char *const ch[] = {"bear.impacts", "bear.tilt"};
+    mech_sim_options o = mech_sim_default_options();
+    o.integ.method = MECH_DOPRI5;
+    o.integ.rtol = 1e-8;
+    o.integ.atol = 1e-11;
+    o.t_end = 0.05;
+    o.report = 1e-3;
+    o.channels = ch;
+    o.nchannels = 2;
+    mech_run *run = NULL;
+    mech_status st = mech_simulate(sys, &o, &run, &err);
+    diag("%s", err.msg);
+    ok(st == MECH_ERR_NUMERIC && run && mech_run_get_status(run) == MECH_RUN_FAILED,
+       "tumble: the run fails");
+    ok(strstr(err.msg, "revolute 'bear': the journal's end A left the bearing through end wall B "
+                       "at t = ") &&
+           strstr(err.msg, "is beyond the half length 0.02 m") &&
+           strstr(err.msg, "the journal turned over"),
+       "tumble: the message names the joint, the end, the wall and the values");
+    double t = NAN;
+    const char *at = strstr(err.msg, "end wall B at t = ");
+    if (at) sscanf(at + strlen("end wall B at t = "), "%lf", &t);
+    long n = run ? mech_run_rows(run) : 0;
+    const double *tt = run ? mech_run_time(run) : NULL,
+                 *imp = run ? col(run, "bear.impacts") : NULL;
+    ok(n >= 20 && imp && tt[n - 1] < t && t > 0.02 && t < 0.03 && imp[n - 1] == 0,
+       "tumble: the rows before are kept, no contact was touched");
+    mech_run_free(run);
+    mech_system_destroy(sys);
+}
+
 static void errors(void)
 {
     mech_error err;
@@ -386,6 +456,7 @@ int main(void)
     damped();
     axial();
     rest();
+    tumble();
     errors();
     return done_testing();
 }

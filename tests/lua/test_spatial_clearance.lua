@@ -261,6 +261,64 @@ do
       irun["bear.fz"][#irun]))
 end
 
+-- ---- a journal that turns over in its bearing and leaves it through the far end wall ----------
+-- A disc (radius 8 mm, length 4 mm) in a bearing of radius 10 mm: sqrt(8^2 + 2^2) < 10, so it
+-- tumbles freely, turning at 87 rad/s about a diameter while it drifts along the axis at
+-- 0.5 m/s, without gravity: a torque-free spin about a principal axis, so its motion is known.
+-- Past 90 degrees of tilt end A leads towards end wall B, which only end B's axial contact
+-- faces: end A's rim crosses the wall at about 24 ms with no contact ever touched, and the run
+-- stops at the end of the first step that ends with the rim past the wall (the free motion
+-- takes steps of milliseconds: up to one step late), naming the joint, the end, the wall, the
+-- time and the rim point's place; the rows before are kept.  The rim point that leads towards wall B is end A's at
+-- s = 0.5 t - (Lj/2) cos(87 t) + Rj sin(87 t) (cos < 0, sin > 0 there).
+do
+  local sys = mech.spatial { gravity = { 0, 0, 0 } }
+  local r, l = 8e-3, 4e-3
+  local jb = sys:body { name = "disc", mass = 1, at = { 0, 0, 0 },
+    inertia = { (3 * r * r + l * l) / 12, (3 * r * r + l * l) / 12, r * r / 2 },
+    velocity = { 0, 0, 0.5 }, omega = { 87, 0, 0 } }
+  sys:revolute { sys.ground, jb, name = "bear", at = { 0, 0, 0 }, axis = { 0, 0, 1 },
+    bearing = { radius = 10e-3, length = 40e-3 }, journal = { radius = r, length = l }, contact = hertz }
+  local run, msg = sys:simulate { t = 0.05, report = 1e-3, rtol = 1e-10, atol = 1e-13, quiet = true,
+    on_error = "return", record = { "bear.impacts", "bear.tilt" } }
+  tap.is(run.status, "failed", "the run stops")
+  tap.like(msg, "^simulation failed at t = [%d.e%-]+ s %(step %d+%): revolute 'bear': the journal's end A left "
+    .. "the bearing through end wall B at t = [%d.e%-]+ s: its rim point at axial position s = [%d.e%-]+ m is "
+    .. "beyond the half length 0%.02 m %([%d.e%-]+ m from the axis, the bearing's radius 0%.01 m%), where no "
+    .. "contact holds it: the journal turned over, its axis [%d.]+ rad from the bearing's %(it is short "
+    .. "enough to tumble in its cavity: sqrt%(Rj%^2 %+ %(Lj/2%)%^2%) is less than the bearing's radius%)$",
+    "the message")
+  local t = tonumber(msg:match("at t = ([%d.e%-]+) s:"))
+  local sr = tonumber(msg:match("axial position s = ([%d.e%-]+) m"))
+  local want = 0.5 * t - l / 2 * math.cos(87 * t) + r * math.sin(87 * t)
+  tap.diag(string.format("left at t = %.6g s, s = %.7g m (free motion: %.7g m), tilt %.3f rad", t, sr, want, 87 * t))
+  -- the message prints 6 digits of s: 1e-7 m; the free motion integrated at rtol 1e-10
+  tap.ok(t > 0.02 and t < 0.03 and math.abs(sr - want) <= 1e-7 and sr > 0.02,
+    "at the time and place of the free motion, past the half length")
+  tap.ok(#run >= 20 and run.t[#run] < t and run["bear.impacts"]:max() == 0,
+    string.format("the rows before are kept (%d, to %.3g s), and no contact touched it", #run, run.t[#run]))
+end
+
+-- ---- the paper's slider-crank: corners are contacts, not faults -----------------------------------
+-- Its crank's bearing touches the journal's wall and an end wall at the same end at once in
+-- many rows: the run goes on (the check looks only at the end walls that no contact faces).
+do
+  local spec001 = require "spec001"
+  local rec = {}
+  for _, c in ipairs { "radial_a", "radial_b", "axial_a", "axial_b" } do rec[#rec + 1] = "crank_pin0." .. c .. ".penetration" end
+  local run = spec001.model { clearance = {} }:simulate { t = 0.2, record = rec }
+  local both = 0
+  for i = 1, #run do
+    for _, e in ipairs { "a", "b" } do
+      if run["crank_pin0.radial_" .. e .. ".penetration"][i] > 0 and run["crank_pin0.axial_" .. e .. ".penetration"][i] > 0 then
+        both = both + 1
+      end
+    end
+  end
+  tap.ok(run.status == "complete" and both > 10,
+    string.format("spec001 with clearance runs 0.2 s (%d rows with a radial and an axial contact at one end)", both))
+end
+
 -- ---- errors ----------------------------------------------------------------------------------
 raises(function() model { contact = hertz, clearance = { radial = 0.5e-3, axial = 0.5e-3 } } end,
   "sys:revolute (clearance of 'bear'): give two of the bearing's radius", "two sizes are needed")
