@@ -814,9 +814,13 @@ spec001 = require "spec001": the spatial slider-crank of [Spatial revolute paper
   "guide"), built from a parameter table ({man:mechlua-spatial.3}, MODULE spec001)
   spec001.model{ fields of spec001.PARAMS, driven = false }   -> sys   free under gravity from
     the paper's start (the crank at 2 pi rad/s about -y), or driven at that speed ("motor")
+  spec001.model{ clearance = {} }   "crank_pin0" with the paper's clearance joint (bearing on
+    the crank, journal on the ground), the fields of spec001.CLEARANCE replacing defaults
   spec001.slider(t, params) -> y, vy, ay   the driven slider in closed form
-  spec001.PARAMS   the parameters and their defaults]]
-for _, f in ipairs { "model", "slider" } do
+  spec001.friction(name) -> law   the paper's friction laws: a name of spec001.FRICTION
+    ("none" gives nil, "coulomb", "stribeck", "dahl", "lugre")
+  spec001.PARAMS, spec001.CLEARANCE   the parameters and their defaults]]
+for _, f in ipairs { "model", "slider", "friction" } do
   topics["spec001." .. f] = topics["spec001"]
 end
 
