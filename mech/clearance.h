@@ -11,6 +11,7 @@
 
 #include "kind.h"
 #include "registry.h"
+#include "sclearance_geom.h"
 
 typedef struct clearance_type {
     const char *part; /* the body that moves in the clearance: "journal", "slider" */
@@ -35,10 +36,11 @@ typedef struct clearance_type {
     /* Writes ", clearance ..." of the joint's line in sys:describe. */
     void (*describe)(sbuf *b, const mech_system *sys, const joint *j);
     /* The joint's channels: a table ended by a NULL name, whose entries from force_q on are
-    ** the resultant's fx, fy, f (and m) (clearance_value gives those) */
+    ** the resultant's fx, fy, f (and m) (clearance_value gives those); a spatial type's
+    ** resultant has the ideal spatial joint's names (fx .. mz_j), and its value gives them. */
     const quantity *quantities;
     int force_q;
-    /* The value of one of the joint's own channels (below force_q). */
+    /* The value of one of the joint's own channels (below force_q; a spatial type's: all). */
     double (*value)(const mech_system *sys, const joint *j, int qn);
     /* Lists the channels it offers beyond its table, NULL none; the entity that has a
     ** quantity its table lacks, NULL none (see kind_ops). */
@@ -53,6 +55,15 @@ extern const clearance_type clearance_journal, clearance_guide, sclearance_journ
 ** one added): checks it, adds the four contacts and checks that the journal starts inside. */
 mech_status sclearance_attach(mech_system *sys, int j, const mech_sclearance_def *d,
                               mech_error *err);
+/* The sizes of spatial joint j's bearing and journal, and their poses (mid-points and axes) at
+** positions q (scontact.c). */
+void sclearance_pose_at(const mech_system *sys, const joint *j, const double *q,
+                        sclearance_geom *sz, sclearance_pose *p);
+/* After an accepted step of a spatial system, at (t, y): 1 with the reason in why when the
+** journal of a joint with clearance has left its bearing (a rim point of one end beyond the end
+** wall on the other side, which none of its contacts faces: sclearance_geom.h), else 0.  The
+** spatial dimension's step_fault (dim.h). */
+int sclearance_fault(const mech_system *sys, double t, const double *y, char *why, size_t size);
 /* The clearance of joint j's type (NULL: the type takes none). */
 const clearance_type *clearance_of(const joint *j);
 

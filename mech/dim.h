@@ -93,6 +93,11 @@ typedef struct dim_ops {
     void (*history_start)(mech_system *sys, const double *y);
     void (*history_step)(mech_system *sys, const double *y);
 
+    /* After an accepted step at (t, y), once the positions are within bounds: 1 with the reason
+    ** in why when the state cannot go on for a reason of this dimension's elements (a spatial
+    ** journal that left its bearing), else 0.  NULL: none. */
+    int (*step_fault)(const mech_system *sys, double t, const double *y, char *why, size_t size);
+
     /* ---- assembly and runs -------------------------------------------------------------- */
     /* Moves the positions q by the velocity-space step du (nu values): q += N(q) du to first
     ** order (exactly q + du for the planar system). */

@@ -4,7 +4,7 @@
 ** about b's anchor, in world axes and in the axes of a's joint frame), how far its equations
 ** are violated (anchors apart, axes misaligned), and the coordinates it leaves free: the angle
 ** about a revolute or cylindrical joint's axis, the distance along a prismatic or cylindrical
-** one.
+** one.  A joint with clearance gives its own channels through its clearance type.
 */
 #include <math.h>
 #include <stddef.h>
@@ -66,8 +66,25 @@ static void sjoint_describe(sbuf *b, const mech_system *sys, int id)
     }
 }
 
+/* A joint with clearance has its own channels (sclearance.c): the eccentricity and tilt of the
+** journal in the bearing, its angle, its contacts' totals and the resultant of their forces,
+** with the reaction's names. */
+static const quantity *sjoint_quantities(const mech_system *sys, int id)
+{
+    const joint *j = &sys->joints[id];
+    return j->enforce == MECH_CLEARANCE ? clearance_of(j)->quantities : sjoint_q;
+}
+
+static void sjoint_list_more(sbuf *b, const mech_system *sys, int id)
+{
+    const joint *j = &sys->joints[id];
+    if (j->enforce == MECH_CLEARANCE && clearance_of(j)->list_more)
+        clearance_of(j)->list_more(b, sys, j);
+}
+
 static int sjoint_offers(const mech_system *sys, int id, int qn)
 {
+    if (sys->joints[id].enforce == MECH_CLEARANCE) return 1;
     mech_joint_type t = sys->joints[id].type;
     if (qn == SJ_ANGLE) return t == MECH_REVOLUTE || t == MECH_CYLINDRICAL;
     if (qn == SJ_DISTANCE) return t == MECH_PRISMATIC || t == MECH_CYLINDRICAL;
@@ -77,6 +94,7 @@ static int sjoint_offers(const mech_system *sys, int id, int qn)
 static double sjoint_value(const mech_system *sys, int id, int qn)
 {
     const joint *j = &sys->joints[id];
+    if (j->enforce == MECH_CLEARANCE) return clearance_of(j)->value(sys, j, qn);
     if (qn <= SJ_M) {
         int m = qn >= SJ_MX, k = qn - (m ? SJ_MX : SJ_FX);
         const double *r = j->react + 3 * m;
@@ -97,7 +115,8 @@ const kind_ops kind_sjoint = {
     .kind = MECH_KIND_JOINT,
     .label = "joint",
     .describe = sjoint_describe,
-    .table = sjoint_q,
+    .quantities = sjoint_quantities,
     .offers = sjoint_offers,
+    .list_more = sjoint_list_more,
     .value = sjoint_value,
 };

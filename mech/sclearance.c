@@ -14,6 +14,7 @@
 
 #include "clearance.h"
 #include "contact.h"
+#include "kind.h"
 #include "registry.h"
 #include "sclearance_geom.h"
 #include "spatial_frame.h"
@@ -155,14 +156,143 @@ static void describe(sbuf *b, const mech_system *sys, const joint *j)
               c->rb, c->lb, c->ra, c->la);
 }
 
-static const quantity no_quantities[] = {{NULL, NULL}};
+/* ---- channels ------------------------------------------------------------------------------ */
 
-static double no_value(const mech_system *sys, const joint *j, int qn)
+/* The journal's centre against the bearing's (world, then the bearing's joint frame: across the
+** axis and along it), the tilt and turn of the journal in the bearing, the contacts' totals,
+** then the resultant of the contacts on the journal with the ideal joint's names and layout
+** (react: force and moment about the journal's anchor in world axes, then in a's joint frame;
+** scontact.c fills it at every evaluation). */
+enum {
+    SC_EX,
+    SC_EY,
+    SC_EZ,
+    SC_E,
+    SC_EXB,
+    SC_EYB,
+    SC_AXIAL,
+    SC_TILT,
+    SC_ANGLE,
+    SC_IMPACTS,
+    SC_ACTIVE,
+    SC_FX,
+    SC_FY,
+    SC_FZ,
+    SC_F,
+    SC_MX,
+    SC_MY,
+    SC_MZ,
+    SC_M,
+    SC_FXJ /* then fy_j .. mz_j */
+};
+static const quantity journal_q[] = {
+    {"ex", "m"},     {"ey", "m"},    {"ez", "m"},     {"e", "m"},       {"exb", "m"},
+    {"eyb", "m"},    {"axial", "m"}, {"tilt", "rad"}, {"angle", "rad"}, {"impacts", "-"},
+    {"active", "-"}, {"fx", "N"},    {"fy", "N"},     {"fz", "N"},      {"f", "N"},
+    {"mx", "N m"},   {"my", "N m"},  {"mz", "N m"},   {"m", "N m"},     {"fx_j", "N"},
+    {"fy_j", "N"},   {"fz_j", "N"},  {"mx_j", "N m"}, {"my_j", "N m"},  {"mz_j", "N m"},
+    {NULL, NULL}};
+
+static double journal_value(const mech_system *sys, const joint *j, int qn)
+{
+    if (qn >= SC_FX) {
+        if (qn >= SC_FXJ) return j->react[6 + qn - SC_FXJ];
+        int m = qn >= SC_MX, k = qn - (m ? SC_MX : SC_FX);
+        const double *r = j->react + 3 * m;
+        return k == 3 ? sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]) : r[k];
+    }
+    if (qn == SC_IMPACTS || qn == SC_ACTIVE) {
+        double sum = 0;
+        for (int k = j->contact0; k < j->contact0 + j->ncontact; k++) {
+            const contact *c = &sys->contacts[k];
+            sum += qn == SC_IMPACTS ? (double)c->impacts : c->active;
+        }
+        return sum;
+    }
+    sframe f;
+    make_sframe(sys, j->a, j->b, j->pa, j->pb, j->fa, j->fb, sys->q, sys->v, &f);
+    if (qn <= SC_EZ) return f.d[qn - SC_EX];
+    if (qn == SC_ANGLE) return frame_angle(&f, j->angle_ref);
+    double za[3], zb[3], x[3], eb[3];
+    if (qn == SC_TILT) {
+        mat3_col(f.Wa, 2, za);
+        mat3_col(f.Wb, 2, zb);
+        vec3_cross(za, zb, x);
+        return atan2(vec3_norm(x), vec3_dot(za, zb));
+    }
+    mat3t_vec(f.Wa, f.d, eb);
+    switch (qn) {
+    case SC_E: return hypot(eb[0], eb[1]);
+    case SC_EXB: return eb[0];
+    case SC_EYB: return eb[1];
+    case SC_AXIAL: return eb[2];
+    }
+    return NAN;
+}
+
+/* Each contact's gap and normal force, as "<contact>.gap" ("radial_a.gap"): the contacts are
+** entities of their own, "<joint>.radial_a", with every channel of a contact. */
+static void journal_list_more(sbuf *b, const mech_system *sys, const joint *j)
 {
     (void)sys;
     (void)j;
-    (void)qn;
-    return NAN;
+    for (int k = 0; k < SCLEARANCE_NCONTACTS; k++) {
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "%s.", slot_names[k]);
+        sb_list_add(b, prefix, contact_quantities[C_GAP].name);
+        sb_list_add(b, prefix, contact_quantities[C_FN].name);
+    }
+}
+
+/* ---- a journal out of its cavity ----------------------------------------------------------- */
+
+int sclearance_fault(const mech_system *sys, double t, const double *y, char *why, size_t size)
+{
+    for (int i = 0; i < sys->njoints; i++) {
+        const joint *j = &sys->joints[i];
+        if (j->enforce != MECH_CLEARANCE) continue;
+        sclearance_geom sz;
+        sclearance_pose p;
+        sclearance_result res;
+        sclearance_pose_at(sys, j, y, &sz, &p);
+        sclearance_detect(&sz, &p, &res);
+        /* a contact that sinks here without having begun: the step ends past an onset the
+        ** integrator is about to locate, where it will be cut; the state is not the motion's */
+        int pending = 0;
+        for (int k = 0; k < SCLEARANCE_NCONTACTS; k++)
+            pending |= res.c[k].depth > 0 && !sys->contacts[j->contact0 + k].active;
+        if (pending) continue;
+        for (int end = 0; end < 2; end++) {
+            const sclearance_beyond *b = &res.beyond[end];
+            if (!b->active) continue;
+            double x[3], cosine = vec3_dot(p.ai, p.aj);
+            vec3_cross(p.ai, p.aj, x);
+            int n = snprintf(why, size,
+                             "revolute '%s': the journal's end %c left the bearing through end "
+                             "wall %c at t = %.9g s: its rim point at axial position s = %.6g m is "
+                             "beyond the half length %.6g m (%.3g m from the axis, the bearing's "
+                             "radius %.6g m), where no contact holds it: ",
+                             j->name, end ? 'B' : 'A', end ? 'A' : 'B', t, b->s, sz.Li / 2, b->rho,
+                             sz.Ri);
+            if (n < 0 || (size_t)n >= size) return 1;
+            const sclearance_contact *o = &res.c[end ? SCLEARANCE_AXIAL_A : SCLEARANCE_AXIAL_B];
+            double half = hypot(sz.Rj, sz.Lj / 2); /* the journal's half diagonal */
+            if (cosine < 0)
+                snprintf(why + n, size - (size_t)n,
+                         "the journal turned over, its axis %.3g rad from the bearing's%s",
+                         atan2(vec3_norm(x), cosine),
+                         half < sz.Ri ? " (it is short enough to tumble in its cavity: "
+                                        "sqrt(Rj^2 + (Lj/2)^2) is less than the bearing's radius)"
+                                      : "");
+            else
+                snprintf(why + n, size - (size_t)n,
+                         "the journal's end %c is %.3g m into that wall (the contact law is far "
+                         "too soft for the load)",
+                         end ? 'A' : 'B', o->depth);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 const clearance_type sclearance_journal = {
@@ -172,7 +302,9 @@ const clearance_type sclearance_journal = {
     .centred = centred,
     .speed = speed,
     .describe = describe,
-    .quantities = no_quantities,
-    .force_q = 0,
-    .value = no_value,
+    .quantities = journal_q,
+    .force_q = SC_FX,
+    .value = journal_value,
+    .list_more = journal_list_more,
+    .other = NULL, /* its contacts are named "<joint>.radial_a" ... themselves */
 };

@@ -31,6 +31,7 @@
 #include "vec3.h"
 
 /* Below this length, sigma ai - ((sigma ai).aj) aj is taken as zero: ai parallel to aj. */
+#define SCLR_PARALLEL 1e-12
 /* The face contact's smoothing angle [rad]: see the head of sclearance_geom.h. */
 #define SCLR_FACE_EPS 1e-6
 /* How far from 1 an axis's length may be. */
@@ -135,49 +136,79 @@ static void edge_set(sclearance_edge *e, const sclearance_geom *g, const scleara
     for (int i = 0; i < 3; i++) e->p[i] = k->cj[i];
 }
 
+/* The centre of end `end` (0: A, 1: B): Pj + sigma (Lj/2) aj. */
+static void end_centre(const sclearance_geom *g, const sclearance_pose *pose, int end, double E[3])
+{
+    double t[3];
+    vec3_scale((end == 0 ? -1 : 1) * g->Lj / 2, pose->aj, t);
+    vec3_add(pose->Pj, t, E);
+}
+
+/* The radial check of the end centred at E, into r; m gets the rim direction of its point. */
+static void radial_check(const sclearance_geom *g, const sclearance_pose *pose, const double E[3],
+                         double m[3], sclearance_contact *r)
+{
+    double rv[3];
+    sclearance_rim_farthest(E, pose->aj, g->Rj, pose->Pi, pose->ai, m);
+    for (int i = 0; i < 3; i++) r->cj[i] = E[i] + g->Rj * m[i];
+    locate(pose, r, rv);
+    if (r->rho > 0)
+        vec3_scale(1 / r->rho, rv, r->n);
+    else
+        vec3_scale(1, m, r->n); /* not reached: the farthest rim point is >= Rj away */
+    r->depth = r->rho - g->Ri;
+    for (int i = 0; i < 3; i++) r->ci[i] = r->cj[i] - r->depth * r->n[i];
+    r->active = r->depth > 0 && fabs(r->s) <= g->Li / 2;
+    r->delta = r->active ? r->depth : 0;
+}
+
+/* The axial check of end `end` centred at E, into x; w gets the rim direction of its point.
+** m is the radial check's direction, or NULL to compute it only when needed (ai parallel to
+** aj), with the same operations. */
+static void axial_check(const sclearance_geom *g, const sclearance_pose *pose, int end,
+                        const double E[3], const double *m, double w[3], sclearance_contact *x)
+{
+    double sigma = end == 0 ? -1 : 1, sa[3], u[3], d[3], rv[3];
+    vec3_scale(sigma, pose->ai, sa);
+    /* w: the unit direction of the deepest rim point (for the beyond flags) */
+    if (!(normal_part(sa, pose->aj, w) > SCLR_PARALLEL)) {
+        /* ai parallel to aj: all equally deep, take the corner */
+        double mm[3];
+        if (m == NULL) sclearance_rim_farthest(E, pose->aj, g->Rj, pose->Pi, pose->ai, mm);
+        vec3_scale(1, m ? m : mm, w);
+    }
+    /* the face law (head of sclearance_geom.h): u = sa - (sa.aj) aj, |u| = sin(tilt), as a
+    ** double cross product so that it stays in the end plane to rounding near alignment */
+    vec3_cross(sa, pose->aj, d);
+    vec3_cross(pose->aj, d, u);
+    double sm = sqrt(vec3_dot(u, u) + SCLR_FACE_EPS * SCLR_FACE_EPS);
+    for (int i = 0; i < 3; i++) x->cj[i] = E[i] + g->Rj * u[i] / sm;
+    locate(pose, x, rv);
+    vec3_scale(1, sa, x->n);
+    vec3_sub(E, pose->Pi, d);
+    x->depth = sigma * vec3_dot(d, pose->ai) - g->Li / 2 + g->Rj * sm;
+    /* Ci at the foot of Cj on the end wall: on the line of action through Cj, so the moment
+    ** and the normal rate are those of any point of that line */
+    double foot = sigma * x->s - g->Li / 2;
+    for (int i = 0; i < 3; i++) x->ci[i] = x->cj[i] - foot * x->n[i];
+    x->active = x->depth > 0;
+    x->delta = x->active ? x->depth : 0;
+}
+
 int sclearance_detect(const sclearance_geom *g, const sclearance_pose *pose, sclearance_result *out)
 {
     out->nactive = 0;
     for (int end = 0; end < 2; end++) {
-        double sigma = end == 0 ? -1 : 1, E[3], m[3], rv[3], t[3];
-        vec3_scale(sigma * g->Lj / 2, pose->aj, t);
-        vec3_add(pose->Pj, t, E);
+        double sigma = end == 0 ? -1 : 1, E[3], m[3], w[3], rv[3];
+        end_centre(g, pose, end, E);
 
         /* radial: the rim point farthest from the bearing axis, against the cylinder */
         sclearance_contact *r = &out->c[end == 0 ? SCLEARANCE_RADIAL_A : SCLEARANCE_RADIAL_B];
-        sclearance_rim_farthest(E, pose->aj, g->Rj, pose->Pi, pose->ai, m);
-        for (int i = 0; i < 3; i++) r->cj[i] = E[i] + g->Rj * m[i];
-        locate(pose, r, rv);
-        if (r->rho > 0)
-            vec3_scale(1 / r->rho, rv, r->n);
-        else
-            vec3_scale(1, m, r->n); /* not reached: the farthest rim point is >= Rj away */
-        r->depth = r->rho - g->Ri;
-        for (int i = 0; i < 3; i++) r->ci[i] = r->cj[i] - r->depth * r->n[i];
-        r->active = r->depth > 0 && fabs(r->s) <= g->Li / 2;
-        r->delta = r->active ? r->depth : 0;
+        radial_check(g, pose, E, m, r);
 
         /* axial: the rim point farthest along sigma ai, against the end wall on its side */
         sclearance_contact *x = &out->c[end == 0 ? SCLEARANCE_AXIAL_A : SCLEARANCE_AXIAL_B];
-        double sa[3], u[3], d[3];
-        vec3_scale(sigma, pose->ai, sa);
-        /* u = sa - (sa.aj) aj, |u| = sin(tilt), towards the deepest rim point; as a double
-        ** cross product it stays in the end plane to rounding even when nearly aligned */
-        vec3_cross(sa, pose->aj, d);
-        vec3_cross(pose->aj, d, u);
-        double u2 = vec3_dot(u, u);
-        double sm = sqrt(u2 + SCLR_FACE_EPS * SCLR_FACE_EPS);
-        for (int i = 0; i < 3; i++) x->cj[i] = E[i] + g->Rj * u[i] / sm;
-        locate(pose, x, rv);
-        vec3_scale(1, sa, x->n);
-        vec3_sub(E, pose->Pi, d);
-        x->depth = sigma * vec3_dot(d, pose->ai) - g->Li / 2 + g->Rj * sm;
-        /* Ci at the foot of Cj on the end wall: on the line of action through Cj, so the
-        ** moment and the normal rate are those of any point of that line */
-        double foot = sigma * x->s - g->Li / 2;
-        for (int i = 0; i < 3; i++) x->ci[i] = x->cj[i] - foot * x->n[i];
-        x->active = x->depth > 0;
-        x->delta = x->active ? x->depth : 0;
+        axial_check(g, pose, end, E, m, w, x);
 
         /* the journal edge against the bearing edge: out of both walls' reach */
         sclearance_edge *e = &out->edge[end];
@@ -186,9 +217,33 @@ int sclearance_detect(const sclearance_geom *g, const sclearance_pose *pose, scl
             edge_set(e, g, r);
         else if (x->rho > g->Ri && fabs(x->s) > g->Li / 2)
             edge_set(e, g, x);
+
+        /* the rim point farthest towards the other end wall: the opposite of x's on the rim */
+        sclearance_beyond *b = &out->beyond[end];
+        for (int i = 0; i < 3; i++) b->p[i] = E[i] - g->Rj * w[i];
+        double rel[3], t[3];
+        vec3_sub(b->p, pose->Pi, rel);
+        b->s = vec3_dot(rel, pose->ai);
+        vec3_scale(b->s, pose->ai, t);
+        vec3_sub(rel, t, rv);
+        b->rho = vec3_norm(rv);
+        b->past = -sigma * b->s - g->Li / 2;
+        b->active = b->past > 0;
         out->nactive += r->active + x->active;
     }
     return out->nactive;
+}
+
+void sclearance_detect_one(const sclearance_geom *g, const sclearance_pose *pose, int slot,
+                           sclearance_contact *out)
+{
+    int end = slot == SCLEARANCE_RADIAL_A || slot == SCLEARANCE_AXIAL_A ? 0 : 1;
+    double E[3], m[3], w[3];
+    end_centre(g, pose, end, E);
+    if (slot <= SCLEARANCE_RADIAL_B)
+        radial_check(g, pose, E, m, out);
+    else
+        axial_check(g, pose, end, E, NULL, w, out);
 }
 
 void sclearance_kinematics(const sclearance_contact *k, const sclearance_body *journal,

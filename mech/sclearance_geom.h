@@ -47,12 +47,28 @@
 **   - end centre on the bearing axis, journal tilted: the two rim points along
 **     +-(aj x ai) are farthest (at Rj), +(aj x ai) is taken;
 **
-** Not modelled by the four checks, but reported: the journal edge against the bearing edge,
-** when a rim point is outside the bearing radius beyond the bearing length (rho > Ri with
-** |s| > Li/2): the journal has left the cavity past the edge, where neither wall's normal is
-** right.  The radial check drops such a point; sclearance_detect raises the end's edge flag,
-** looking at the two candidate rim points of that end (the radial one first, then the axial
-** one), with the amounts rho - Ri and |s| - Li/2 of the first that is out.
+** Reported beside the four checks: the journal edge against the bearing edge, when a rim
+** point is outside the bearing radius beyond the bearing length (rho > Ri with |s| > Li/2).
+** The radial check's `active` drops such a point; sclearance_detect raises the end's edge
+** flag, looking at the two candidate rim points of that end (the radial one first, then the
+** axial one), with the amounts rho - Ri and |s| - Li/2 of the first that is out.  On the
+** end's own side this is a corner contact, not a journal that left the cavity: the axial
+** point is the end's rim point farthest along sigma ai, so no rim point of the end is past
+** its end wall by more than the axial contact's depth, and a point past the edge there
+** presses into both walls at once (the joint applies both contacts' forces): an aligned
+** journal under a thrust and a radial load, its end on the wall and against the end wall at
+** the same rim point, sits there.
+**
+** What no check faces: a rim point of an end beyond the end wall on the OTHER side (end A
+** beyond wall B, end B beyond wall A), since each axial check looks at its own end against
+** its own wall.  The rim point of end E farthest towards the other wall is E - Rj w, w the
+** axial check's direction (the opposite point of the rim), and along -sigma ai it lies
+** Lj (ai . aj) behind the other end's axial point: while the axes make an angle below 90
+** degrees the other end's axial contact holds it back (it would have to sink into the wall by
+** more than Lj (ai . aj) first).  A journal short enough to turn over in its cavity
+** (sqrt(Rj^2 + (Lj/2)^2) < Ri, a disc more than a shaft) puts the wrong end in front:
+** sclearance_detect gives, per end, that point and how far it is past the other wall (the
+** `beyond` flags), and the joint stops the run there (sclearance.c).
 */
 #ifndef MECH_SCLEARANCE_GEOM_H
 #define MECH_SCLEARANCE_GEOM_H
@@ -99,9 +115,18 @@ typedef struct sclearance_edge {
     double p[3];   /* the point (zeros when not active) */
 } sclearance_edge;
 
+/* The rim point of one end (0: A, 1: B) farthest towards the end wall on the other side. */
+typedef struct sclearance_beyond {
+    int active;    /* the point is past that wall: past > 0 */
+    double past;   /* how far: -sigma s - Li/2 (sigma -1 for A, +1 for B); < 0 inside */
+    double s, rho; /* the point's coordinate along ai from Pi and its distance from the axis */
+    double p[3];   /* the point */
+} sclearance_beyond;
+
 typedef struct sclearance_result {
     sclearance_contact c[SCLEARANCE_NCONTACTS];
     sclearance_edge edge[2];
+    sclearance_beyond beyond[2];
     int nactive; /* how many of c are active */
 } sclearance_result;
 
@@ -126,10 +151,15 @@ typedef struct sclearance_rates {
 mech_status sclearance_check(const sclearance_geom *g, const sclearance_pose *pose,
                              mech_error *err);
 
-/* The four contacts and the two edge flags at pose (which sclearance_check accepts).
-** Returns the number of active contacts (also out->nactive). */
+/* The four contacts, the two edge flags and the two beyond flags at pose (which
+** sclearance_check accepts).  Returns the number of active contacts (also out->nactive). */
 int sclearance_detect(const sclearance_geom *g, const sclearance_pose *pose,
                       sclearance_result *out);
+
+/* Contact `slot` (SCLEARANCE_RADIAL_A ...) alone: the same values, from the same operations, as
+** sclearance_detect's out->c[slot], for a quarter of its work. */
+void sclearance_detect_one(const sclearance_geom *g, const sclearance_pose *pose, int slot,
+                           sclearance_contact *out);
 
 /* The rim point of the circle of centre c, unit normal a and radius R farthest from the line
 ** through p with unit direction ax: writes the unit m (m . a = 0) with c + R m that point.

@@ -20,12 +20,16 @@
 **         the basis turns with the bearing and the two bristle states of a Dahl or LuGre law
 **         (kept per contact) stay meaningful through a contact.
 ** The power on the two bodies is -F_N dd + f.vt (f the friction on the journal), exactly the
-** accounts' terms.  Sticking friction (it needs the trial-and-error pass 2) is planar only:
+** accounts' terms.  A joint's four contacts are evaluated together: its bodies' poses and
+** sclearance_detect once for the four, and the sum of the forces on the journal with their
+** moment about its anchor kept as the joint's resultant (its channels, sclearance.c).  An event
+** reads one contact's gap alone, through sclearance_detect_one (the same values).  Sticking friction (it needs the trial-and-error pass 2) is planar only:
 ** the constructor refuses it, and pass 2 does nothing here.
 */
 #include <math.h>
 #include <string.h>
 
+#include "clearance.h"
 #include "contact.h"
 #include "dim.h"
 #include "registry.h"
@@ -34,6 +38,15 @@
 #include "spatial_frame.h"
 #include "vec3.h"
 
+/* A joint's two bodies at (q, v), the poses of its bearing and journal and their sizes: what
+** its four contacts share, computed once per joint. */
+typedef struct sjstate {
+    sclearance_body journal, bearing;
+    double Ai[9]; /* the bearing body's rotation */
+    sclearance_pose p;
+    sclearance_geom sz;
+} sjstate;
+
 /* One contact evaluated: the pair, its rates and the tangent basis. */
 typedef struct sgeom {
     sclearance_contact k;
@@ -41,45 +54,50 @@ typedef struct sgeom {
     double t1[3], t2[3];
 } sgeom;
 
-/* Body b's state for sclearance_kinematics and its pose. */
+/* Body b's state for sclearance_kinematics (v NULL: at rest) and its pose. */
 static void body_state(const mech_system *sys, int b, const double *q, const double *v, double A[9],
                        sclearance_body *s)
 {
+    static const double rest[6] = {0, 0, 0, 0, 0, 0};
     sbody_pose(sys, b, q, s->r, A);
-    const double *u = sbody_u(sys, b, v);
+    const double *u = v ? sbody_u(sys, b, v) : rest;
     memcpy(s->v, u, 3 * sizeof(double));
     memcpy(s->w, u + 3, 3 * sizeof(double));
 }
 
-static void sgeometry(const mech_system *sys, const contact *c, const double *q, const double *v,
-                      sgeom *g)
+/* The journal (body b of joint j) and the bearing (its body a) at (q, v); v NULL: poses only. */
+static void joint_state(const mech_system *sys, const joint *j, const double *q, const double *v,
+                        sjstate *s)
 {
-    const joint *j = &sys->joints[c->owner];
-    double Aj[9], Ai[9], w[3];
-    sclearance_body journal, bearing;
-    body_state(sys, c->a, q, v, Aj, &journal);
-    body_state(sys, c->b, q, v, Ai, &bearing);
-    sclearance_pose p;
+    const contact *c = &sys->contacts[j->contact0];
+    double Aj[9], w[3];
+    body_state(sys, j->b, q, v, Aj, &s->journal);
+    body_state(sys, j->a, q, v, s->Ai, &s->bearing);
     const double zi[3] = {j->fa[2], j->fa[5], j->fa[8]}, zj[3] = {j->fb[2], j->fb[5], j->fb[8]};
-    mat3_vec(Ai, j->pa, w);
-    vec3_add(bearing.r, w, p.Pi);
-    mat3_vec(Ai, zi, p.ai);
+    mat3_vec(s->Ai, j->pa, w);
+    vec3_add(s->bearing.r, w, s->p.Pi);
+    mat3_vec(s->Ai, zi, s->p.ai);
     mat3_vec(Aj, j->pb, w);
-    vec3_add(journal.r, w, p.Pj);
-    mat3_vec(Aj, zj, p.aj);
-    const sclearance_geom sz = {c->rb, c->lb, c->ra, c->la};
-    sclearance_result res;
-    sclearance_detect(&sz, &p, &res);
-    g->k = res.c[c->slot];
-    sclearance_kinematics(&g->k, &journal, &bearing, &g->r);
+    vec3_add(s->journal.r, w, s->p.Pj);
+    mat3_vec(Aj, zj, s->p.aj);
+    s->sz = (sclearance_geom){c->rb, c->lb, c->ra, c->la};
+}
+
+/* Contact k of joint j evaluated: its rates and tangent basis. */
+static void contact_geometry(const joint *j, const sjstate *s, const sclearance_contact *k,
+                             sgeom *g)
+{
+    double w[3];
+    g->k = *k;
+    sclearance_kinematics(&g->k, &s->journal, &s->bearing, &g->r);
     /* the tangent basis: the bearing's axis, or its frame's x axis, in the tangent plane */
     const double *n = g->k.n;
-    double an = vec3_dot(p.ai, n);
-    for (int i = 0; i < 3; i++) w[i] = p.ai[i] - an * n[i];
+    double an = vec3_dot(s->p.ai, n);
+    for (int i = 0; i < 3; i++) w[i] = s->p.ai[i] - an * n[i];
     if (vec3_norm(w) < 0.5) {
         const double xi[3] = {j->fa[0], j->fa[3], j->fa[6]};
         double x[3];
-        mat3_vec(Ai, xi, x);
+        mat3_vec(s->Ai, xi, x);
         double xn = vec3_dot(x, n);
         for (int i = 0; i < 3; i++) w[i] = x[i] - xn * n[i];
     }
@@ -87,13 +105,18 @@ static void sgeometry(const mech_system *sys, const contact *c, const double *q,
     vec3_cross(n, g->t1, g->t2);
 }
 
+/* One contact alone (the events read each one's gap): its own check, not all four. */
 void spatial_contact_rates(const mech_system *sys, const contact *c, const double *q,
                            const double *v, double *gap, double *dd)
 {
-    sgeom g;
-    sgeometry(sys, c, q, v, &g);
-    *gap = -g.k.depth;
-    *dd = g.r.delta_dot;
+    sjstate s;
+    joint_state(sys, &sys->joints[c->owner], q, v, &s);
+    sclearance_contact k;
+    sclearance_rates r;
+    sclearance_detect_one(&s.sz, &s.p, c->slot, &k);
+    sclearance_kinematics(&k, &s.journal, &s.bearing, &r);
+    *gap = -k.depth;
+    *dd = r.delta_dot;
 }
 
 /* Adds the force f (world) at world offset arm from body b's centre of mass to Q. */
@@ -103,15 +126,35 @@ static void add_force(mech_system *sys, int b, const double arm[3], const double
     if (at >= 0) spatial_add_force(sys->Q + at, arm, f);
 }
 
+/* The resultant f (force, moment about the journal's anchor, world) of joint j's contacts on
+** its journal, as an ideal joint's reaction (kind_sjoint.c): world axes, then a's joint frame. */
+static void store_resultant(joint *j, const sjstate *s, const double f[6])
+{
+    double Wa[9];
+    mat3_mul(s->Ai, j->fa, Wa);
+    memcpy(j->react, f, 6 * sizeof(double));
+    mat3t_vec(Wa, f, j->react + 6);
+    mat3t_vec(Wa, f + 3, j->react + 9);
+}
+
 int spatial_contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass)
 {
     (void)t;
     if (pass == 2) return 0; /* no sticking friction in space */
     const double *q = y, *v = y + sys->nq;
+    sjstate s;
+    sclearance_result res;
+    double sum[6] = {0, 0, 0, 0, 0, 0}; /* the resultant on the journal */
     for (int k = 0; k < sys->ncontacts; k++) {
         contact *c = &sys->contacts[k];
+        joint *j = &sys->joints[c->owner];
+        if (k == j->contact0) { /* a joint's four contacts come together: its geometry once */
+            joint_state(sys, j, q, v, &s);
+            sclearance_detect(&s.sz, &s.p, &res);
+            for (int i = 0; i < 6; i++) sum[i] = 0;
+        }
         sgeom g;
-        sgeometry(sys, c, q, v, &g);
+        contact_geometry(j, &s, &res.c[c->slot], &g);
         double d = g.k.depth, dd = g.r.delta_dot;
         double vt[2] = {vec3_dot(g.t1, g.r.vt), vec3_dot(g.t2, g.r.vt)};
         c->gap = -d;
@@ -120,33 +163,47 @@ int spatial_contact_forces(mech_system *sys, double t, const double *y, double *
         c->fn = c->ft = c->elastic = c->zdot = 0;
         c->sticking = 0;
         if (c->bristle >= 0) ydot[c->bristle] = ydot[c->bristle + 1] = 0; /* frozen */
-        if (!c->active || d <= 0) continue;
-        double elastic;
-        double fn = mech_normal_force(&c->nlaw, d, dd, c->impact_speed, &elastic);
-        double f[2] = {0, 0}, zdot[2] = {0, 0};
-        if (c->flaw.type != MECH_FRICTION_NONE) {
-            mech_friction_force(&c->flaw, 2, vt, fn, c->bristle >= 0 ? &y[c->bristle] : NULL, f,
-                                c->bristle >= 0 ? zdot : NULL);
-            if (c->bristle >= 0) {
-                ydot[c->bristle] = zdot[0];
-                ydot[c->bristle + 1] = zdot[1];
+        if (c->active && d > 0) {
+            double elastic;
+            double fn = mech_normal_force(&c->nlaw, d, dd, c->impact_speed, &elastic);
+            double f[2] = {0, 0}, zdot[2] = {0, 0};
+            if (c->flaw.type != MECH_FRICTION_NONE) {
+                mech_friction_force(&c->flaw, 2, vt, fn, c->bristle >= 0 ? &y[c->bristle] : NULL, f,
+                                    c->bristle >= 0 ? zdot : NULL);
+                if (c->bristle >= 0) {
+                    ydot[c->bristle] = zdot[0];
+                    ydot[c->bristle + 1] = zdot[1];
+                }
             }
+            /* on the journal: -F = -F_N n + f; on the bearing: +F */
+            double fj[3], fi[3], arm[3], m[3];
+            for (int i = 0; i < 3; i++) {
+                fj[i] = -fn * g.k.n[i] + f[0] * g.t1[i] + f[1] * g.t2[i];
+                fi[i] = -fj[i];
+            }
+            add_force(sys, c->a, g.r.arm_j, fj);
+            add_force(sys, c->b, g.r.arm_i, fi);
+            vec3_sub(g.k.cj, s.p.Pj, arm);
+            vec3_cross(arm, fj, m);
+            for (int i = 0; i < 3; i++) sum[i] += fj[i], sum[3 + i] += m[i];
+            c->fn = fn;
+            c->ft = hypot(f[0], f[1]);
+            c->zdot = hypot(zdot[0], zdot[1]);
+            c->elastic = elastic;
+            sys->p_contact += (fn - elastic) * dd; /* the power the law dissipates */
+            sys->p_friction -= f[0] * vt[0] + f[1] * vt[1];
+            sys->contact_energy += mech_normal_energy(&c->nlaw, d);
         }
-        /* on the journal: -F = -F_N n + f; on the bearing: +F */
-        double fj[3], fi[3];
-        for (int i = 0; i < 3; i++) {
-            fj[i] = -fn * g.k.n[i] + f[0] * g.t1[i] + f[1] * g.t2[i];
-            fi[i] = -fj[i];
-        }
-        add_force(sys, c->a, g.r.arm_j, fj);
-        add_force(sys, c->b, g.r.arm_i, fi);
-        c->fn = fn;
-        c->ft = hypot(f[0], f[1]);
-        c->zdot = hypot(zdot[0], zdot[1]);
-        c->elastic = elastic;
-        sys->p_contact += (fn - elastic) * dd; /* the power the law dissipates */
-        sys->p_friction -= f[0] * vt[0] + f[1] * vt[1];
-        sys->contact_energy += mech_normal_energy(&c->nlaw, d);
+        if (k == j->contact0 + j->ncontact - 1) store_resultant(j, &s, sum);
     }
     return 0;
+}
+
+void sclearance_pose_at(const mech_system *sys, const joint *j, const double *q,
+                        sclearance_geom *sz, sclearance_pose *p)
+{
+    sjstate s;
+    joint_state(sys, j, q, NULL, &s);
+    *sz = s.sz;
+    *p = s.p;
 }

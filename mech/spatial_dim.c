@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clearance.h"
 #include "constraints.h"
 #include "contact.h"
 #include "dim.h"
@@ -541,6 +542,7 @@ const dim_ops spatial_dim = {
     .driver_coordinate = spatial_driver_coordinate,
     .history_start = spatial_history_start,
     .history_step = spatial_history_step,
+    .step_fault = sclearance_fault,
     .displace = spatial_displace_all,
     .normalize = spatial_normalize,
     .runaway = spatial_runaway,

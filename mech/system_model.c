@@ -200,19 +200,22 @@ static mech_status sm_refuse_lyapunov(void *ctx, mech_error *err)
                           c->owner >= 0 ? sys->joints[c->owner].name : c->name);
 }
 
-/* A position beyond the bound ends the run (the integrators keep the quaternions unit). */
+/* A position beyond the bound ends the run (the integrators keep the quaternions unit), and
+** so does what the dimension's step_fault finds (a journal out of its bearing). */
 static int sm_step_accepted(void *ctx, const model_limits *lim, double t, const double *y,
                             double *ynew, char *why, size_t size)
 {
-    (void)t, (void)ynew;
+    (void)ynew;
     mech_system *sys = ctx;
     int far = sys->dops->runaway(sys, y, lim->bound);
-    if (far < 0) {
-        if (sys->dops->history_step) sys->dops->history_step(sys, y);
-        return MODEL_STEP_KEPT;
+    if (far >= 0) {
+        system_runaway_text(sys, far, y[far], lim->bound, lim->scale, why, size);
+        return MODEL_STEP_FAILED;
     }
-    system_runaway_text(sys, far, y[far], lim->bound, lim->scale, why, size);
-    return MODEL_STEP_FAILED;
+    if (sys->dops->step_fault && sys->dops->step_fault(sys, t, y, why, size))
+        return MODEL_STEP_FAILED;
+    if (sys->dops->history_step) sys->dops->history_step(sys, y);
+    return MODEL_STEP_KEPT;
 }
 
 static int sm_energy_runaway(void *ctx, const double *y, double L, char *why, size_t size)

@@ -212,7 +212,15 @@ spatial joints: sys:<type>{ a, b, at = {x, y, z} | a_at = {...}, b_at = {...}, n
   normal to axis (default: a world axis across it).  Penalty k and c: one number or one
   per equation.  Channels: fx, fy, fz, f, mx, my, mz, m (reaction on b, world), fx_j ..
   mz_j (in a's joint frame), violation, misalignment, angle (revolute, cylindrical),
-  distance (prismatic, cylindrical).]]
+  distance (prismatic, cylindrical).
+  revolute{ at, axis, clearance = { radial, axial }, bearing = { radius, length },
+            journal = { radius, length }, contact = law, friction = law }  (two of the
+                                three sizes) a journal on b in a bearing cavity on a: no
+                                equation, four contacts <name>.radial_a, .radial_b,
+                                .axial_a, .axial_b.  Channels: ex, ey, ez (journal centre -
+                                bearing centre, world), e, exb, eyb (across the axis, a's
+                                joint frame), axial, tilt, angle, impacts, active, and the
+                                contacts' resultant on b as fx .. mz_j above.]]
 for _, j in ipairs { "spherical", "universal", "cylindrical", "prismatic", "translational",
   "planar", "fixed" } do
   topics["spatial:" .. j] = topics["spatial:revolute"]
@@ -826,9 +834,13 @@ spec001 = require "spec001": the spatial slider-crank of [Spatial revolute paper
   "guide"), built from a parameter table ({man:mechlua-spatial.3}, MODULE spec001)
   spec001.model{ fields of spec001.PARAMS, driven = false }   -> sys   free under gravity from
     the paper's start (the crank at 2 pi rad/s about -y), or driven at that speed ("motor")
+  spec001.model{ clearance = {} }   "crank_pin0" with the paper's clearance joint (bearing on
+    the crank, journal on the ground), the fields of spec001.CLEARANCE replacing defaults
   spec001.slider(t, params) -> y, vy, ay   the driven slider in closed form
-  spec001.PARAMS   the parameters and their defaults]]
-for _, f in ipairs { "model", "slider" } do
+  spec001.friction(name) -> law   the paper's friction laws: a name of spec001.FRICTION
+    ("none" gives nil, "coulomb", "stribeck", "dahl", "lugre")
+  spec001.PARAMS, spec001.CLEARANCE   the parameters and their defaults]]
+for _, f in ipairs { "model", "slider", "friction" } do
   topics["spec001." .. f] = topics["spec001"]
 end
 

@@ -14,6 +14,9 @@
 **   axial     no gravity, the journal (tilted by 2 mrad) pushed along the axis: it hits end wall
 **             B once, comes back (part of its energy now turns it: the rim point hits off the
 **             axis), the energy kept, then hits end wall A;
+**   rest      a journal at rest on a damped law: the joint's resultant carries its weight;
+**   tumble    a disc that turns over in its bearing leaves it through the far end wall: the
+**             run fails, naming the joint, the end and the values, its rows kept;
 **   errors    the definition's checks name the joint and the values.
 */
 #include <math.h>
@@ -240,6 +243,165 @@ static void axial(void)
     mech_system_destroy(sys);
 }
 
+/*
+** At rest under gravity on a damped linear law (Kelvin-Voigt K 1e8 N/m, c 1.5e4 N s/m per
+** contact: the bounce on the two end contacts and the rocking damped beyond critical, settled
+** in about 1e-4 s): after 0.02 s the joint's resultant on the journal is its weight, fy = m g
+** to 1e-6 (seen: 7e-11, the integrator's tolerance), with no other component and no moment
+** about its centre (its anchor); each end's radial contact carries half, the journal sits
+** m g / (2 K) below the clearance (e = CR + that, 1e-6 of it: rounding of e is 1e-19 m).
+*/
+static void rest(void)
+{
+    mech_error err;
+    const double g[3] = {0, -9.81, 0};
+    mech_normal_law law = mech_normal_default(MECH_NORMAL_KELVIN_VOIGT);
+    law.K = 1e8;
+    law.c = 1.5e4;
+    mech_system *sys = NULL;
+    if (mech_system_create_spatial(&sys, g, &err)) return;
+    mech_sbody_def b = mech_sbody_default();
+    b.name = "journal";
+    b.mass = 1;
+    double r = RI - CR, l = LI - 2 * CA;
+    b.inertia[0] = b.inertia[1] = (3 * r * r + l * l) / 12;
+    b.inertia[2] = r * r / 2;
+    b.pos[1] = -CR; /* on the wall, just touching */
+    int jb = -1;
+    mech_sbody_add(sys, &b, &jb, &err);
+    mech_sjoint_def j = mech_sjoint_default();
+    j.name = "bear";
+    j.type = MECH_REVOLUTE;
+    j.body_b = jb;
+    j.enforce = MECH_CLEARANCE;
+    j.clearance.radial = CR;
+    j.clearance.axial = CA;
+    j.clearance.radius = RI;
+    j.clearance.length = LI;
+    j.clearance.normal_law = law;
+    if (!ok(mech_sjoint_add(sys, &j, NULL, &err) == MECH_OK, "rest: the model is built")) {
+        diag("%s", err.msg);
+        mech_system_destroy(sys);
+        return;
+    }
+    char list[1024];
+    int id = -1;
+    mech_kind kind = mech_system_find(sys, "bear", &id);
+    mech_channel_list(sys, kind, id, list, sizeof list);
+    ok(strcmp(list, "ex, ey, ez, e, exb, eyb, axial, tilt, angle, impacts, active, fx, fy, fz, f, "
+                    "mx, my, mz, m, fx_j, fy_j, fz_j, mx_j, my_j, mz_j, radial_a.gap, "
+                    "radial_a.fn, radial_b.gap, radial_b.fn, axial_a.gap, axial_a.fn, "
+                    "axial_b.gap, axial_b.fn") == 0,
+       "rest: the joint's channels");
+    static const char *const ch[] = {"bear.fx",     "bear.fy",          "bear.fz",
+                                     "bear.m",      "bear.e",           "bear.eyb",
+                                     "bear.active", "bear.radial_a.fn", "bear.radial_b.fn",
+                                     "bear.fy_j",   "bear.tilt",        "bear.impacts"};
+    mech_sim_options o = mech_sim_default_options();
+    o.integ.method = MECH_DOPRI5;
+    o.integ.rtol = 1e-10;
+    o.integ.atol = 1e-14;
+    o.t_end = 0.02;
+    o.report = 1e-3;
+    o.channels = ch;
+    o.nchannels = (int)(sizeof ch / sizeof ch[0]);
+    mech_run *run = NULL;
+    if (!ok(mech_simulate(sys, &o, &run, &err) == MECH_OK, "rest: the run ends")) {
+        diag("%s", err.msg);
+        mech_run_free(run);
+        mech_system_destroy(sys);
+        return;
+    }
+    long n = mech_run_rows(run) - 1;
+    double W = 9.81, d = W / 2 / law.K;
+    diag("rest: fy %.12g N, e - CR %.6g m (m g / 2K %.6g m)", col(run, "bear.fy")[n],
+         col(run, "bear.e")[n] - CR, d);
+    ok(fabs(col(run, "bear.fy")[n] - W) <= 1e-6 * W, "rest: fy is the weight");
+    ok(fabs(col(run, "bear.fx")[n]) + fabs(col(run, "bear.fz")[n]) + fabs(col(run, "bear.m")[n]) <=
+           1e-9 * W,
+       "rest: no other force, no moment about the journal's centre");
+    ok(fabs(col(run, "bear.fy_j")[n] - col(run, "bear.fy")[n]) == 0,
+       "rest: the bearing's frame is the world's here");
+    ok(fabs(col(run, "bear.radial_a.fn")[n] - W / 2) <= 1e-6 * W &&
+           fabs(col(run, "bear.radial_b.fn")[n] - W / 2) <= 1e-6 * W &&
+           col(run, "bear.active")[n] == 2,
+       "rest: each end's radial contact carries half");
+    ok(fabs(col(run, "bear.e")[n] - CR - d) <= 1e-6 * d && col(run, "bear.eyb")[n] < 0,
+       "rest: the eccentricity is the clearance plus m g / (2 K), downwards");
+    ok(col(run, "bear.tilt")[n] <= 1e-12 && col(run, "bear.impacts")[n] == 0,
+       "rest: aligned, no impact (it started touching)");
+    mech_run_free(run);
+    mech_system_destroy(sys);
+}
+
+/*
+** A disc (radius 8 mm, length 4 mm) turns over in the bearing (radius 10 mm: sqrt(8^2 + 2^2)
+** < 10) while drifting along its axis: past 90 degrees end A leads towards end wall B, which
+** only end B's axial contact faces, and its rim crosses the wall: the run fails with a
+** message naming the joint, the ends, the time and the values, and keeps its rows so far.
+*/
+static void tumble(void)
+{
+    mech_error err;
+    mech_system *sys = NULL;
+    const double g[3] = {0, 0, 0};
+    mech_system_create_spatial(&sys, g, &err);
+    mech_sbody_def b = mech_sbody_default();
+    b.name = "disc";
+    b.mass = 1;
+    double r = 8e-3, l = 4e-3;
+    b.inertia[0] = b.inertia[1] = (3 * r * r + l * l) / 12;
+    b.inertia[2] = r * r / 2;
+    b.vel[2] = 0.5;
+    b.omega[0] = 87;
+    int jb = -1;
+    mech_sbody_add(sys, &b, &jb, &err);
+    mech_sjoint_def j = mech_sjoint_default();
+    j.name = "bear";
+    j.type = MECH_REVOLUTE;
+    j.body_b = jb;
+    j.enforce = MECH_CLEARANCE;
+    j.clearance.radial = RI - r;
+    j.clearance.axial = (LI - l) / 2;
+    j.clearance.radius = RI;
+    j.clearance.length = LI;
+    j.clearance.normal_law = hertz();
+    if (!ok(mech_sjoint_add(sys, &j, NULL, &err) == MECH_OK, "tumble: the model is built")) {
+        diag("%s", err.msg);
+        mech_system_destroy(sys);
+        return;
+    }
+    static const char *const ch[] = {"bear.impacts", "bear.tilt"};
+    mech_sim_options o = mech_sim_default_options();
+    o.integ.method = MECH_DOPRI5;
+    o.integ.rtol = 1e-8;
+    o.integ.atol = 1e-11;
+    o.t_end = 0.05;
+    o.report = 1e-3;
+    o.channels = ch;
+    o.nchannels = 2;
+    mech_run *run = NULL;
+    mech_status st = mech_simulate(sys, &o, &run, &err);
+    diag("%s", err.msg);
+    ok(st == MECH_ERR_NUMERIC && run && mech_run_get_status(run) == MECH_RUN_FAILED,
+       "tumble: the run fails");
+    ok(strstr(err.msg, "revolute 'bear': the journal's end A left the bearing through end wall B "
+                       "at t = ") &&
+           strstr(err.msg, "is beyond the half length 0.02 m") &&
+           strstr(err.msg, "the journal turned over"),
+       "tumble: the message names the joint, the end, the wall and the values");
+    double t = NAN;
+    const char *at = strstr(err.msg, "end wall B at t = ");
+    if (at) sscanf(at + strlen("end wall B at t = "), "%lf", &t);
+    long n = run ? mech_run_rows(run) : 0;
+    const double *tt = run ? mech_run_time(run) : NULL,
+                 *imp = run ? col(run, "bear.impacts") : NULL;
+    ok(n >= 20 && imp && tt[n - 1] < t && t > 0.02 && t < 0.03 && imp[n - 1] == 0,
+       "tumble: the rows before are kept, no contact was touched");
+    mech_run_free(run);
+    mech_system_destroy(sys);
+}
+
 static void errors(void)
 {
     mech_error err;
@@ -293,6 +455,8 @@ int main(void)
     drop();
     damped();
     axial();
+    rest();
+    tumble();
     errors();
     return done_testing();
 }

@@ -3,7 +3,7 @@
 ** The contact geometry of a spatial revolute joint with radial and axial clearance
 ** (mech/sclearance_geom.h): the four contacts of hand-computed poses, the exact farthest rim
 ** point against brute force, the contact kinematics against finite differences, the A/B
-** symmetry, the journal-edge flag and the input checks.
+** symmetry, the journal-edge and beyond flags, each contact alone and the input checks.
 **
 ** The hand poses are written in the orthonormal frame e1, e2, e3 = ai of the bearing (tilted
 ** against the world axes so that no component is trivially zero), with the bearing of radius
@@ -707,12 +707,152 @@ static void test_symmetry(void)
         for (int end = 0; end < 2; end++) {
             okr = okr && same_contact(&r.c[end], &rb.c[1 - end], 1e-14);
             oka = oka && same_contact(&r.c[2 + end], &rb.c[3 - end], 1e-14);
-            oke = oke && r.edge[end].active == rb.edge[1 - end].active;
+            oke = oke && r.edge[end].active == rb.edge[1 - end].active &&
+                  r.beyond[end].active == rb.beyond[1 - end].active &&
+                  fabs(r.beyond[end].past - rb.beyond[1 - end].past) <= 1e-14;
         }
     }
     ok(okr, "flipping aj (and also ai) exchanges radial A and radial B");
     ok(oka, "flipping ai and aj exchanges axial A and axial B, with the same normals");
-    ok(oke, "and the edge flags");
+    ok(oke, "and the edge and beyond flags");
+}
+
+/* Whether two evaluations of a contact are the same bits (the fields, not the padding). */
+static int identical(const sclearance_contact *a, const sclearance_contact *b)
+{
+    int same = a->active == b->active && a->depth == b->depth && a->delta == b->delta &&
+               a->s == b->s && a->rho == b->rho;
+    for (int i = 0; i < 3; i++)
+        same = same && a->n[i] == b->n[i] && a->cj[i] == b->cj[i] && a->ci[i] == b->ci[i];
+    return same;
+}
+
+/* sclearance_detect_one gives each contact alone, as sclearance_detect does: the same bits,
+** through the whole range of tilts (turned over too), axes exactly parallel or opposite, and
+** an end centre on the bearing's axis. */
+static void test_detect_one(void)
+{
+    int same = 1, n = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        sclearance_geom g;
+        sclearance_pose p;
+        sclearance_result r;
+        pose_tilted(&g, &p, trial % 4 == 0 ? 0 : trial % 4 == 1 ? pi : uniform(0, pi), 0.4);
+        if (trial % 10 == 9) {
+            double t[3];
+            vec3_scale(g.Lj / 2, p.aj, t);
+            vec3_add(p.Pi, t, p.Pj);
+        }
+        sclearance_detect(&g, &p, &r);
+        for (int k = 0; k < SCLEARANCE_NCONTACTS; k++) {
+            sclearance_contact one;
+            memset(&one, 0xa5, sizeof one); /* nothing left over from before */
+            sclearance_detect_one(&g, &p, k, &one);
+            same = same && identical(&one, &r.c[k]);
+            n++;
+        }
+    }
+    ok(same && n == 1600, "detect_one: every contact alone, the same bits as detect (1600)");
+}
+
+/* The beyond flags: the rim point of each end farthest towards the other end wall. */
+static void test_beyond(void)
+{
+    sclearance_pose p;
+    sclearance_result r;
+    double Pj[3], aj[3], want[3];
+    /* turned over exactly: end A (Pj - 0.9 aj) is on B's side, at s = 0.2 + 0.9 */
+    at(P0, 0, 0, 0.2, Pj);
+    at(NULL, 0, 0, -1, aj);
+    pose_set(&p, Pj, aj);
+    sclearance_detect(&G, &p, &r);
+    ok(r.nactive == 0 && r.c[SCLEARANCE_AXIAL_A].depth < -2 && r.c[SCLEARANCE_AXIAL_B].depth < -1,
+       "turned over, end A past wall B: no contact faces it (axial A 2.1, axial B 1.7 away)");
+    ok(r.beyond[0].active && !r.beyond[1].active, "turned over: beyond flag at end A only");
+    is_num(r.beyond[0].past, 0.1, 1e-14, "turned over: end A 0.1 past wall B");
+    is_num(r.beyond[0].s, 1.1, 1e-14, "turned over: at s = 1.1");
+    is_num(r.beyond[1].past, -0.3, 1e-14, "turned over: end B 0.3 short of wall A");
+
+    /* turned over by pi - 0.3 about e1: aj = (0, sin b, -cos b); end A's point towards wall B
+    ** is E_A + Rj (0, cos b, sin b), at s = 0.9 (cos b + sin b) and y = 0.9 (cos b - sin b) */
+    const double b = 0.3, cb = cos(b), sb = sin(b);
+    at(NULL, 0, sb, -cb, aj);
+    pose_set(&p, P0, aj);
+    sclearance_detect(&G, &p, &r);
+    is_num(r.beyond[0].past, 0.9 * (cb + sb) - 1, 1e-14, "turned over, tilted: end A past wall B");
+    at(P0, 0, 0.9 * (cb - sb), 0.9 * (cb + sb), want);
+    vec_is(r.beyond[0].p, want, 1e-14, "turned over, tilted: the point");
+    is_num(r.beyond[0].rho, 0.9 * (cb - sb), 1e-14,
+           "turned over, tilted: its distance from the axis");
+    ok(r.beyond[0].active && r.beyond[1].active &&
+           fabs(r.beyond[0].past - r.beyond[1].past) <= 1e-14,
+       "turned over, tilted, centred: both ends past the other walls, alike");
+
+    /* a corner: an aligned journal on the wall and past end wall B, the same rim point: the edge
+    ** flag, bounded by the axial contact, but nothing beyond */
+    at(P0, 0.15, 0, 0.13, Pj);
+    pose_set(&p, Pj, e3);
+    sclearance_detect(&G, &p, &r);
+    ok(r.edge[1].active && r.edge[1].axial <= r.c[SCLEARANCE_AXIAL_B].depth &&
+           !r.beyond[0].active && !r.beyond[1].active,
+       "corner: edge flag within the axial contact's depth, no beyond flag");
+
+    /* random poses, tilts across (0.05, pi - 0.05): the closed form of the farthest point
+    ** along -sigma ai, -sigma s(E) + Rj sqrt(1 - (ai.aj)^2) (a sinusoid over the rim); the
+    ** offset Lj (ai.aj) from the other end's axial contact; and an edge on an end's own side
+    ** never farther past its wall than that end's axial contact */
+    double worst = 0, worst_lag = 0, worst_edge = -1;
+    int over = 0, under = 0, own = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        sclearance_geom g;
+        sclearance_pose q;
+        pose_tilted(&g, &q, uniform(0.05, pi - 0.05), 0.4);
+        sclearance_detect(&g, &q, &r);
+        double c = vec3_dot(q.ai, q.aj), root = sqrt(1 - c * c);
+        for (int end = 0; end < 2; end++) {
+            double sigma = end ? 1 : -1, E[3], rel[3];
+            vec3_scale(sigma * g.Lj / 2, q.aj, E);
+            vec3_add(q.Pj, E, E);
+            vec3_sub(E, q.Pi, rel);
+            double past = -sigma * vec3_dot(rel, q.ai) + g.Rj * root - g.Li / 2;
+            worst = fmax(worst, fabs(r.beyond[end].past - past));
+            const sclearance_contact *other = &r.c[end ? SCLEARANCE_AXIAL_A : SCLEARANCE_AXIAL_B];
+            worst_lag = fmax(worst_lag, fabs(r.beyond[end].past - (other->depth - g.Lj * c)));
+            *(c > 0 ? &under : &over) += r.beyond[end].active;
+        }
+    }
+    /* journals nearly aligned, long (small axial clearance) and pushed along the axis past an
+    ** end wall while off the axis: corners */
+    for (int trial = 0; trial < 400; trial++) {
+        sclearance_geom g;
+        sclearance_pose q;
+        pose_tilted(&g, &q, uniform(0, 0.05), 0.4);
+        g.Rj = uniform(0.7, 0.99), g.Lj = uniform(1.6, 1.95);
+        double shift = (trial % 2 ? 1 : -1) * uniform(0, 0.35), t[3];
+        vec3_scale(shift, q.ai, t);
+        vec3_add(q.Pj, t, q.Pj);
+        sclearance_detect(&g, &q, &r);
+        for (int end = 0; end < 2; end++) {
+            double sigma = end ? 1 : -1;
+            const sclearance_edge *e = &r.edge[end];
+            double pe[3];
+            vec3_sub(e->p, q.Pi, pe);
+            if (e->active && sigma * vec3_dot(pe, q.ai) > 0) { /* past its own end wall */
+                own++;
+                worst_edge = fmax(worst_edge, e->axial - r.c[2 + end].depth);
+            }
+        }
+    }
+    diag("beyond: closed form off by %.3g, lag off by %.3g; %d flags turned over, %d not; "
+         "%d own-side edges, largest overshoot past the axial depth %.3g",
+         worst, worst_lag, over, under, own, worst_edge);
+    /* O(1) lengths through a few roundings; sqrt(1 - c^2) >= 0.05 loses at most 1e-15 */
+    ok(worst <= 1e-14, "beyond: the farthest rim point towards the other wall (closed form)");
+    /* the face law's axial depth exceeds the deepest rim point's by Rj (sqrt(sin^2 + FACE^2) -
+    ** sin) <= Rj FACE^2 / (2 sin 0.05) = 1e-11 at these tilts */
+    ok(worst_lag <= 2e-11, "beyond: Lj (ai . aj) behind the other end's axial contact");
+    ok(over > 20, "beyond: flagged on turned-over poses");
+    ok(own > 20 && worst_edge <= 1e-14, "edge on its own side: within the axial contact's depth");
 }
 
 static int refused(const sclearance_geom *g, const sclearance_pose *p, const char *want1,
@@ -777,6 +917,8 @@ int main(void)
     test_kinematics_spin();
     test_kinematics_fd();
     test_symmetry();
+    test_detect_one();
+    test_beyond();
     test_checks();
     return done_testing();
 }
