@@ -111,6 +111,10 @@ typedef struct dim_ops {
     /* The run's length scale from the bodies: the positions at the start q, how far the
     ** velocities v and accelerations udot carry them in T, their outlines, gravity. */
     double (*body_scale)(const mech_system *sys, const double *q, const double *v, double T);
+    /* The speed of body b's point s (body coordinates; 2 used in a planar system) at (q, v):
+    ** 0 for the ground. */
+    double (*point_speed)(const mech_system *sys, int b, const double s[3], const double *q,
+                          const double *v);
     /* "body 'rod' omega": the name of position (velocity = 0) or velocity coordinate c of
     ** body bd (c counted from the body's first). */
     const char *(*coordinate_name)(const body *bd, int velocity, int c);

@@ -364,6 +364,14 @@ static void reach(double *L, double x)
     *L = fmax(*L, fabs(x));
 }
 
+static double planar_point_speed(const mech_system *sys, int b, const double s[3], const double *q,
+                                 const double *v)
+{
+    double p[2], pv[2];
+    body_point(sys, b, s, q, v, p, pv);
+    return hypot(pv[0], pv[1]);
+}
+
 static double planar_body_scale(const mech_system *sys, const double *q, const double *v, double T)
 {
     double L = 0;
@@ -429,6 +437,7 @@ const dim_ops planar_dim = {
     .contact_rates = planar_contact_rates,
     .contact_forces = planar_contact_forces,
     .body_scale = planar_body_scale,
+    .point_speed = planar_point_speed,
     .coordinate_name = planar_coordinate_name,
     .describe_gravity = planar_describe_gravity,
 };

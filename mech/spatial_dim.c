@@ -481,6 +481,18 @@ static void reach(double *L, double x)
     *L = fmax(*L, fabs(x));
 }
 
+static double spatial_point_speed(const mech_system *sys, int b, const double s[3], const double *q,
+                                  const double *v)
+{
+    const body *bd = &sys->bodies[b];
+    if (bd->u_at < 0) return 0;
+    double A[9], sw[3], pv[3];
+    spatial_rotation(q + bd->q_at, A);
+    mat3_vec(A, s, sw);
+    spatial_point_velocity(v + bd->u_at, sw, pv);
+    return vec3_norm(pv);
+}
+
 static double spatial_body_scale(const mech_system *sys, const double *q, const double *v, double T)
 {
     double L = 0;
@@ -550,6 +562,7 @@ const dim_ops spatial_dim = {
     .contact_rates = spatial_contact_rates,
     .contact_forces = spatial_contact_forces,
     .body_scale = spatial_body_scale,
+    .point_speed = spatial_point_speed,
     .coordinate_name = spatial_coordinate_name,
     .describe_gravity = spatial_describe_gravity,
 };

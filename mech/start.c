@@ -7,9 +7,10 @@
 #include <stdio.h>
 
 #include "clearance.h"
-#include "planar_body.h"
+#include "dim.h"
 #include "registry.h"
 #include "start.h"
+#include "vec3.h"
 
 /* A joint with clearance placed within this fraction of its clearance of the centre was
 ** centred, up to the rounding of its anchors; farther, it was placed there on purpose. */
@@ -57,20 +58,16 @@ void start_note(mech_system *sys)
 {
     const double *q = sys->y0, *v = sys->y0 + sys->nq;
     sys->start_note[0] = '\0';
+    /* the fastest point: a body's centre or a joint's anchor; the size: the longest anchor */
+    static const double centre[3] = {0, 0, 0};
     double V = 0, L = 0;
-    for (int b = 1; b < sys->nbodies; b++) {
-        double pose[3], vel[3];
-        body_pose(sys, b, q, v, pose, vel);
-        V = fmax(V, hypot(vel[0], vel[1]));
-    }
+    for (int b = 1; b < sys->nbodies; b++)
+        V = fmax(V, sys->dops->point_speed(sys, b, centre, q, v));
     for (int i = 0; i < sys->njoints; i++) {
         const joint *j = &sys->joints[i];
-        double p[2], pv[2];
-        body_point(sys, j->a, j->pa, q, v, p, pv);
-        V = fmax(V, hypot(pv[0], pv[1]));
-        body_point(sys, j->b, j->pb, q, v, p, pv);
-        V = fmax(V, hypot(pv[0], pv[1]));
-        L = fmax(L, fmax(hypot(j->pa[0], j->pa[1]), hypot(j->pb[0], j->pb[1])));
+        V = fmax(V, sys->dops->point_speed(sys, j->a, j->pa, q, v));
+        V = fmax(V, sys->dops->point_speed(sys, j->b, j->pb, q, v));
+        L = fmax(L, fmax(vec3_norm(j->pa), vec3_norm(j->pb)));
     }
     double worst = 0;
     for (int i = 0; i < sys->njoints; i++) {

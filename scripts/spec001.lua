@@ -57,13 +57,17 @@
 --   energy      E = kinetic energy + gravity's potential (the paper's Fig. 4f): the energy
 --               stored in a contact's deformation is not in E
 --
--- Dahl's law loses less than the others here (about 1.8 times the frictionless joint's energy,
--- against 3.8 to 5.4): with sigma0 = 1e5 N/m and normal forces of kilonewtons, its bristles
--- slide only beyond mu F_N / sigma0, about 1 mm, while the journal slips micrometres in an
+-- Dahl's law does not do what the paper says of every friction law.  It loses less than the
+-- others (1.6 to 1.8 times the frictionless joint's energy, against 3.3 to 5.4), and its peak
+-- acceleration and velocity range stay within the scatter of the frictionless joint's
+-- (measured at rtol 1e-7, 1e-8 and 1e-9: the irregular motion moves each by 10 to 20 %):
+-- with sigma0 = 1e5 N/m and normal forces of kilonewtons, its bristles slide only beyond
+-- mu F_N / sigma0, about 1 mm, while the journal slips micrometres to tens of micrometres in an
 -- impact, so each contact stays in pre-sliding, a spring that gives most of its energy back.
--- With sigma0 = 1e7 N/m it takes as much as Coulomb's law (0.53 J).  LuGre's bristle damping
--- sigma1 dissipates in pre-sliding too.  This is the paper's own conclusion about the dynamic
--- laws under impacts.
+-- With sigma0 = 1e7 N/m it takes as much as Coulomb's law (0.53 J of friction); keeping the
+-- bristles between contacts (reset = "never") changes little (0.16 J).  LuGre's bristle damping
+-- sigma1 dissipates in pre-sliding too.  The paper itself concludes that the dynamic laws have
+-- difficulty with pre-sliding under impacts.
 local sweep = require "sweep"
 local spec001 = require "spec001"
 local plot = require "plot"
@@ -205,15 +209,21 @@ for _, name in ipairs{ "coulomb", "stribeck", "dahl", "lugre" } do
   local r = by[name]
   local ratio = r.energy_change / none.energy_change
   ratios[#ratios + 1] = fmt("%s %.2f", LABEL[name], ratio)
-  lower = lower and r.peak_acc < none.peak_acc
   more = more and ratio > 1
-  if name ~= "dahl" then twice = twice and ratio >= 2 end
-  calmer = calmer and r.vy_range < none.vy_range
+  if name ~= "dahl" then
+    twice = twice and ratio >= 2
+    lower = lower and r.peak_acc < none.peak_acc
+    calmer = calmer and r.vy_range < none.vy_range
+  end
 end
-claim("C001-4", lower, "every friction law lowers the peak acceleration below the frictionless clearance's")
+claim("C001-4", lower, "Coulomb, Stribeck and LuGre friction lower the peak acceleration below the "
+  .. "frictionless clearance's")
 claim("C001-5", more and twice, fmt("every friction law loses more energy than the frictionless clearance, "
   .. "Coulomb, Stribeck and LuGre at least twice as much (%s times)", table.concat(ratios, ", ")))
-claim("C001-6", calmer, "every friction law narrows the slider's velocity range in the second half")
+claim("C001-6", calmer, "Coulomb, Stribeck and LuGre friction narrow the slider's velocity range in the second half")
+print(fmt("  Dahl's law at the paper's sigma0 stays in pre-sliding (see the script's head): peak |a| %.0f, velocity "
+  .. "range %.3f m/s, within the scatter of the frictionless joint's irregular motion (%.0f, %.3f m/s)",
+  by.dahl.peak_acc, by.dahl.vy_range, none.peak_acc, none.vy_range))
 
 local c3, c4 = by.coulomb, by["coulomb_1e-3"]
 print(fmt("  sgn(v) regularised with v_reg = 1e-3 instead of 1e-4 m/s (Coulomb): energy change %.5f instead of "

@@ -38,10 +38,15 @@ static void finalize(lua_State *L, lsys *ls, const char *fn)
     }
     /* a joint with clearance started fast across it: the first impact is the start's */
     char note[400];
-    if (mech_system_start_note(sys, note, sizeof note))
+    if (mech_system_start_note(sys, note, sizeof note) && ls->dim == 2)
         lu_warn(L,
                 "%s; mech.planar{ start = \"ideal\" } starts it with the ideal mechanism's "
                 "velocities (the default when no body is given a velocity)",
+                note);
+    else if (note[0] && ls->dim == 3)
+        lu_warn(L,
+                "%s; the bodies given the ideal mechanism's velocities (the journal moving with "
+                "its bearing) start without it",
                 note);
 }
 

