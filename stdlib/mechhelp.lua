@@ -837,9 +837,11 @@ spec001 = require "spec001": the spatial slider-crank of [Spatial revolute paper
   spec001.model{ clearance = {} }   "crank_pin0" with the paper's clearance joint (bearing on
     the crank, journal on the ground), the fields of spec001.CLEARANCE replacing defaults
   spec001.slider(t, params) -> y, vy, ay   the driven slider in closed form
-  spec001.friction(name) -> law   the paper's friction laws: a name of spec001.FRICTION
-    ("none" gives nil, "coulomb", "stribeck", "dahl", "lugre")
-  spec001.PARAMS, spec001.CLEARANCE   the parameters and their defaults]]
+  spec001.friction(name, v_reg) -> law   the paper's friction laws: a name of spec001.FRICTION
+    ("none" gives nil, "coulomb", "stribeck" with sgn(v) as v/sqrt(v^2 + v_reg^2), v_reg
+    default 1e-4 m/s; "dahl", "lugre" bounded)
+  spec001.PARAMS, spec001.CLEARANCE   the parameters and their defaults
+  scripts/spec001.lua runs the paper's six cases (Fig. 4, claims C001-1..6)]]
 for _, f in ipairs { "model", "slider", "friction" } do
   topics["spec001." .. f] = topics["spec001"]
 end
