@@ -44,11 +44,6 @@ static mech_status check(const joint *j, const mech_sclearance_def *d, mech_erro
     if (mech_normal_check(&d->normal_law, &lerr))
         return mech_error_set(err, MECH_ERR_ARG, "revolute '%s': %s law: %s", j->name,
                               mech_normal_name(d->normal_law.type), lerr.msg);
-    if (d->friction.type == MECH_FRICTION_STICK)
-        return mech_error_set(err, MECH_ERR_ARG,
-                              "revolute '%s': %s friction is planar only; a spatial joint takes "
-                              "a law without sticking",
-                              j->name, mech_friction_name(d->friction.type));
     if (mech_friction_check(&d->friction, &lerr))
         return mech_error_set(err, MECH_ERR_ARG, "revolute '%s': %s friction: %s", j->name,
                               mech_friction_name(d->friction.type), lerr.msg);

@@ -23,8 +23,9 @@
 ** accounts' terms.  A joint's four contacts are evaluated together: its bodies' poses and
 ** sclearance_detect once for the four, and the sum of the forces on the journal with their
 ** moment about its anchor kept as the joint's resultant (its channels, sclearance.c).  An event
-** reads one contact's gap alone, through sclearance_detect_one (the same values).  Sticking friction (it needs the trial-and-error pass 2) is planar only:
-** the constructor refuses it, and pass 2 does nothing here.
+** reads one contact's gap alone, through sclearance_detect_one (the same values).  Sticking
+** friction: pass 1 marks the contacts slow enough to stick, pass 2 (stick_forces) gives them
+** the force that holds them.
 */
 #include <math.h>
 #include <string.h>
@@ -137,10 +138,82 @@ static void store_resultant(joint *j, const sjstate *s, const double f[6])
     mat3t_vec(Wa, f + 3, j->react + 9);
 }
 
+/* Adds f (world) at the journal's point cj, moment about Pj, to the joint's stored resultant. */
+static void add_resultant(joint *j, const sjstate *s, const double cj[3], const double f[3])
+{
+    double arm[3], m[3], w[6], Wa[9], loc[3];
+    vec3_sub(cj, s->p.Pj, arm);
+    vec3_cross(arm, f, m);
+    for (int i = 0; i < 3; i++) w[i] = f[i], w[3 + i] = m[i];
+    mat3_mul(s->Ai, j->fa, Wa);
+    for (int i = 0; i < 6; i++) j->react[i] += w[i];
+    mat3t_vec(Wa, w, loc);
+    for (int i = 0; i < 3; i++) j->react[6 + i] += loc[i];
+    mat3t_vec(Wa, w + 3, loc);
+    for (int i = 0; i < 3; i++) j->react[9 + i] += loc[i];
+}
+
+/*
+** Pass 2, sticking friction (MECH_FRICTION_STICK) below 2 v_eps, as the planar contacts do it
+** (contact.c's head), in the tangent plane: the tangential force that keeps the contact from
+** sliding is minus every other force on the journal along t1 and t2 (on the bearing, with the
+** opposite sign, when the journal is the ground), shared among the joint's sticking contacts by
+** their normal forces (a journal held at both ends), its magnitude clamped to mu_s F_N; from v_eps
+** to 2 v_eps it moves linearly to the kinetic force -mu F_N v_t/|v_t|.  Exact when the
+** journal's (or the bearing's) translation is free of Lagrange constraints and the other body
+** fixed; rotations are ignored, as in the plane.
+*/
+static void stick_forces(mech_system *sys, const double *y)
+{
+    const double *q = y, *v = y + sys->nq;
+    for (int k = 0; k < sys->ncontacts; k++) {
+        contact *c = &sys->contacts[k];
+        if (c->flaw.type != MECH_FRICTION_STICK || !c->sticking) continue;
+        joint *j = &sys->joints[c->owner];
+        /* the joint's sticking contacts share the holding force by their normal forces: each
+        ** alone would hold the journal against all of it */
+        double share = 0;
+        for (int i = j->contact0; i < j->contact0 + j->ncontact; i++)
+            if (sys->contacts[i].sticking) share += sys->contacts[i].fn;
+        share = share > 0 ? c->fn / share : 0;
+        sjstate s;
+        sclearance_contact one;
+        sgeom g;
+        joint_state(sys, j, q, v, &s);
+        sclearance_detect_one(&s.sz, &s.p, c->slot, &one);
+        contact_geometry(j, &s, &one, &g);
+        double vt[2] = {vec3_dot(g.t1, g.r.vt), vec3_dot(g.t2, g.r.vt)}, other[2] = {0, 0};
+        int da = sys->bodies[c->a].u_at, db = sys->bodies[c->b].u_at;
+        const double *Q = da >= 0 ? sys->Q + da : db >= 0 ? sys->Q + db : NULL;
+        double sign = da >= 0 ? 1 : -1;
+        if (Q) other[0] = sign * vec3_dot(g.t1, Q), other[1] = sign * vec3_dot(g.t2, Q);
+        double limit = c->flaw.mu_s * c->fn, f[2] = {-share * other[0], -share * other[1]};
+        double mag = hypot(f[0], f[1]);
+        if (mag > limit) f[0] *= limit / mag, f[1] *= limit / mag;
+        double speed = hypot(vt[0], vt[1]), r = speed / c->flaw.v_eps - 1; /* > 0: on the ramp */
+        if (r > 0)
+            for (int i = 0; i < 2; i++)
+                f[i] = (1 - r) * f[i] - r * c->flaw.mu * c->fn * vt[i] / speed;
+        double fj[3], fi[3];
+        for (int i = 0; i < 3; i++) {
+            fj[i] = f[0] * g.t1[i] + f[1] * g.t2[i];
+            fi[i] = -fj[i];
+        }
+        add_force(sys, c->a, g.r.arm_j, fj);
+        add_force(sys, c->b, g.r.arm_i, fi);
+        add_resultant(j, &s, g.k.cj, fj);
+        c->ft = hypot(f[0], f[1]);
+        sys->p_friction -= f[0] * vt[0] + f[1] * vt[1];
+    }
+}
+
 int spatial_contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass)
 {
     (void)t;
-    if (pass == 2) return 0; /* no sticking friction in space */
+    if (pass == 2) {
+        stick_forces(sys, y);
+        return 0;
+    }
     const double *q = y, *v = y + sys->nq;
     sjstate s;
     sclearance_result res;
@@ -167,7 +240,9 @@ int spatial_contact_forces(mech_system *sys, double t, const double *y, double *
             double elastic;
             double fn = mech_normal_force(&c->nlaw, d, dd, c->impact_speed, &elastic);
             double f[2] = {0, 0}, zdot[2] = {0, 0};
-            if (c->flaw.type != MECH_FRICTION_NONE) {
+            if (c->flaw.type == MECH_FRICTION_STICK && hypot(vt[0], vt[1]) < 2 * c->flaw.v_eps) {
+                c->sticking = 1; /* pass 2 sets its force */
+            } else if (c->flaw.type != MECH_FRICTION_NONE) {
                 mech_friction_force(&c->flaw, 2, vt, fn, c->bristle >= 0 ? &y[c->bristle] : NULL, f,
                                     c->bristle >= 0 ? zdot : NULL);
                 if (c->bristle >= 0) {

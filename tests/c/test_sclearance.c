@@ -441,8 +441,11 @@ static void errors(void)
        "errors: a bearing too short for the axial clearance");
     j.clearance.length = LI;
     j.clearance.friction = mech_friction_default(MECH_FRICTION_STICK);
-    ok(mech_sjoint_add(sys, &j, NULL, &err) == MECH_ERR_ARG && strstr(err.msg, "planar only"),
-       "errors: sticking friction is refused");
+    j.clearance.friction.mu = -0.1;
+    ok(mech_sjoint_add(sys, &j, NULL, &err) == MECH_ERR_ARG && strstr(err.msg, "revolute 'bear'") &&
+           strstr(err.msg, "mu"),
+       "errors: a friction law that its check refuses, named with the joint");
+    diag("%s", err.msg);
     j.clearance.friction = mech_friction_default(MECH_FRICTION_NONE);
     j.type = MECH_SPHERICAL;
     ok(mech_sjoint_add(sys, &j, NULL, &err) == MECH_ERR_ARG && strstr(err.msg, "no clearance"),

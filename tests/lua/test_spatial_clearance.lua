@@ -140,6 +140,50 @@ do
   end
 end
 
+-- ---- sticking friction in the tangent plane ------------------------------------------------------
+-- A journal pressed down on the bearing's wall by 10 N (no gravity; both ends carry it) and
+-- pushed along the axis, where the wall is straight: the stick law of [Zheng & Wang, Eq. 13]
+-- (mu_s 0.3, mu 0.2, v_eps 1e-4 m/s).  Pushed by 1 N (below mu F_N = 2 N): the friction slows
+-- it to the stick band and then holds it, equal to the push; pushed by 4 N (above mu_s F_N =
+-- 3 N): it slides, the friction mu F_N, the acceleration (4 - 2) N / 1 kg.  A huge moment of
+-- inertia keeps it from rolling (the law ignores rotations, as in the plane).
+local function pressed(F, t)
+  local sys = mech.spatial { gravity = { 0, 0, 0 } }
+  local j = sys:body { name = "journal", mass = 1, at = { 0, -0.5e-3, 0 }, inertia = { 10, 10, 10 } }
+  sys:revolute { sys.ground, j, name = "bear", a_at = { 0, 0, 0 }, b_at = { 0, 0, 0 }, axis = { 0, 0, 1 },
+    clearance = { radial = 0.5e-3, axial = 0.5e-3 }, bearing = { radius = 10e-3, length = 40e-3 },
+    contact = mech.contact.lankarani_nikravesh { K = 1e9, n = 1.5, restitution = 0.3 },
+    friction = mech.friction.stick { mu_s = 0.3, mu = 0.2, v_eps = 1e-4 } }
+  sys:force { j, value = { 0, -10, F }, name = "push" }
+  return sys:simulate { t = t, report = 1e-4, rtol = 1e-8, atol = 1e-11,
+    record = { "journal.vz", "bear.radial_a.fn", "bear.radial_b.fn", "bear.radial_a.ft", "bear.radial_b.ft",
+      "bear.radial_a.vt", "system.friction", "system.balance" } }
+end
+do
+  local r = pressed(1, 0.05)
+  local n = #r.t
+  local ft = r["bear.radial_a.ft"][n] + r["bear.radial_b.ft"][n]
+  local fn = r["bear.radial_a.fn"][n] + r["bear.radial_b.fn"][n]
+  local dv = math.abs(r["journal.vz"][n] - r["journal.vz"][n - 100])
+  -- held: the slip stays in the band; it changes by 6e-8 m/s in the last 10 ms (the ramp from
+  -- v_eps to 2 v_eps pulls it slowly towards v_eps), while sliding it would change by 1e-2
+  tap.ok(r["bear.radial_a.vt"][n] < 2e-4 and dv <= 1e-6, string.format("stick: pushed by 1 N, held in the "
+    .. "stick band (slip %.3g m/s, its change over the last 10 ms %.2g m/s)", r["bear.radial_a.vt"][n], dv))
+  -- the holding force equals the push to the balance of the 10 N and 1 N loads, far below mu_s F_N
+  tap.ok(math.abs(ft - 1) <= 1e-4 and ft < 0.3 * fn, string.format("stick: the friction holds with the "
+    .. "push, %.6f N (mu_s F_N = %.3f N)", ft, 0.3 * fn))
+  local B = r["system.balance"]
+  tap.ok(math.max(B:max(), -B:min()) <= 1e-9, "stick: the energy balance closes")
+  r = pressed(4, 0.02)
+  n = #r.t
+  ft = r["bear.radial_a.ft"][n] + r["bear.radial_b.ft"][n]
+  fn = r["bear.radial_a.fn"][n] + r["bear.radial_b.fn"][n]
+  local a = (r["journal.vz"][n] - r["journal.vz"][n - 50]) / (r.t[n] - r.t[n - 50])
+  -- the acceleration by a difference over 5 ms, while the normal force rings by 1e-4 N
+  tap.ok(math.abs(ft - 0.2 * fn) <= 1e-9 * fn and math.abs(a - (4 - ft)) <= 1e-3, string.format("stick: "
+    .. "pushed by 4 N it slides, friction mu F_N = %.6f N, acceleration %.6f m/s^2", ft, a))
+end
+
 -- ---- the start's warning in space ----------------------------------------------------------------
 -- A joint whose journal starts fast across its clearance while the mechanism is slow is
 -- named in a warning (its first impact comes from the start).  The spatial warning once read
