@@ -28,7 +28,9 @@
 -- and acceleration, the energies, the contacts, every recorded step, the parameters in the
 -- header), summary.csv (a row per case, the numbers printed), spec001_fig4.png/.pdf (the
 -- paper's Fig. 4: slider position, velocity, acceleration, the position-velocity and
--- velocity-acceleration phase portraits and the mechanical energy variation).
+-- velocity-acceleration phase portraits and the mechanical energy variation) and
+-- spec001_journal.png/.pdf (the journal's centre in its bearing as the crank sees it, the
+-- radial clearance dashed, for each clearance case, and the axial offsets).
 -- A rerun takes the cases from <output-folder>/spec001/cases instead of running them again.
 --
 -- What the paper leaves open, and this script's choice:
@@ -101,6 +103,7 @@ local function case(c, dir)
     for _, k in ipairs(CONTACTS) do
       for _, q in ipairs{ "fn", "ft", "impacts" } do record[#record + 1] = "crank_pin0." .. k .. "." .. q end
     end
+    for _, q in ipairs{ "exb", "eyb", "axial", "tilt" } do record[#record + 1] = "crank_pin0." .. q end
   end
   local params = { model = name }
   for k, v in pairs(p) do params[k] = v end
@@ -138,6 +141,12 @@ local function case(c, dir)
       out.impacts = out.impacts + math.tointeger(run["crank_pin0." .. k .. ".impacts"][n])
       out.peak_force = math.max(out.peak_force, run["crank_pin0." .. k .. ".fn"]:max())
     end
+  end
+  if clearance then -- the journal's centre in the bearing (the crank's joint frame), its axial offset
+    s.ex, s.ey, s.axial = {}, {}, {}
+    local ex, ey, ax = run["crank_pin0.exb"], run["crank_pin0.eyb"], run["crank_pin0.axial"]
+    for i = 1, n do s.ex[i], s.ey[i], s.axial[i] = ex[i] * 1e3, ey[i] * 1e3, ax[i] * 1e3 end
+    out.peak_tilt = run["crank_pin0.tilt"]:max()
   end
   out.files = { run:csv(dir .. "/" .. name .. ".csv"), sweep.write(dir .. "/series", s) }
   return out
@@ -260,5 +269,25 @@ panels[5]:set{ title = "(e) velocity-acceleration", xlabel = "v [m/s]", ylabel =
 panels[6]:set{ title = "(f) mechanical energy variation", xlabel = "time [s]", ylabel = "E - E(0) [J]" }
 local figures = {}
 output.figure(fig, folder, "spec001_fig4", figures)
+
+-- the journal's centre in its bearing (as the crank sees it), and its axial offset
+local c_r, c_a = spec001.CLEARANCE.radial * 1e3, spec001.CLEARANCE.axial * 1e3
+local jfig = plot.figure{ rows = 2, cols = 3, width = 180, height = 125,
+  title = "The journal's centre in its bearing (the crank's frame), clearance 0.5 mm" }
+local circle = { x = {}, y = {} }
+for k = 0, 360 do circle.x[k + 1], circle.y[k + 1] = c_r * math.cos(math.rad(k)), c_r * math.sin(math.rad(k)) end
+for i, name in ipairs{ "none", "coulomb", "stribeck", "dahl", "lugre" } do
+  local sr = series[name]
+  jfig:panel(i):line{ x = circle.x, y = circle.y, color = 1, width = 0.4, style = "dashed" }
+    :line{ x = sr.ex, y = sr.ey, color = COLOR[name], width = 0.4 }
+    :set{ title = LABEL[name], xlabel = "e_x [mm]", ylabel = "e_y [mm]", aspect = "equal",
+      xlim = { -1.1 * c_r, 1.1 * c_r }, ylim = { -1.1 * c_r, 1.1 * c_r } }
+end
+local axial = jfig:panel(6)
+for _, name in ipairs{ "none", "coulomb", "stribeck", "dahl", "lugre" } do
+  axial:line{ x = series[name].t, y = series[name].axial, color = COLOR[name], width = 0.5 }
+end
+axial:set{ title = "axial offset", xlabel = "time [s]", ylabel = "offset [mm]", ylim = { -1.1 * c_a, 1.1 * c_a } }
+output.figure(jfig, folder, "spec001_journal", figures)
 print("  results: " .. folder .. "/summary.csv and a CSV per case")
 print("  figures: " .. table.concat(figures, ", "))

@@ -55,6 +55,18 @@ for _, name in ipairs{ "ideal", "none", "coulomb", "stribeck", "dahl", "lugre", 
 end
 tap.ok((slurp(study.folder .. "/spec001_fig4.png") or ""):match("^\x89PNG"), "Fig. 4 as PNG")
 tap.ok((slurp(study.folder .. "/spec001_fig4.pdf") or ""):match("^%%PDF"), "and as PDF")
+tap.ok((slurp(study.folder .. "/spec001_journal.png") or ""):match("^\x89PNG"), "the journal's path as PNG")
+-- the journal's centre stays within the radial clearance plus the contacts' penetration
+-- (micrometres) and its axial offset within the axial clearance plus its penetration
+for _, name in ipairs{ "none", "coulomb", "stribeck", "dahl", "lugre" } do
+  local e, ax = 0, 0
+  for i, x in ipairs(s[name].ex) do
+    e = math.max(e, math.sqrt(x * x + s[name].ey[i] ^ 2))
+    ax = math.max(ax, math.abs(s[name].axial[i]))
+  end
+  tap.ok(e <= 0.5 * 1.02 and ax <= 0.5 * 1.02, string.format("case %s: the journal's centre within %.4f mm of "
+    .. "the bearing's axis, %.4f mm of its middle (clearances 0.5 mm)", name, e, ax))
+end
 tap.ok((slurp(study.folder .. "/summary.csv") or ""):match("\ncase_index,peak_acc,"), "the summary as CSV")
 tap.like(summary, "C001%-1 holds", "the summary states the claims")
 
