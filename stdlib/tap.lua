@@ -90,6 +90,34 @@ end
 
 -- Ends the test: prints the plan if none was given and exits with status 0 only when
 -- every test passed and the plan was met.
+-- The contents of the file at path, or nil when it cannot be read.
+function tap.slurp(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local text = f:read("a")
+  f:close()
+  return text
+end
+
+-- Runs the script at path in this process, with arg = { [0] = path, ... } and its printed
+-- lines kept instead of written (stdout belongs to TAP): returns whether it ran without error,
+-- the lines it printed and its error (nil when none).  arg and print are restored either way.
+function tap.script(path, ...)
+  local printed = {}
+  local print0, arg0 = print, arg
+  print = function(...)
+    local t = table.pack(...)
+    for i = 1, t.n do t[i] = tostring(t[i]) end
+    printed[#printed + 1] = table.concat(t, "\t")
+  end
+  arg = table.pack(...)
+  arg.n, arg[0] = nil, path
+  local ok, err = pcall(dofile, path)
+  print, arg = print0, arg0
+  if ok then return true, printed end
+  return false, printed, err
+end
+
 function tap.done()
   if not planned then out("1..", run, "\n") end
   if planned and planned ~= run then

@@ -17,21 +17,10 @@ local script = source .. "/scripts/spec001.lua"
 local dir = os.tmpname()
 os.remove(dir)
 
-local printed = {}
-do
-  local print0, arg0 = print, arg
-  print = function(...)
-    local t = table.pack(...)
-    for i = 1, t.n do t[i] = tostring(t[i]) end
-    printed[#printed + 1] = table.concat(t, "\t")
-  end
-  arg = { [0] = script, dir, sanitizer and "quick" or nil }
-  local ok, err = pcall(dofile, script)
-  print, arg = print0, arg0
-  if not tap.ok(ok, "scripts/spec001.lua runs" .. (sanitizer and " in quick mode" or "")) then
-    tap.diag(err)
-    tap.done()
-  end
+local ok, printed, err = tap.script(script, dir, sanitizer and "quick" or nil)
+if not tap.ok(ok, "scripts/spec001.lua runs" .. (sanitizer and " in quick mode" or "")) then
+  tap.diag(err)
+  tap.done()
 end
 local summary = table.concat(printed, "\n")
 local study = spec001_study
@@ -40,13 +29,7 @@ local FRICTION = { "coulomb", "stribeck", "dahl", "lugre" }
 tap.diag(summary)
 
 -- ---- what the script writes ----------------------------------------------------------------
-local function slurp(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local text = f:read("a")
-  f:close()
-  return text
-end
+local slurp = tap.slurp
 for _, name in ipairs{ "ideal", "none", "coulomb", "stribeck", "dahl", "lugre", "coulomb_1e-3" } do
   local csv = slurp(c[name].files[1]) or ""
   tap.ok(csv:match("^# mechlua ") and csv:find("\n# parameter model = " .. name .. "\n", 1, true)

@@ -21,17 +21,8 @@ os.remove(dir)
 -- The script, in this process: its summary is kept (not printed: TAP owns stdout) and what
 -- its cases computed is in the global table spec004 (the runs themselves were in its sweeps'
 -- worker processes).
-local printed = {}
+local ok, printed, err = tap.script(script, dir, "quick")
 do
-  local print0, arg0 = print, arg
-  print = function(...)
-    local t = table.pack(...)
-    for i = 1, t.n do t[i] = tostring(t[i]) end
-    printed[#printed + 1] = table.concat(t, "\t")
-  end
-  arg = { [0] = script, dir, "quick" }
-  local ok, err = pcall(dofile, script)
-  print, arg = print0, arg0
   if not tap.ok(ok, "scripts/spec004.lua runs in quick mode") then
     tap.diag(err)
     tap.done()
@@ -51,13 +42,7 @@ local cases = {}
 for _, cf in ipairs(spec004.configs) do cases[cf.key] = cf end
 local ideal, trans, rev, mixed = cases.ideal, cases.translational, cases.revolute, cases.mixed
 
-local function slurp(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local slurp = tap.slurp
 
 -- ---- the outputs -------------------------------------------------------------------------
 

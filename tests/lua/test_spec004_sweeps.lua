@@ -20,13 +20,7 @@ local root = os.tmpname()
 os.remove(root)
 mech.mkdir(root)
 
-local function slurp(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
+local slurp = tap.slurp
 
 -- A number as its bits (a float in hex: exact, and 0 and -0 differ): equal strings, equal
 -- numbers.
@@ -40,17 +34,7 @@ end
 -- summary's numbers as "name = bits", the files it wrote (CSV files and figures) and its
 -- sweeps' results.
 local function run_script(dir, extra)
-  local printed = {}
-  local print0, arg0 = print, arg
-  print = function(...)
-    local t = table.pack(...)
-    for i = 1, t.n do t[i] = tostring(t[i]) end
-    printed[#printed + 1] = table.concat(t, "\t")
-  end
-  arg = { [0] = script, dir, "quick" }
-  for _, a in ipairs(extra) do arg[#arg + 1] = a end
-  local ok, err = pcall(dofile, script)
-  print, arg = print0, arg0
+  local ok, printed, err = tap.script(script, dir, "quick", table.unpack(extra))
   if not ok then
     tap.diag(err)
     return nil
