@@ -256,6 +256,23 @@ do
     "help(\"spatial:revolute\") lists them")
 end
 
+-- ---- its contacts, described ------------------------------------------------------------------
+-- Each of the four contacts is an entity; tostring once described it as a planar point contact
+-- ("journal (0, 0) on the surface of ground through (0, 0) normal (0, 0)", found by the fuzzer
+-- in an error message that showed the contact): it names the journal's end, the wall, both
+-- cylinders and the joint.
+do
+  local sys = model(with { contact = hertz })
+  for _, c in ipairs { { "radial_a", "A", "wall" }, { "radial_b", "B", "wall" }, { "axial_a", "A", "end wall A" },
+    { "axial_b", "B", "end wall B" } } do
+    local want = "^contact 'bear%." .. c[1] .. "': end " .. c[2] .. " of the journal of journal %(radius 0%.0095 m, "
+      .. "length 0%.039 m%) against the bearing's " .. c[3] .. " of ground %(radius 0%.01 m, length 0%.04 m%), in "
+      .. "revolute 'bear'; hertz K 1000000000 "
+    tap.like(tostring(sys:entity("bear." .. c[1])), want,
+      "tostring of contact " .. c[1] .. ": its end, its wall, the cylinders, the joint")
+  end
+end
+
 -- ---- the resultant: Newton and Euler on the journal, at every row --------------------------------
 -- The contacts are the only forces on the journal but gravity, and its anchor is its centre of
 -- mass, so the resultant the joint reports must be m (a - g) and, about the anchor,
