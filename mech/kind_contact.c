@@ -5,6 +5,7 @@
 
 #include "kind.h"
 #include "registry.h"
+#include "sclearance_geom.h"
 
 const quantity contact_quantities[] = {
     {"gap", "m"},  {"penetration", "m"}, {"rate", "m/s"}, {"fn", "N"},      {"ft", "N"},
@@ -78,6 +79,15 @@ static void contact_describe(sbuf *b, const mech_system *sys, int id)
                   "centred (%.10g, %.10g) radius %.10g m",
                   sys->bodies[c->a].name, c->pa[0], c->pa[1], c->ra, sys->bodies[c->b].name,
                   c->qb[0], c->qb[1], c->rb);
+    else if (c->shape == SHAPE_JOURNAL_IN_BEARING) /* one of a spatial journal's four */
+        sb_printf(b,
+                  "end %c of the journal of %s (radius %.10g m, length %.10g m) against the "
+                  "bearing's %s of %s (radius %.10g m, length %.10g m), in revolute '%s'",
+                  c->slot % 2 ? 'B' : 'A', sys->bodies[c->a].name, c->ra, c->la,
+                  c->slot <= SCLEARANCE_RADIAL_B ? "wall"
+                  : c->slot % 2                  ? "end wall B"
+                                                 : "end wall A",
+                  sys->bodies[c->b].name, c->rb, c->lb, sys->joints[c->owner].name);
     else
         sb_printf(b,
                   "%s (%.10g, %.10g) on the surface of %s through (%.10g, %.10g) normal "

@@ -68,6 +68,9 @@ function spec001.friction(name, v_reg)
   local fname = "spec001.friction"
   if v_reg == nil then v_reg = 1e-4 end
   if type(v_reg) ~= "number" then options.fail(1, fname, "argument #2 (v_reg) must be a number [m/s] (got %s)", type(v_reg)) end
+  if not (v_reg > 0 and v_reg < math.huge) then
+    options.fail(1, fname, "argument #2 (v_reg) must be a finite number > 0 [m/s] (got %s)", tostring(v_reg))
+  end
   if name == "none" then return nil
   elseif name == "coulomb" then return mech.friction.coulomb{ mu = 0.1, regularization = "sqrt", v_reg = v_reg }
   elseif name == "stribeck" then
@@ -126,6 +129,10 @@ function spec001.model(o)
   local p = options.read(fname, o, spec001.PARAMS)
   options.numbers(fname, p, { "crank", "rod", "m_crank", "m_rod", "m_slider", "omega", "gravity",
     "baumgarte" })
+  local c = p.pivot
+  if type(c) ~= "table" or type(c[1]) ~= "number" or type(c[2]) ~= "number" or type(c[3]) ~= "number" then
+    options.fail(1, fname, "field 'pivot' must be {x, y, z} [m] (got %s)", options.typename(c))
+  end
   local w, r, L = p.omega, p.crank, p.rod
   local P, vP = pin(p, 0, w)
   local yc = math.sqrt(L * L - P[1] * P[1] - P[3] * P[3])
@@ -156,8 +163,23 @@ function spec001.model(o)
   if p.clearance then
     local c = options.read(fname .. " (clearance)", p.clearance, spec001.CLEARANCE)
     options.numbers(fname .. " (clearance)", c, { "radial", "axial", "radius", "length", "K", "restitution", "v_reg" })
+    -- checked here, so that an error names this function's field and the caller's line
+    local cfn = fname .. " (clearance)"
+    if not (c.K > 0) then options.fail(1, cfn, "field 'K' must be > 0 [N/m^1.5] (got %s)", tostring(c.K)) end
+    if not (c.restitution > 0 and c.restitution <= 1) then
+      options.fail(1, cfn, "field 'restitution' must be in (0, 1] (got %s)", tostring(c.restitution))
+    end
+    if not (c.v_reg > 0) then options.fail(1, cfn, "field 'v_reg' must be > 0 [m/s] (got %s)", tostring(c.v_reg)) end
     local friction = c.friction
-    if type(friction) == "string" then friction = spec001.friction(friction, c.v_reg) end
+    if type(friction) == "string" then
+      local known = false
+      for _, name in ipairs(spec001.FRICTION) do known = known or name == friction end
+      if not known then
+        options.fail(1, cfn, "field 'friction' must be a law of mech.friction, false or one of %s (got %s)",
+          table.concat(spec001.FRICTION, ", "), friction)
+      end
+      friction = spec001.friction(friction, c.v_reg)
+    end
     -- the bearing on the crank, the journal on the ground, as in the paper
     bearing = sys:revolute{ crank, sys.ground, at = p.pivot, axis = { 0, 1, 0 },
       clearance = { radial = c.radial, axial = c.axial },

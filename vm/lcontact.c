@@ -646,14 +646,17 @@ int lcontact_read(lua_State *L, int idx, const char *fn, const char *field, mech
     const char *name = lu_string(L, idx, fn, "law", "");
     char where[64];
     snprintf(where, sizeof where, "field '%s': ", field);
+    /* the law's own errors (its values, its options) name the field that holds it */
+    char sub[256];
+    snprintf(sub, sizeof sub, "%s: field '%s'", fn, field);
     if (nl) {
         if (strcmp(kind, "contact") != 0)
             return lu_error(L, fn, "field '%s' must be a contact law (got a %s law)", field, kind);
         for (int k = 0; k < MECH_NORMAL_COUNT; k++)
             if (strcmp(mech_normal_name((mech_normal_type)k), name) == 0) {
-                mech_normal_type type = normal_variant(L, idx, fn, (mech_normal_type)k);
+                mech_normal_type type = normal_variant(L, idx, sub, (mech_normal_type)k);
                 check_law_fields(L, idx, fn, where, "contact", name, normal_fields(type), 1);
-                lcontact_normal(L, idx, fn, type, nl);
+                lcontact_normal(L, idx, sub, type, nl);
                 return 0;
             }
     } else {
@@ -664,7 +667,7 @@ int lcontact_read(lua_State *L, int idx, const char *fn, const char *field, mech
                 strcmp(mech_friction_name((mech_friction_type)k), name) == 0) {
                 mech_friction_type type = (mech_friction_type)k;
                 check_law_fields(L, idx, fn, where, "friction", name, friction_fields(type), 1);
-                lcontact_friction(L, idx, fn, friction_variant(L, idx, fn, type), fl);
+                lcontact_friction(L, idx, sub, friction_variant(L, idx, sub, type), fl);
                 return 0;
             }
     }

@@ -464,6 +464,12 @@ static void clearance_size(lua_State *L, const char *fn, const char *size, const
                  "give two of the bearing's %s (bearing = { %s = ... }), the journal's "
                  "(journal = { %s = ... }) and the %s clearance (clearance = { %s = ... })",
                  size, size, size, cname, cname);
+    if (nb && nj && !(*j < *b))
+        lu_error(L, fn,
+                 "the journal's %s %g m is not less than the bearing's %g m: the journal must fit "
+                 "in the bearing's cavity (the %s clearance, %sthe bearing's %s less the "
+                 "journal's, must be > 0)",
+                 size, *j, *b, cname, mult == 1 ? "" : "half ", size);
     if (!nb) *b = *j + mult * *c;
     if (!nj) *j = *b - mult * *c;
     if (!nc) *c = (*b - *j) / mult;

@@ -28,6 +28,16 @@
 -- that fail, return odd values, change their state table s or the system; methods of one
 -- dimension called with a system of the other; spatial channels (Euler angles, _j reactions,
 -- invalid names) in records and events.
+--
+-- Revolute joints with clearance (STEMPLATES.clearance, now and then a chain's revolute joint,
+-- spec001's crank): a journal in a bearing on the ground, on a free body or on a pendulum,
+-- any two of the bearing's, the journal's and the clearance sizes, any contact law and any
+-- friction law with its options (regularization and v_reg, bounded, reset, normalized; also
+-- from spec001.friction, or a law kept and changed after its constructor); hostile now and
+-- then: a journal as large as its bearing, clearances zero, negative, not finite or huge,
+-- sizes that disagree or are missing, no contact law or one of the wrong kind, the journal
+-- placed outside the cavity, clearance on joints of other kinds, the ideal joint's enforcement
+-- fields; their channels and their four contacts' (and names they have not) in records.
 local USAGE = "usage: mechlua tests/fuzz/gen.lua SEED FIRST STRIDE COUNT OUTDIR"
 local SEED, FIRST, STRIDE, COUNT, OUTDIR = tonumber(arg[1]), tonumber(arg[2]), tonumber(arg[3]),
   tonumber(arg[4]), arg[5]
@@ -374,29 +384,89 @@ function G:nlaw(soft)
   return fmt("mech.contact.%s{ K = %s, restitution = %s%s }", law, num(K), num(self:float(0, 1)), extra)
 end
 
-function G:flaw()
+-- A friction law with its options: the regularisations of Coulomb and Stribeck friction
+-- (v_reg), the bounded form and the reset of the bristle laws (Dahl, LuGre), the normalised
+-- LuGre law.  `bristles` prefers the bounded form (a spatial clearance joint needs it to run
+-- through an onset).  Now and then (probability h, default 0.05) one option or parameter is
+-- bad: an unknown regularisation, v_reg without one or not positive, bounded and normalized
+-- together, a reset that does not exist, options of the wrong type, mu_s below mu.
+local REGS = { "none", "linear", "tanh", "sqrt" }
+local SPEC001_FRICTION = { "none", "coulomb", "stribeck", "dahl", "lugre" } -- spec001.friction's names
+local HREG = { '"cubic"', '""', '"SQRT"', '"tanh "', "true", "1", "{}", '"none\\0"' }
+local HPOS = { "0", "-0.0", "-1e-4", "NAN", "INF", "1e300", "5e-324", '"1e-4"', "{}", "true" }
+local HOPT = { '"yes"', "1", "0", '"true"', "{}", "NAN", "print" }
+local HRESET = { '"always"', '""', '"ONSET"', "true", "1", "{}", '"never\\0"', '"onset "' }
+
+function G:flaw(h, bristles)
   local s = self:chance(0.3) and self:any("flaw")
   if s then return self:v(s) end
   local law = self:pick(FLAWS)
-  local mu = num(self:float(0, 0.5))
-  if law == "coulomb" then
-    return fmt("mech.friction.coulomb{ mu = %s, regularization = %q, v_reg = %s }", mu,
-      self:pick{ "none", "linear", "tanh" }, num(self:logu(1e-6, 1e-2)))
-  elseif law == "stick" then
-    return fmt("mech.friction.stick{ mu = %s, mu_s = %s, v_eps = %s }", mu, num(0.6), num(self:logu(1e-6, 1e-3)))
-  elseif law == "ambrosio" then
-    return fmt("mech.friction.ambrosio{ mu = %s, v0 = 1e-4, v1 = 1e-3 }", mu)
-  elseif law == "lugre" then
-    return fmt("mech.friction.lugre{ mu = %s, mu_s = 0.6, vs = %s, sigma0 = %s, sigma1 = %s, sigma2 = %s%s }",
-      mu, num(self:logu(1e-4, 1e-1)), num(self:logu(1e2, 1e7)), num(self:logu(1e-2, 1e3)),
-      num(self:float(0, 1)), self:chance(0.3) and ", normalized = true" or "")
-  elseif law == "dahl" then
-    return fmt("mech.friction.dahl{ mu = %s, sigma0 = %s }", mu, num(self:logu(1e2, 1e7)))
-  elseif law == "threlfall" then
-    return fmt("mech.friction.threlfall{ mu = %s, v0 = %s }", mu, num(self:logu(1e-5, 1e-2)))
+  local muv = self:float(0, 0.5)
+  local mu = num(muv)
+  local bad = self:chance(h or 0.05)
+  if bad then self.mutations = self.mutations + 1 end
+  local f = {}
+  local function add(k, v) f[#f + 1] = k .. " = " .. v end
+  -- a regularisation and its v_reg (coulomb, stribeck)
+  local function reg(always)
+    local r = (always or self:chance(0.6)) and self:pick(REGS) or nil
+    if bad and self:chance(0.5) then
+      if self:chance(0.5) then add("regularization", self:pick(HREG))
+      else
+        add("regularization", q(r or "none"))
+        add("v_reg", self:pick(HPOS))
+      end
+      return
+    end
+    if r then add("regularization", q(r)) end
+    if r and r ~= "none" and self:chance(0.7) then add("v_reg", num(self:logu(1e-6, 1e-2))) end
   end
-  return fmt("mech.friction.stribeck{ mu = %s, mu_s = 0.6, vs = %s, delta = %s, sigma2 = %s }", mu,
-    num(self:logu(1e-4, 1e-1)), num(self:float(0.5, 3)), num(self:float(0, 1)))
+  -- the bristle laws' bounded form and reset
+  local function bristle(normalized)
+    if bad and self:chance(0.6) then
+      local r = self:int(1, 3)
+      if r == 1 then add("bounded", self:pick(HOPT))
+      elseif r == 2 then add("reset", self:pick(HRESET))
+      else add("bounded", "true"); add("normalized", "true") end
+      return
+    end
+    if not normalized and (bristles and self:chance(0.7) or self:chance(0.3)) then
+      add("bounded", self:chance(0.9) and "true" or "false")
+    end
+    if self:chance(0.3) then add("reset", q(self:pick{ "onset", "never" })) end
+  end
+  if law == "coulomb" then
+    add("mu", mu)
+    reg(true)
+  elseif law == "stick" then
+    add("mu", mu)
+    add("mu_s", bad and self:chance(0.5) and self:pick{ num(muv / 2), "-0.1" } or num(0.6))
+    add("v_eps", bad and self:chance(0.5) and self:pick(HPOS) or num(self:logu(1e-6, 1e-3)))
+  elseif law == "ambrosio" then
+    add("mu", mu); add("v0", "1e-4"); add("v1", "1e-3")
+  elseif law == "lugre" then
+    local normalized = self:chance(0.3)
+    add("mu", mu); add("mu_s", "0.6"); add("vs", num(self:logu(1e-4, 1e-1)))
+    add("sigma0", num(self:logu(1e2, 1e7)))
+    add("sigma1", num(normalized and self:logu(1e-4, 1) or self:logu(1e-2, 1e3)))
+    add("sigma2", num(self:float(0, 1)))
+    if normalized then add("normalized", "true") end
+    bristle(normalized)
+  elseif law == "dahl" then
+    add("mu", mu); add("sigma0", num(self:logu(1e2, 1e7)))
+    bristle(false)
+  elseif law == "threlfall" then
+    add("mu", mu); add("v0", num(self:logu(1e-5, 1e-2)))
+  else
+    add("mu", mu); add("mu_s", "0.6"); add("vs", num(self:logu(1e-4, 1e-1)))
+    add("delta", num(self:float(0.5, 3))); add("sigma2", num(self:float(0, 1)))
+    reg(false)
+  end
+  if bad and self:chance(0.2) then -- a parameter not positive (the last of a repeated key counts)
+    local k = f[self:int(1, #f)]:match("^(%w+)")
+    f[#f + 1] = k .. " = " .. self:pick(HPOS)
+  end
+  return fmt("mech.friction.%s{ %s }", law, concat(f, ", "))
 end
 
 function G:pt(scale)
@@ -455,6 +525,19 @@ local SJOINTBAD = { "fn", "gap", "twist", "m_j", "f_j", "fx_k", "ex", "dx", "_j"
 local SOTHERQ = { "torque", "angle", "target", "power", "work", "f", "length", "rate", "energy", "fx", "fy",
   "fz", "tx", "ty", "tz", "force", "distance", "m" }
 local SPOINTQ = { "x", "y", "z", "vx", "vy", "vz", "v", "ax", "ay", "az", "a", "phi", "e0" }
+-- A revolute joint with clearance: its own channels (the journal in the bearing, the resultant
+-- of its four contacts with the ideal joint's names) and its contacts' gap and fn, then
+-- names it has not (an ideal joint's equations, a fifth contact, the contacts' other channels
+-- through the joint); its contacts <joint>.radial_a, ... have a contact's channels.
+local SCLEARQ = { "ex", "ey", "ez", "e", "exb", "eyb", "axial", "tilt", "angle", "impacts", "active", "fx", "fy",
+  "fz", "f", "mx", "my", "mz", "m", "fx_j", "fy_j", "fz_j", "mx_j", "my_j", "mz_j", "radial_a.gap", "radial_a.fn",
+  "radial_b.gap", "radial_b.fn", "axial_a.gap", "axial_a.fn", "axial_b.gap", "axial_b.fn" }
+local SCLEARBAD = { "violation", "misalignment", "distance", "gap", "fn", "radial_a", "radial_c.gap", "axial.fn",
+  "radial_a.z", "radial_a.penetration", "ez_j", "e_j", "tilt_j", "exb_j", "axial_a.gap.fn", "radial_a..gap",
+  ".radial_a.gap", "radial_a.gap " }
+local SCONTACTQ = { "gap", "penetration", "rate", "fn", "ft", "vt", "mu", "active", "impacts", "v0", "z", "stick" }
+local SCONTACTBAD = { "z1", "z2", "zy", "ex", "fx", "tilt", "slip", "x", "f", "fn_j", "gap.x" }
+local CONTACT_ENDS = { "radial_a", "radial_b", "axial_a", "axial_b" }
 
 function G:schannel(sys)
   local ents = sys.ents
@@ -472,8 +555,12 @@ function G:schannel(sys)
     if bad then qn = self:pick(SBODYBAD)
     elseif k == 1 then qn = self:pick(SEQS) .. self:int(1, 3)
     else qn = self:pick(SBODYQ) end
+  elseif e.kind == "joint" and e.jtype == "clearance" then
+    qn = self:pick(bad and SCLEARBAD or SCLEARQ)
   elseif e.kind == "joint" then
     qn = self:pick(bad and SJOINTBAD or SJOINTQ)
+  elseif e.kind == "ccontact" then
+    qn = self:pick(bad and SCONTACTBAD or SCONTACTQ)
   elseif e.kind == "point" then
     qn = self:pick(SPOINTQ)
   else
@@ -819,7 +906,12 @@ function G:simulate(sys, rate)
   if self:chance(0.2) then f[#f + 1] = { "atol", num(self:logu(1e-12, 1e-4)) } end
   if method == "bdf" and self:chance(0.3) then f[#f + 1] = { "max_order", tostring(self:int(1, 5)) } end
   if method == "dopri5" and self:chance(0.2) then f[#f + 1] = { "max_step", num(t / self:int(1, 50)) } end
-  if sys.dim == 3 and self:chance(0.1) then
+  if sys.clear and self:chance(0.85) then
+    -- a journal's contacts with an unregularised or barely regularised friction law, or laws
+    -- far too stiff, hold an explicit method at tiny steps (5e5 steps for 10 ms, 20 s under
+    -- ASan: "slow" cases): the steps are bounded instead (the error names max_steps)
+    f[#f + 1] = { "max_steps", self:pick{ "1e4", "2e4", "5e4" } }
+  elseif sys.dim == 3 and self:chance(0.1) then
     f[#f + 1] = { self:pick{ "max_steps", "max_distance" }, self:pick{ "1", "10", "1e5", "0", "-1", "NAN", "1e-300", "2^63" } }
   end
   local rec = {}
@@ -1239,6 +1331,18 @@ local FIELD = {
   speed = function(g) return num(g:float(-100, 100)) end,
   x = function(g) return g:series_data() end,
   y = function(g) return g:series_data() end,
+  -- the friction laws' options
+  regularization = function(g) return g:chance(0.9) and q(g:pick(REGS)) or g:pick(HREG) end,
+  v_reg = function(g) return num(g:logu(1e-6, 1e-2)) end,
+  v_eps = function(g) return num(g:logu(1e-6, 1e-3)) end,
+  vs = function(g) return num(g:logu(1e-4, 1e-1)) end,
+  delta = function(g) return num(g:float(0.5, 3)) end,
+  sigma0 = function(g) return num(g:logu(1e2, 1e7)) end,
+  sigma1 = function(g) return num(g:logu(1e-2, 1e3)) end,
+  sigma2 = function(g) return num(g:float(0, 1)) end,
+  bounded = function(g) return g:chance(0.8) and "true" or "false" end,
+  normalized = function(g) return g:chance(0.5) and "true" or "false" end,
+  reset = function(g) return g:chance(0.9) and q(g:pick{ "onset", "never" }) or g:pick(HRESET) end,
 }
 
 -- An argument table of some of the given fields (each with probability p), each a value
@@ -1268,6 +1372,12 @@ local SFIELD = {
   fn = function(g) return g:callback("t, s", "0, 0, 1", g.cursys and g:v(g.cursys)) end,
   law = function(g) return g:callback("l, rate, t", "10 * l", g.cursys and g:v(g.cursys)) end,
   motion = function(g) return g:callback("t", "t", g.cursys and g:v(g.cursys)) end,
+  -- sys:revolute's clearance fields, each alone or with some of the others
+  clearance = function(g) return fmt("{ radial = %s, axial = %s }", num(g:logu(5e-5, 1e-3)), num(g:logu(5e-5, 1e-3))) end,
+  bearing = function(g) return fmt("{ radius = %s, length = %s }", num(g:logu(4e-3, 3e-2)), num(g:logu(1e-2, 6e-2))) end,
+  journal = function(g) return fmt("{ radius = %s, length = %s }", num(g:logu(4e-3, 3e-2)), num(g:logu(1e-2, 6e-2))) end,
+  contact = function(g) return g:nlaw() end,
+  friction = function(g) return g:flaw(nil, true) end,
 }
 
 function G:field_args(fields, p, spatial)
@@ -1303,6 +1413,9 @@ function G:sweep_call()
     args = self:pick{ s, "mech.planar", "plot.figure", "analysis", self:hostile() }
   elseif path == "mech.materials.pair" then
     args = fmt("%s, %s, %s", q(self:pick(MATERIALS)), self:chance(0.8) and q(self:pick(MATERIALS)) or self:hostile(), self:pick{ "nil", "{ mu_s = 0.5, mu = 0.3 }", "{ mu_s = NAN, mu = 0 }", self:hostile() })
+  elseif path == "spec001.friction" then
+    args = (self:chance(0.7) and q(self:pick(SPEC001_FRICTION)) or self:hostile()) .. ", "
+      .. (self:chance(0.6) and num(self:logu(1e-6, 1e-2)) or self:hostile())
   elseif path == "options.fail" then
     args = "2, " .. self:hstr() .. ", " .. self:hstr()
   elseif path == "options.read" then
@@ -1683,9 +1796,14 @@ function G:sjoint(sys, kind, a, b, at, h, rate)
     f[#f + 1] = { "baumgarte", not self:hz() and vec{ self:float(0, 50), self:float(0, 50) }
       or self:pick{ "{ -1, 5 }", "{ NAN, 1 }", "{ 1e308, 1e308 }", "{ 1, 2, 3 }", "5" } }
   end
+  -- with clearance now and then (G:cfields): a revolute joint's, or (an error) another kind's;
+  -- with the enforcement fields above now and then (an error too)
+  local clear = kind == "revolute" and self:chance(0.08) or self:chance(0.01)
+  if clear then self:cfields(f, h) end
   local e = self:entity(sys, kind, "joint", self:entname(kind:sub(1, 3)), f, rate)
   e.jtype = kind == "translational" and "prismatic" or kind
   e.dim = 3
+  if clear and kind == "revolute" then self:cjoint(sys, e) end
   return e
 end
 
@@ -1810,13 +1928,18 @@ end
 function G:sentity(sys, h, rate)
   local bodies = self:sbodies(sys)
   local r = self:wpick{ { 3, "body" }, { 3, "joint" }, { 2, "drive" }, { 2, "spring" }, { 1, "rspring" },
-    { 2, "load" }, { 1, "point" } }
+    { 2, "load" }, { 1, "point" }, { 1, "clearance" } }
   if r == "body" or #bodies == 0 then
     return self:sbody(sys, self:entname("b"), self:pt3(1), h, nil, rate)
   elseif r == "joint" then
     local a, b = self:body_ref(sys, h), self:body_ref(sys, h)
     if a == b and self:chance(0.7) then b = self:v(sys) .. ".ground" end
     return self:sjoint(sys, self:pick(SJOINT_KINDS), a, b, self:pt3(1), h, rate)
+  elseif r == "clearance" then -- centred: both anchors at one point
+    local a, b = self:body_ref(sys, h), self:body_ref(sys, h)
+    if a == b and self:chance(0.7) then b = self:v(sys) .. ".ground" end
+    local at = self:pt3(1)
+    return self:sclearance(sys, a, b, function() return { { "at", at } } end, h, rate)
   elseif r == "drive" then
     local t = self:any("joint", function(s) return s.sys == sys end)
     if not t or self:chance(0.3) then t = self:pick(bodies) end
@@ -1957,6 +2080,254 @@ function STEMPLATES.redundant(g, rate)
   return sys
 end
 
+-- ---- revolute joints with clearance (sys:revolute{ ..., clearance, bearing, journal, contact,
+-- friction }: man mechlua-spatial(3)) ------------------------------------------------------------
+
+local SIZE_KEYS = { bearing = { "radius", "length" }, journal = { "radius", "length" }, clearance = { "radial", "axial" } }
+local HCLEAR = { "0", "-0.0", "-5e-4", "NAN", "-NAN", "INF", "-INF", "1e300", "5e-324", "1e-300", "1e-12", '"5e-4"',
+  "{}", "true", "2^63", "math.mininteger" }
+
+-- The sizes of a joint with clearance, as fields clearance, bearing and journal: for the radius
+-- and for the length two of the bearing's, the journal's and the clearance (now and then all
+-- three, agreeing to rounding).  Hostile (hz): one of the three alone, three that disagree, a
+-- journal as large as its bearing or larger, a clearance zero, negative, not finite, huge or
+-- tiny, sizes far beyond a machine's (1e20 m, 1e-300 m), a part that is not a table or has a
+-- field of another part.  Returns the fields and the radial and axial clearances meant.
+function G:csizes()
+  local Ri, cr = self:logu(4e-3, 3e-2), self:logu(5e-5, 1e-3)
+  local Li, ca = self:logu(1e-2, 6e-2), self:logu(5e-5, 1e-3)
+  local parts = { bearing = {}, journal = {}, clearance = {} }
+  local ORDER = { "bearing", "journal", "clearance" }
+  local function sizes(vals, dim) -- vals: the bearing's, the journal's, the clearance; dim 1 radius, 2 length
+    local r = self:int(1, 10)
+    local which = r <= 3 and { 1, 2 } or r <= 6 and { 1, 3 } or r <= 9 and { 2, 3 } or { 1, 2, 3 }
+    for _, i in ipairs(which) do
+      local part = ORDER[i]
+      parts[part][SIZE_KEYS[part][dim]] = num(vals[i])
+    end
+  end
+  sizes({ Ri, Ri - cr, cr }, 1)
+  sizes({ Li, Li - 2 * ca, ca }, 2)
+  if self:hz() then
+    self.mutations = self.mutations + 1
+    local dim = self:int(1, 2)
+    local r = self:int(1, 8)
+    if r == 1 then -- a journal as large as its bearing, or larger
+      parts = { bearing = { radius = num(Ri), length = num(Li) }, clearance = {},
+        journal = { radius = num(Ri * self:pick{ 1, 1.05, 2, 1 + 1e-15 }), length = num(Li - 2 * ca) } }
+      if dim == 2 then parts.journal.radius, parts.journal.length = num(Ri - cr), num(Li * self:pick{ 1, 1.01, 3 }) end
+    elseif r == 2 then -- a clearance zero, negative, not finite, huge or tiny
+      parts = { bearing = { radius = num(Ri), length = num(Li) }, journal = {}, clearance = { radial = num(cr), axial = num(ca) } }
+      parts.clearance[SIZE_KEYS.clearance[dim]] = self:pick(HCLEAR)
+    elseif r == 3 then -- three sizes that disagree
+      local c = dim == 1 and cr or ca
+      parts.bearing[SIZE_KEYS.bearing[dim]] = num(dim == 1 and Ri or Li)
+      parts.journal[SIZE_KEYS.journal[dim]] = num(dim == 1 and Ri - cr or Li - 2 * ca)
+      parts.clearance[SIZE_KEYS.clearance[dim]] = num(c * self:pick{ 1.5, 0.5, 1 + 1e-9, -1, 2 })
+    elseif r == 4 then -- one size alone, or none
+      for _, part in ipairs(ORDER) do
+        if part ~= ORDER[self:int(1, 3)] then parts[part][SIZE_KEYS[part][dim]] = nil end
+      end
+      if self:chance(0.3) then parts = { bearing = {}, journal = {}, clearance = {} } end
+    elseif r == 5 then -- sizes far beyond a machine's
+      local big = self:pick{ 1e20, 1e-300, 1e300, 1e154, 5e-324, 1e-9 }
+      parts = { bearing = { radius = num(big), length = num(big) }, journal = {},
+        clearance = { radial = num(self:pick{ cr, big / 2, big * 1e-17 }), axial = num(self:pick{ ca, big / 4 }) } }
+    elseif r == 6 then -- a part that is not a table
+      parts[self:pick(ORDER)] = self:pick{ "0.01", '"0.01"', "true", "{ 0.01, 0.02 }", "function() end", "H.proxy({ radius = 0.01, length = 0.02 })",
+        'H.meta("__index")' }
+    elseif r == 7 then -- a field of another part, or unknown
+      local part = self:pick(ORDER)
+      if type(parts[part]) == "table" then parts[part][self:pick{ "radius", "length", "radial", "axial", "width", "gap", "clearance" }] = num(1e-3) end
+    else -- a hostile value in any size
+      local part = self:pick(ORDER)
+      parts[part][SIZE_KEYS[part][dim]] = self:hostile()
+    end
+  end
+  local f = {}
+  for _, part in ipairs(ORDER) do
+    local p = parts[part]
+    if type(p) == "string" then
+      f[#f + 1] = { part, p }
+    else
+      local keys = {}
+      for k in pairs(p) do keys[#keys + 1] = k end
+      table.sort(keys) -- (pairs' order is not the same on every run: the case must be)
+      local items = {}
+      for _, k in ipairs(keys) do items[#items + 1] = k .. " = " .. p[k] end
+      if #items > 0 or self:chance(0.05) then f[#f + 1] = { part, "{ " .. concat(items, ", ") .. " }" } end
+    end
+  end
+  return f, cr, ca
+end
+
+-- The fields of a joint with clearance appended to f: its sizes (G:csizes), a contact law and
+-- mostly a friction law (any law with its options, one of spec001.friction's, one kept in a
+-- slot that G:sabuse mutates later).  Hostile (hz): the contact law missing or of the wrong
+-- kind, a contact law as friction, a table that looks like a law, the ideal joint's
+-- enforcement fields (method, k, c, baumgarte).  Returns the radial and axial clearances.
+function G:cfields(f, h)
+  local sizes, cr, ca = self:csizes()
+  for _, x in ipairs(sizes) do f[#f + 1] = x end
+  local contact, friction
+  if self:chance(0.1) then
+    local s = self:slot("nlaw")
+    self:step("V[%d] = %s", s.id, self:nlaw())
+    contact = self:v(s)
+  else
+    contact = self:nlaw()
+  end
+  if self:chance(0.75) then
+    if self:chance(0.15) then
+      friction = fmt("spec001.friction(%s%s)", q(self:pick(SPEC001_FRICTION)),
+        self:chance(0.3) and ", " .. num(self:logu(1e-6, 1e-2)) or "")
+    elseif self:chance(0.15) then
+      local s = self:slot("flaw")
+      self:step("V[%d] = %s", s.id, self:flaw(nil, true))
+      friction = self:v(s)
+    else
+      friction = self:flaw(nil, true)
+    end
+  end
+  if self:hz() then
+    self.mutations = self.mutations + 1
+    local r = self:int(1, 6)
+    if r == 1 then contact = nil
+    elseif r == 2 then contact = self:flaw()
+    elseif r == 3 then contact = self:hostile()
+    elseif r == 4 then friction = self:nlaw()
+    elseif r == 5 then contact = self:pick{ '{ kind = "contact", law = "hertz", K = 1e9 }',
+      'setmetatable({ kind = "contact", law = "hertz", K = 1e9 }, getmetatable(mech.contact.hertz{ K = 1 }))',
+      'setmetatable({ kind = "contact", law = "nope", K = 1e9 }, getmetatable(mech.contact.hertz{ K = 1 }))' }
+    else friction = self:hostile() end
+  end
+  if contact then f[#f + 1] = { "contact", contact } end
+  if friction then f[#f + 1] = { "friction", friction } end
+  if self:hz() or self:chance(0.02) then
+    self.mutations = self.mutations + 1
+    local k = self:pick{ "method", "k", "c", "baumgarte" }
+    f[#f + 1] = { k, ({ method = '"penalty"', k = "1e5", c = "10", baumgarte = "{ 5, 5 }" })[k] }
+  end
+  return cr, ca
+end
+
+-- The slot of a joint made with clearance: its channels and its contacts' (sys.ents), and now
+-- and then one of its contacts as an object (sys:entity), for the method sweeps.
+function G:cjoint(sys, e)
+  e.jtype = "clearance"
+  sys.clear = true
+  for _, c in ipairs(CONTACT_ENDS) do
+    sys.ents[#sys.ents + 1] = { kind = "ccontact", name = e.name .. "." .. c }
+  end
+  if self:chance(0.3) then
+    local c = self:slot("contact", { sys = sys, name = e.name .. "." .. self:pick(CONTACT_ENDS), dim = 3 })
+    self:step("V[%d] = %s:entity(%s)", c.id, self:v(sys), q(c.name))
+  end
+end
+
+-- An offset of a journal's centre from its bearing's: inside the cavity (within 0.4 of the
+-- smaller clearance), or (hostile) past a clearance, far away, not finite.
+function G:coffset(cr, ca)
+  local d = { self:float(-1, 1), self:float(-1, 1), self:float(-1, 1) }
+  local n = math.sqrt(d[1] ^ 2 + d[2] ^ 2 + d[3] ^ 2) + 1e-9
+  local s = self:float(0, 0.4) * math.min(cr, ca)
+  if self:hz() then
+    self.mutations = self.mutations + 1
+    if self:chance(0.2) then return self:hvec3() end
+    s = self:pick{ 1.5 * cr, 1.5 * ca, 3 * math.max(cr, ca), 1, 1e300, cr + ca }
+  end
+  return { d[1] / n * s, d[2] / n * s, d[3] / n * s }
+end
+
+local function add3(a, b)
+  if type(b) == "string" then return b end
+  return { a[1] + b[1], a[2] + b[2], a[3] + b[3] }
+end
+
+local function vsrc(v) return type(v) == "string" and v or vec(v) end
+
+-- sys:revolute{ a, b, <place>, axis, <clearance fields> }: place(cr, ca) gives the anchors'
+-- fields; now and then (hostile) the clearance goes to a joint of another kind.
+function G:sclearance(sys, a, b, place, h, rate)
+  self:hbegin(h)
+  local kind = "revolute"
+  if self:hz() then
+    self.mutations = self.mutations + 1
+    kind = self:pick{ "spherical", "cylindrical", "universal", "prismatic", "fixed", "planar" }
+  end
+  local f = { { 1, a }, { 2, b } }
+  local cr, ca = self:cfields(f, h)
+  for _, x in ipairs(place(cr, ca)) do f[#f + 1] = x end
+  if kind ~= "spherical" and kind ~= "universal" then
+    f[#f + 1] = { kind == "planar" and "normal" or "axis",
+      self:chance(0.7) and self:pick{ "{ 0, 0, 1 }", "{ 0, 1, 0 }", "{ 1, 0, 0 }", "{ 0, 0, -1 }" } or self:dir3(h) }
+    if self:chance(0.1) then f[#f + 1] = { "ref", self:dir3(h) } end
+  end
+  local e = self:entity(sys, kind, "joint", self:entname("bear"), f, rate)
+  e.dim = 3
+  e.jtype = kind
+  if kind == "revolute" then self:cjoint(sys, e) end
+  return e
+end
+
+-- A journal in a bearing: the bearing on the ground and the journal on a body thrown across
+-- its clearance and spun (or the other way round, as spec001's crank), both on free bodies, a
+-- pendulum hung by one, two in a row; sizes, laws and placements hostile now and then; loads,
+-- drivers and springs on the joint and its bodies, and a run at once now and then.
+function STEMPLATES.clearance(g, rate)
+  local sys = g:ssystem(rate)
+  local h = g:pick{ 0, 0, 0.1, 0.3 }
+  local G0 = g:v(sys) .. ".ground"
+  local P = { g:float(-0.2, 0.2), g:float(-0.2, 0.2), g:float(-0.2, 0.2) }
+  local r = g:wpick{ { 4, 1 }, { 2, 2 }, { 2, 3 }, { 2, 4 }, { 1, 5 } }
+  local bodies, joints = {}, {}
+  if r == 1 then -- the bearing on the ground, the journal on a body
+    local j = g:sbody(sys, g:entname("journal"), vec(P), h, nil, rate)
+    bodies[1] = j
+    joints[1] = g:sclearance(sys, G0, g:v(j), function(cr, ca)
+      if g:chance(0.5) then return { { "at", vec(P) } } end
+      return { { "a_at", vsrc(add3(P, g:coffset(cr, ca))) }, { "b_at", "{ 0, 0, 0 }" } }
+    end, h, rate)
+  elseif r == 2 then -- the journal on the ground, the bearing on a body
+    local b = g:sbody(sys, g:entname("housing"), vec(P), h, nil, rate)
+    bodies[1] = b
+    joints[1] = g:sclearance(sys, g:v(b), G0, function(cr, ca)
+      if g:chance(0.5) then return { { "at", vec(P) } } end
+      return { { "a_at", "{ 0, 0, 0 }" }, { "b_at", vsrc(add3(P, g:coffset(cr, ca))) } }
+    end, h, rate)
+  elseif r == 3 then -- both on free bodies, the journal off centre by up to 20 micrometres
+    local d = { g:float(-1, 1) * 1e-5, g:float(-1, 1) * 1e-5, g:float(-1, 1) * 1e-5 }
+    local b = g:sbody(sys, g:entname("housing"), vec(P), h, nil, rate)
+    local j = g:sbody(sys, g:entname("journal"), vec(add3(P, d)), h, nil, rate)
+    bodies[1], bodies[2] = j, b
+    joints[1] = g:sclearance(sys, g:v(b), g:v(j), function()
+      if g:chance(0.5) then return { { "at", vec(add3(P, d)) } } end
+      return { { "a_at", "{ 0, 0, 0 }" }, { "b_at", "{ 0, 0, 0 }" } }
+    end, h, rate)
+  elseif r == 4 then -- a pendulum hung by the joint (the journal on the link, or the bearing)
+    local L = g:float(0.05, 0.3)
+    local link = g:sbody(sys, g:entname("link"), vec(add3(P, { L, 0, 0 })), h, nil, rate)
+    bodies[1] = link
+    local a, b = G0, g:v(link)
+    if g:chance(0.3) then a, b = b, a end
+    joints[1] = g:sclearance(sys, a, b, function() return { { "at", vec(P) } } end, h, rate)
+  else -- two in a row: ground, link, link
+    local b1 = g:sbody(sys, g:entname("link"), vec(P), h, nil, rate)
+    local P2 = add3(P, { 0.1, 0, 0 })
+    local b2 = g:sbody(sys, g:entname("link"), vec(add3(P2, { 0.05, 0, 0 })), h, nil, rate)
+    bodies[1], bodies[2] = b1, b2
+    joints[1] = g:sclearance(sys, G0, g:v(b1), function() return { { "at", vec(P) } } end, h, rate)
+    joints[2] = g:sclearance(sys, g:v(b1), g:v(b2), function() return { { "at", vec(P2) } } end, h, rate)
+  end
+  if g:chance(0.4) then g:sload(sys, g:pick(bodies), g:chance(0.4), h, rate) end
+  if g:chance(0.2) then g:sdrive(sys, g:pick(joints), h, rate) end
+  if g:chance(0.15) then g:srspring(sys, g:pick(joints), h, rate) end
+  if g:chance(0.15) then g:sspring(sys, G0, g:v(g:pick(bodies)), h, rate) end
+  for _ = 1, g:pick{ 0, 0, 0, 1, 2 } do g:sentity(sys, h, rate) end
+  if g:chance(0.5) then g:simulate(sys, g:pick{ 0, 0.1 }) end
+  return sys
+end
+
 -- The spec001 module's slider-crank with mutated parameters.
 function STEMPLATES.spec001(g, rate)
   local s = g:slot("system", { ents = {}, sane = false, mutations0 = g.mutations, dim = 3 })
@@ -1979,6 +2350,40 @@ function STEMPLATES.spec001(g, rate)
     elseif r == 8 then f[#f + 1] = { "baumgarte", g:pick{ "0", "-1", "1e300", "NAN", "1e6" } }
     else f[#f + 1] = { "omega", g:pick{ "1e300", "NAN", "1e4", "-3e4" } } end -- (1e8 rad/s runs for minutes: 1600 steps a turn)
   end
+  local clear = g:chance(0.4)
+  if clear then -- the paper's clearance joint at the crank, its fields now and then, one hostile
+    local c = {}
+    if g:chance(0.6) then
+      c[#c + 1] = { "friction", g:chance(0.7) and q(g:pick(SPEC001_FRICTION)) or g:chance(0.5) and g:flaw(nil, true) or "false" }
+    end
+    if g:chance(0.3) then c[#c + 1] = { "radial", num(g:logu(1e-4, 1e-3)) } end
+    if g:chance(0.3) then c[#c + 1] = { "axial", num(g:logu(1e-4, 1e-3)) } end
+    if g:chance(0.2) then c[#c + 1] = { "radius", num(g:logu(5e-3, 2e-2)) } end
+    if g:chance(0.2) then c[#c + 1] = { "length", num(g:logu(1e-2, 4e-2)) } end
+    if g:chance(0.2) then c[#c + 1] = { "K", num(g:logu(1e8, 1e11)) } end
+    if g:chance(0.2) then c[#c + 1] = { "restitution", num(g:float(0.3, 1)) } end
+    if g:chance(0.2) then c[#c + 1] = { "v_reg", num(g:logu(1e-6, 1e-3)) } end
+    local src
+    if g:chance(0.15) then
+      local r = g:int(1, 9)
+      g.mutations = g.mutations + 1
+      if r == 1 then c[#c + 1] = { "friction", g:pick{ '"stick"', '"LuGre"', '""', '"none "', "true", "1", g:hostile() } }
+      elseif r == 2 then c[#c + 1] = { "radial", g:pick{ "0.02", "0.0095", "0", "-1e-3", "NAN", "1e300", "5e-324" } }
+      elseif r == 3 then c[#c + 1] = { "length", g:pick{ "1e-3", "0", "-0.02", "INF", "5e-324" } }
+      elseif r == 4 then c[#c + 1] = { "K", g:pick{ "NAN", "-1", "0", "1e300", "5e-324" } }
+      elseif r == 5 then c[#c + 1] = { "restitution", g:pick{ "2", "-0.5", "NAN", "0" } }
+      elseif r == 6 then c[#c + 1] = { "v_reg", g:pick{ '"x"', "0", "-1", "NAN", "INF", "{}" } }
+      elseif r == 7 then c[#c + 1] = { g:pick{ "zz", "contact", "bearing", "mu" }, "1" }
+      elseif r == 8 then c[#c + 1] = { "axial", g:pick{ "0.01", "0", "-1e-3", "NAN" } }
+      else src = g:pick{ "true", '"yes"', "1", "H.rec()", 'H.meta("__index")', "H.proxy({ radial = 1e-3 })" } end
+    end
+    if not src then
+      local items = {}
+      for _, x in ipairs(c) do items[#items + 1] = x[1] .. " = " .. x[2] end
+      src = "{ " .. concat(items, ", ") .. " }"
+    end
+    f[#f + 1] = { "clearance", src }
+  end
   g:step("V[%d] = require('spec001').model%s", s.id, g:args(f, rate))
   for _, b in ipairs{ "crank", "rod", "slider" } do
     local e = g:slot("body", { sys = s, name = b, dim = 3 })
@@ -1990,13 +2395,15 @@ function STEMPLATES.spec001(g, rate)
     local e = g:slot("joint", { sys = s, name = j[1], jtype = j[2], dim = 3 })
     s.ents[#s.ents + 1] = e
     g:step("V[%d] = %s:entity(%q)", e.id, g:v(s), j[1])
+    if clear and j[1] == "crank_pin0" then g:cjoint(s, e) end
   end
   s.ents[#s.ents + 1] = { kind = "driver", name = "motor" }
   if g:chance(0.4) then g:sentity(s, 0.1, rate) end
   return s
 end
 
-local STEMPLATE_NAMES = { "top", "slider_crank", "chain", "chain", "free", "redundant", "spec001" }
+local STEMPLATE_NAMES = { "top", "slider_crank", "chain", "chain", "free", "redundant", "spec001", "clearance",
+  "clearance" }
 
 -- Things done to spatial systems and their entities mid-case: more entities (after runs
 -- too), entities of one dimension given to the other, the stubs of the other dimension,
@@ -2067,6 +2474,29 @@ function G:sabuse()
     end },
     { 1, function() self:step("return H.keep and (H.keep.x or 0) + #H.keep, H.keep and next(H.keep)") end },
     { 1, function()
+      self:step("return spec001.friction(%s%s)", self:chance(0.8) and q(self:pick(SPEC001_FRICTION)) or self:hostile(),
+        self:pick{ "", "", ", 1e-4", ", " .. num(self:logu(1e-8, 1)), ", 0", ", -1", ", NAN", ", INF", ', "1e-4"', ", {}", ", nil" })
+    end },
+    { 2, function()
+      -- a law kept in a slot, changed behind its constructor's back, then shown and given to a
+      -- joint with clearance (its fields are read again there)
+      local law = self:any("flaw nlaw")
+      if not law then return end
+      local lv = self:v(law)
+      local value = self:chance(0.1) and lv or self:pick{ self:pick(HREG), self:pick(HPOS), self:pick(HRESET), '"hertz"',
+        '"lugre"', '"friction"', '"contact"', "nil", "true", self:hostile() }
+      local edit = self:pick{ "@.bounded, @.normalized = true, true", "@.regularization = %s", "@.v_reg = %s",
+        "@.reset = %s", "@.law = %s", "@.kind = %s", "@.mu = %s", "setmetatable(@, nil)", "@.K = %s", "@.zz = %s",
+        "@.sigma0 = %s", "@.bounded = %s", "@.normalized = %s", "@.n = %s", "@.restitution = %s" }
+      self:step((edit:gsub("@", lv):gsub("%%s", function() return value end)))
+      if self:chance(0.5) then self:step("return tostring(%s)", lv) end
+      local b = self:any("body", function(s) return s.sys == sys end)
+      local field = law.kind == "nlaw" and "contact = " .. lv or "contact = mech.contact.hertz{ K = 1e9 }, friction = " .. lv
+      sys.clear = true
+      self:step("return %s:revolute{ %s.ground, %s, at = { 0, 0, 0 }, axis = { 0, 0, 1 }, clearance = { radial = 5e-4, "
+        .. "axial = 5e-4 }, bearing = { radius = 0.01, length = 0.04 }, %s }", v, v, b and self:v(b) or v .. ".ground", field)
+    end },
+    { 1, function()
       self:step("return require('spec001').slider(%s, %s)", self:chance(0.7) and num(self:float(0, 1)) or self:hnum(),
         self:pick{ "nil", "require('spec001').PARAMS", "{}", "{ omega = NAN, crank = 0.1, rod = 0.29, pivot = { 0, 0, 0 } }", self:hostile() })
     end },
@@ -2134,8 +2564,9 @@ function G:generate()
         self:simulate(self:any("system") or sys, 0)
       else
         -- Ctrl-C at an allocation of the next step (as a signal arriving there would)
-        self:emit(fmt("S(function() H.interrupt(%d) %s:simulate{ t = %s, quiet = true, record = { %s } } end)",
-          self:int(1, 300), self:v(self:any("system") or sys), num(self:pick{ 1e-3, 1e-2 }), self:channel(sys)))
+        local s = self:any("system") or sys
+        self:emit(fmt("S(function() H.interrupt(%d) %s:simulate{ t = %s, quiet = true, record = { %s }%s } end)",
+          self:int(1, 300), self:v(s), num(self:pick{ 1e-3, 1e-2 }), self:channel(sys), s.clear and ", max_steps = 5e4" or ""))
       end
     end
   end

@@ -224,6 +224,36 @@ tap.raises(function() s2:contact{ b2, law = mech.contact.hertz{ K = 1e8 }, frict
   surface = { at = { 0, -1 }, normal = { 0, 1 } } } end,
   "sys:contact: field 'friction': unknown field 'normalized' (known fields of "
     .. "mech.friction.coulomb: mu, regularization, v_reg)", "the same for friction laws")
+-- a value made bad afterwards: the error names the field that holds the law, as for an unknown
+-- field (the fuzzer saw "sys:revolute (clearance of 'bear'): field 'bounded' is for the force
+-- form of lugre", a field of the friction law read as one of the joint)
+local function contact_with(law, friction)
+  return function()
+    s2:contact{ b2, law = law, friction = friction, surface = { at = { 0, -1 }, normal = { 0, 1 } } }
+  end
+end
+local co = mech.friction.coulomb{ mu = 0.1, regularization = "sqrt" }
+co.v_reg = 0
+tap.raises(contact_with(mech.contact.hertz{ K = 1e8 }, co), "sys:contact: field 'friction': v_reg must be > 0 (got 0)",
+  "a friction law's value made bad afterwards: the error names field 'friction'")
+local lu = mech.friction.lugre{ mu = 0.1 }
+lu.bounded, lu.normalized = true, true
+tap.raises(contact_with(mech.contact.hertz{ K = 1e8 }, lu),
+  "sys:contact: field 'friction': field 'bounded' is for the force form of lugre", "and its options")
+local hz = mech.contact.hertz{ K = 1e8 }
+hz.K = -1
+tap.raises(contact_with(hz), "sys:contact: field 'law': K must be > 0 (got -1)", "the same for contact laws")
+do -- and in a spatial revolute joint with clearance
+  local sp = mech.spatial{}
+  local j = sp:body{ name = "j", mass = 1, inertia = { 1e-4, 1e-4, 1e-4 } }
+  local da = mech.friction.dahl{ mu = 0.1 }
+  da.reset = "always"
+  tap.raises(function()
+    sp:revolute{ sp.ground, j, name = "bear", at = { 0, 0, 0 }, axis = { 0, 0, 1 }, clearance = { radial = 5e-4,
+      axial = 5e-4 }, bearing = { radius = 0.01, length = 0.04 }, contact = mech.contact.hertz{ K = 1e9 }, friction = da }
+  end, "sys:revolute (clearance of 'bear'): field 'friction': field 'reset' must be one of \"onset\", \"never\" "
+    .. "(got \"always\")", "a spatial clearance joint's friction law")
+end
 local kv = mech.contact.kelvin_voigt{ K = 1e6, c = 10 }
 tap.ok(pcall(s2.contact, s2, { b2, law = kv, surface = { at = { 0, -1 }, normal = { 0, 1 } } }),
   "an unchanged law table is read back as it was made")

@@ -256,6 +256,23 @@ do
     "help(\"spatial:revolute\") lists them")
 end
 
+-- ---- its contacts, described ------------------------------------------------------------------
+-- Each of the four contacts is an entity; tostring once described it as a planar point contact
+-- ("journal (0, 0) on the surface of ground through (0, 0) normal (0, 0)", found by the fuzzer
+-- in an error message that showed the contact): it names the journal's end, the wall, both
+-- cylinders and the joint.
+do
+  local sys = model(with { contact = hertz })
+  for _, c in ipairs { { "radial_a", "A", "wall" }, { "radial_b", "B", "wall" }, { "axial_a", "A", "end wall A" },
+    { "axial_b", "B", "end wall B" } } do
+    local want = "^contact 'bear%." .. c[1] .. "': end " .. c[2] .. " of the journal of journal %(radius 0%.0095 m, "
+      .. "length 0%.039 m%) against the bearing's " .. c[3] .. " of ground %(radius 0%.01 m, length 0%.04 m%), in "
+      .. "revolute 'bear'; hertz K 1000000000 "
+    tap.like(tostring(sys:entity("bear." .. c[1])), want,
+      "tostring of contact " .. c[1] .. ": its end, its wall, the cylinders, the joint")
+  end
+end
+
 -- ---- the resultant: Newton and Euler on the journal, at every row --------------------------------
 -- The contacts are the only forces on the journal but gravity, and its anchor is its centre of
 -- mass, so the resultant the joint reports must be m (a - g) and, about the anchor,
@@ -470,6 +487,15 @@ raises(function()
     bearing = { radius = 10e-3, length = 40e-3 }, journal = { radius = 9e-3, length = 39e-3 } }
 end, "the bearing's radius 0.01 m, the journal's 0.009 m and the radial clearance 0.0005 m do "
   .. "not agree", "three sizes that do not agree")
+-- a journal given as large as its bearing, or larger: named as such (it was "the radial and axial
+-- clearances must be > 0 (got radial -0.0005 m, ...)", clearances the script never gave)
+raises(function()
+  model { contact = hertz, bearing = { radius = 10e-3, length = 40e-3 }, journal = { radius = 10.5e-3, length = 39e-3 } }
+end, "sys:revolute (clearance of 'bear'): the journal's radius 0.0105 m is not less than the bearing's 0.01 m: the "
+  .. "journal must fit in the bearing's cavity", "a journal wider than its bearing")
+raises(function()
+  model { contact = hertz, bearing = { radius = 10e-3, length = 40e-3 }, journal = { radius = 9.5e-3, length = 40e-3 } }
+end, "the journal's length 0.04 m is not less than the bearing's 0.04 m", "a journal as long as its bearing")
 raises(function() model { clearance = sizes.clearance, bearing = sizes.bearing } end,
   "field 'contact' is required", "a contact law is required")
 raises(function() model(with { contact = hertz, method = "penalty" }) end,

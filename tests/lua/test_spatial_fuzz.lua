@@ -137,4 +137,35 @@ do -- spec001.slider checks its arguments
   tap.ok(select("#", spec001.slider(0.1)) == 3, "the defaults give y, y', y''")
 end
 
+do -- spec001.model and spec001.friction check their arguments and blame their caller (the fuzzer
+  -- found "spec001.lua:95: attempt to index a number value (local 'c')" for a pivot that is a
+  -- number, and errors of mech.friction.coulomb or spec001.friction, located in spec001.lua, for
+  -- a v_reg or a friction name that spec001.model or spec001.friction was given)
+  local spec001 = require "spec001"
+  local here = "test_spatial_fuzz%.lua:%d+: "
+  local function blames(f, text, name)
+    local msg = tap.raises(f, text, name)
+    tap.like(msg or "", here, name .. ": at the caller's line")
+  end
+  blames(function() spec001.model { pivot = -5e-324 } end,
+    "spec001.model: field 'pivot' must be {x, y, z} [m] (got number)", "a pivot that is not a point")
+  blames(function() spec001.model { pivot = { 0, 0 } } end, "spec001.model: field 'pivot' must be {x, y, z} [m]",
+    "a pivot of two coordinates")
+  for _, v in ipairs { 0 / 0, 0, -1e-4, math.huge } do
+    blames(function() spec001.friction("coulomb", v) end,
+      "spec001.friction: argument #2 (v_reg) must be a finite number > 0 [m/s] (got " .. tostring(v) .. ")",
+      "spec001.friction: v_reg " .. tostring(v))
+  end
+  blames(function() spec001.model { clearance = { friction = "LuGre" } } end,
+    "spec001.model (clearance): field 'friction' must be a law of mech.friction, false or one of none, coulomb, "
+      .. "stribeck, dahl, lugre (got LuGre)", "spec001.model: a friction name that does not exist")
+  blames(function() spec001.model { clearance = { friction = "coulomb", v_reg = 0 } } end,
+    "spec001.model (clearance): field 'v_reg' must be > 0 [m/s] (got 0)", "spec001.model: v_reg 0")
+  blames(function() spec001.model { clearance = { K = -1 } } end,
+    "spec001.model (clearance): field 'K' must be > 0 [N/m^1.5] (got -1)", "spec001.model: K -1")
+  blames(function() spec001.model { clearance = { restitution = 2 } } end,
+    "spec001.model (clearance): field 'restitution' must be in (0, 1] (got 2)", "spec001.model: restitution 2")
+  tap.ok(pcall(spec001.model, { clearance = { friction = "stribeck", v_reg = 1e-3 } }), "good values still make the model")
+end
+
 tap.done()
