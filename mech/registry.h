@@ -65,6 +65,18 @@ typedef struct force {
                    ** spatial load: fx, fy, fz, tx, ty, tz, power */
 } force;
 
+/* A spatial prismatic joint with clearance (sbox_joint.c): the sizes of its channel and
+** slider, its stiffness model, and per wall (SBOX_XPOS ...) what the last evaluation found. */
+typedef struct joint_box {
+    double Wx, Wz;        /* the channel's inner half-widths along the guide's X and Z */
+    double hx, hy, hz;    /* the slider's half sizes along X, the travel Y, Z */
+    int model;            /* mech_sbox_stiffness */
+    int mode[4];          /* per wall: SBOX_NONE ... SBOX_THROUGH */
+    double pen[4];        /* the deepest corner's penetration (< 0: the least clearance) */
+    double fn[4], ft[4];  /* the normal forces' sum, the friction forces' resultant's magnitude */
+    double area[4], k[4]; /* the contact area and the stiffness (area models; 0 per corner) */
+} joint_box;
+
 typedef struct joint {
     char name[MECH_NAME_MAX];
     mech_joint_type type;
@@ -88,6 +100,7 @@ typedef struct joint {
     int contact0, ncontact;
     double gap, radius; /* the clearance and the bearing's radius, as given */
     double mid;         /* prismatic: the y of the middle of the slider's corners, b's frame */
+    joint_box box;      /* spatial prismatic with clearance: the box slider in its channel */
     /* last evaluation */
     double phi[JOINT_NEQ_MAX], phidot[JOINT_NEQ_MAX], lambda[JOINT_NEQ_MAX];
     /* on body b at its anchor: planar fx, fy, moment, normal force (prismatic); spatial the
@@ -115,10 +128,12 @@ typedef struct driver {
 /* The geometry of a contact: only how the gap, the normal and the two contact points are
 ** found differs; the laws, events, friction and energy accounts are the same for all. */
 typedef enum contact_shape {
-    SHAPE_POINT_PLANE = 0,   /* a point of a against a straight surface of b */
-    SHAPE_CIRCLE_IN_CIRCLE,  /* a circle of a (a journal) inside a circle of b (its bearing) */
-    SHAPE_JOURNAL_IN_BEARING /* spatial: one of the four contacts of a journal cylinder of a in
-                             ** the cavity of b (sclearance_geom.h), `slot` says which */
+    SHAPE_POINT_PLANE = 0,    /* a point of a against a straight surface of b */
+    SHAPE_CIRCLE_IN_CIRCLE,   /* a circle of a (a journal) inside a circle of b (its bearing) */
+    SHAPE_JOURNAL_IN_BEARING, /* spatial: one of the four contacts of a journal cylinder of a in
+                              ** the cavity of b (sclearance_geom.h), `slot` says which */
+    SHAPE_BOX_CORNER          /* spatial: a corner of a box slider a against a wall of the channel
+                              ** of b (sbox_geom.h): `slot` = 8 wall + corner */
 } contact_shape;
 
 /* A contact pair: body a touches a surface of body b, with its laws and its history.  The

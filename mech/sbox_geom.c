@@ -306,6 +306,50 @@ int sbox_detect(const sbox_geom *g, const sbox_pose *pose, sbox_result *out)
     return out->ncontact;
 }
 
+/* The face's normal n, and the numbers of its corners' gaps: g_c = off + m . u_c, m = R^T n,
+** off = n . (P - Q), written as sbox_cut writes them. */
+static void face_terms(const sbox_geom *g, const sbox_pose *pose, int k, double n[3], double m[3],
+                       double *off)
+{
+    double q[3], rel[3];
+    face_plane(g, pose, k, n, q);
+    mat3t_vec(pose->R, n, m);
+    vec3_sub(pose->P, q, rel);
+    *off = vec3_dot(n, rel);
+}
+
+static double corner_gap(const double h[3], const double m[3], double off, int c)
+{
+    return off + (m[0] * corner_coord(h, c, 0) + m[1] * corner_coord(h, c, 1) +
+                  m[2] * corner_coord(h, c, 2));
+}
+
+void sbox_face_gaps(const sbox_geom *g, const sbox_pose *pose, int k, double n[3], double gap[8])
+{
+    const double h[3] = {g->hx, g->hy, g->hz};
+    double nk[3], m[3], off;
+    face_terms(g, pose, k, nk, m, &off);
+    for (int c = 0; c < 8; c++) gap[c] = corner_gap(h, m, off, c);
+    if (n) memcpy(n, nk, sizeof nk);
+}
+
+double sbox_corner_gap(const sbox_geom *g, const sbox_pose *pose, int k, int c, double n[3])
+{
+    const double h[3] = {g->hx, g->hy, g->hz};
+    double nk[3], m[3], off;
+    face_terms(g, pose, k, nk, m, &off);
+    if (n) memcpy(n, nk, sizeof nk);
+    return corner_gap(h, m, off, c);
+}
+
+void sbox_corner(const sbox_geom *g, const sbox_pose *pose, int c, double p[3])
+{
+    const double h[3] = {g->hx, g->hy, g->hz};
+    double u[3];
+    for (int i = 0; i < 3; i++) u[i] = corner_coord(h, c, i);
+    to_world(pose, u, p);
+}
+
 void sbox_point_kinematics(const double ps[3], const double pg[3], const double n[3],
                            const sbox_body *slider, const sbox_body *guide, sbox_rates *out)
 {

@@ -183,6 +183,14 @@ mech_status sbox_check(const sbox_geom *g, const sbox_pose *pose, mech_error *er
 ** of faces in contact (also out->ncontact). */
 int sbox_detect(const sbox_geom *g, const sbox_pose *pose, sbox_result *out);
 
+/* One corner, one face: what a contact of a single corner reads, the same values to the bit as
+** sbox_detect's (corner[c], face[k].gap[c], face[k].n).  sbox_face_gaps gives the eight
+** corners' gaps against face k and its normal n (NULL: not wanted); sbox_corner_gap one of
+** them; sbox_corner the world position p_c. */
+void sbox_face_gaps(const sbox_geom *g, const sbox_pose *pose, int k, double n[3], double gap[8]);
+double sbox_corner_gap(const sbox_geom *g, const sbox_pose *pose, int k, int c, double n[3]);
+void sbox_corner(const sbox_geom *g, const sbox_pose *pose, int c, double p[3]);
+
 /* The section of the box |u_i| <= h_i (i = x, y, z) by the plane m . u + off = 0 (m a unit
 ** vector), in the box's coordinates: the corners' gaps g = off + m . u_c, the polygon of the
 ** box's points with g = 0 that bound its part with g < 0 (empty when no corner has g < 0),

@@ -5,7 +5,7 @@
 ** rolled and yawed onto a corner, onto three corners, through a wall), the cut of a cube by
 ** hand, the cut polygon, the faces' parts and the volume against numerical integration over
 ** random poses, the cut area across the mode changes, the rates against finite differences,
-** symmetries and the input checks.
+** symmetries, the input checks, and one corner's gap alone bit for bit.
 **
 ** The hand poses are written in the guide frame X, Y, Z (tilted against the world axes so that
 ** no component is trivially zero) with the channel Wx = 1, Wz = 0.58 and the slider hx = 0.9,
@@ -1125,6 +1125,34 @@ static void test_checks(void)
     ok(sbox_check(&g, &p, NULL) == MECH_ERR_ARG, "the status without a message buffer");
 }
 
+/* One corner alone (what a per-corner contact reads): sbox_face_gaps, sbox_corner_gap and
+** sbox_corner give sbox_detect's gaps, normals and corners to the bit, over random poses. */
+static void test_one_corner(void)
+{
+    int same = 1;
+    for (int trial = 0; trial < 400; trial++) {
+        sbox_geom g;
+        sbox_pose p;
+        sbox_result r;
+        random_pose(&g, &p, trial % 2);
+        sbox_detect(&g, &p, &r);
+        for (int k = 0; k < SBOX_NFACES; k++) {
+            double gaps[8], n[3], n1[3];
+            sbox_face_gaps(&g, &p, k, n, gaps);
+            same &= memcmp(gaps, r.face[k].gap, sizeof gaps) == 0;
+            same &= memcmp(n, r.face[k].n, sizeof n) == 0;
+            for (int c = 0; c < 8; c++) {
+                double pc[3], gc = sbox_corner_gap(&g, &p, k, c, n1);
+                sbox_corner(&g, &p, c, pc);
+                same &= memcmp(&gc, &r.face[k].gap[c], sizeof gc) == 0;
+                same &= memcmp(n1, r.face[k].n, sizeof n1) == 0;
+                same &= memcmp(pc, r.corner[c], sizeof pc) == 0;
+            }
+        }
+    }
+    ok(same, "one corner alone: the gaps, normals and corners of sbox_detect, bit for bit");
+}
+
 int main(void)
 {
     test_centred();
@@ -1140,5 +1168,6 @@ int main(void)
     test_kinematics_fd();
     test_symmetry();
     test_checks();
+    test_one_corner();
     return done_testing();
 }
