@@ -164,7 +164,7 @@ unless the field says body coordinates):
   sys:universal{ a, b, at, axis_a, axis_b }   sys:cylindrical{ a, b, at, axis, ref }
   sys:prismatic{ a, b, axis, at, ref } (sys:translational)   sys:planar{ a, b, normal, at, ref }
   sys:fixed{ a, b, at, axis, ref }        all: a_at, b_at, name, method, k, c, baumgarte
-                                                                help("spatial:revolute")
+                        help("spatial:revolute"); with clearance help("spatial:prismatic")
   sys:drive{ body | joint, speed | motion, start, axis, what, baumgarte }
   sys:spring{ a, b, at = {{x1, y1, z1}, {x2, y2, z2}} | a_at, b_at, k, c, length | law }
   sys:rotational_spring{ joint, k, c, angle }
@@ -220,11 +220,35 @@ spatial joints: sys:<type>{ a, b, at = {x, y, z} | a_at = {...}, b_at = {...}, n
                                 .axial_a, .axial_b.  Channels: ex, ey, ez (journal centre -
                                 bearing centre, world), e, exb, eyb (across the axis, a's
                                 joint frame), axial, tilt, angle, impacts, active, and the
-                                contacts' resultant on b as fx .. mz_j above.]]
-for _, j in ipairs { "spherical", "universal", "cylindrical", "prismatic", "translational",
-  "planar", "fixed" } do
+                                contacts' resultant on b as fx .. mz_j above.
+  prismatic{ axis, ref, clearance = { x, z }, slider = { length, width, height },
+            channel = { width, height }, contact = law, friction = law }  a box slider on b
+                                in a channel on a: help("spatial:prismatic").]]
+for _, j in ipairs { "spherical", "universal", "cylindrical", "planar", "fixed" } do
   topics["spatial:" .. j] = topics["spatial:revolute"]
 end
+
+topics["spatial:prismatic"] = [[
+sys:prismatic{ a, b, axis = {ax, ay, az}, ref = {rx, ry, rz}, at | a_at, b_at, name,
+               method, k, c, baumgarte }          (also sys:translational)
+  b slides along axis without turning (5 equations); channels as help("spatial:revolute").
+With clearance ([Wang et al. 2025]), no equation: a box slider on b in a rectangular channel on a
+  sys:prismatic{ a, b, axis, ref, clearance = { x = m, z = m },
+                 slider = { length = m, width = m, height = m }, channel = { width, height },
+                 contact = law, friction = law, stiffness = "corners" }
+  The guide's frame: Y = axis (the travel), X = ref, Z = X x Y; the channel's centre line
+  through a's anchor, the slider's centre b's anchor (b's centre by default).  Two of
+  channel, slider and clearance for the width (x) and the height (z); the slider's length.
+  Walls xpos, xneg (x = +-(width/2 + x)), zpos, zneg; corners c0 .. c7 (bit 0: +X, bit 1:
+  +Y, bit 2: +Z).  "corners": 32 contacts <name>.xpos.c0 .. <name>.zneg.c7, each corner
+  against each wall with the law at its own depth and impact velocity, friction in the
+  wall's plane (axes fixed to the guide; not the stick law).  A planar guide's K is K/2 per
+  spatial corner.  The slider must start inside; through a wall the run stops.
+  Channels: x, y, z (slider centre - channel centre, guide frame), roll (about Y), pitch
+  (about X), yaw (about Z) (Rz(yaw) Rx(pitch) Ry(roll)), per wall <w>_mode (0 none,
+  1 corner, 2 edge, 3 face, 4 through), <w>_penetration, <w>_fn, <w>_ft, <w>_area,
+  <w>_stiffness, impacts, active, and the contacts' resultant on b as fx .. mz_j.]]
+topics["spatial:translational"] = topics["spatial:prismatic"]
 
 topics["spatial:spring"] = [[
 sys:spring{ a, b, at = {{x1, y1, z1}, {x2, y2, z2}} | a_at, b_at, k = N/m, c = N s/m,
