@@ -34,8 +34,10 @@ typedef struct clearance_type {
     ** `at` of the touching body where the force acts, which comes in as c's point. */
     void (*contact_normal)(const mech_system *sys, const joint *j, const contact *c,
                            const double *q, const double *v, double n[2], double at[2]);
-    /* Writes ", clearance ..." of the joint's line in sys:describe. */
+    /* Writes ", clearance ..." of the joint's line in sys:describe; own_laws: the laws too
+    ** (else the joint's line goes on with its first contact's). */
     void (*describe)(sbuf *b, const mech_system *sys, const joint *j);
+    int own_laws;
     /* The joint's channels: a table ended by a NULL name, whose entries from force_q on are
     ** the resultant's fx, fy, f (and m) (clearance_value gives those); a spatial type's
     ** resultant has the ideal spatial joint's names (fx .. mz_j), and its value gives them. */

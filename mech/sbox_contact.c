@@ -33,6 +33,7 @@
 #include "contact.h"
 #include "registry.h"
 #include "sbox_geom.h"
+#include "sbox_law.h"
 #include "spatial_body.h"
 #include "spatial_frame.h"
 #include "vec3.h"
@@ -97,6 +98,14 @@ void sbox_contact_rates(const mech_system *sys, const contact *c, const double *
     sbox_pose_at(sys, j, q, v, &g, &p, &slider, &guide);
     int k = c->slot / 8, corner = c->slot % 8;
     double n[3], pc[3], foot[3];
+    if (c->shape == SHAPE_BOX_WALL) { /* the deepest corner, the lowest index on a tie */
+        double gaps[8];
+        k = c->slot;
+        corner = 0;
+        sbox_face_gaps(&g, &p, k, n, gaps);
+        for (int i = 1; i < 8; i++)
+            if (gaps[i] < gaps[corner]) corner = i;
+    }
     *gap = sbox_corner_gap(&g, &p, k, corner, n);
     sbox_corner(&g, &p, corner, pc);
     for (int i = 0; i < 3; i++) foot[i] = pc[i] - *gap * n[i];
@@ -124,6 +133,111 @@ static void store_resultant(mech_system *sys, joint *j, const double *q, const d
     mat3t_vec(Wa, sum + 3, j->react + 9);
 }
 
+/* The wall's tangent basis in the slider's coordinates. */
+static void slider_basis(const sbox_pose *p, const double t1[3], const double t2[3], double e1[3],
+                         double e2[3])
+{
+    mat3t_vec(p->R, t1, e1);
+    mat3t_vec(p->R, t2, e2);
+}
+
+/* The friction law of contact ct at the slip vt (wall axes) under fn into f, its bristle rates
+** into ydot. */
+static void friction(contact *ct, const double *y, double *ydot, const double vt[2], double fn,
+                     double f[2], double zdot[2])
+{
+    f[0] = f[1] = zdot[0] = zdot[1] = 0;
+    if (ct->flaw.type == MECH_FRICTION_NONE) return;
+    mech_friction_force(&ct->flaw, 2, vt, fn, ct->bristle >= 0 ? &y[ct->bristle] : NULL, f,
+                        ct->bristle >= 0 ? zdot : NULL);
+    if (ct->bristle >= 0) {
+        ydot[ct->bristle] = zdot[0];
+        ydot[ct->bristle + 1] = zdot[1];
+    }
+}
+
+/*
+** The area models: contact k is the slider against wall k.  Its gap is the deepest corner's and
+** its rate that corner's (so the onset and the impact speed are the deepest corner's); the
+** force F = F_N n + f acts at the centroid of the slider's section by the wall (a point of both
+** bodies), F_N = k delta, f the friction law at the centroid's slip.  The power on the bodies
+** is F . vrel at the centroid, -F_N dc + f . v_t with dc the centroid's normal rate.  Damped,
+** F_N = k delta (1 + 3 (1 - e^2)/4 dc / v0), clamped >= 0: at the centroid's rate, which is
+** continuous (the deepest corner changes as a slider rocks on a face, and its rate with it),
+** and so that the law dissipates (F_N - k delta) dc >= 0; at the onset the section is the
+** deepest corner and dc its rate.  The law stores V (sbox_law.h), in a full evaluation.
+*/
+static void wall_forces(mech_system *sys, joint *j, const double *y, double *ydot,
+                        const sbox_geom *g, const sbox_pose *p, const sbox_body *slider,
+                        const sbox_body *guide, double sum[6])
+{
+    joint_box *box = &j->box;
+    const double h[3] = {g->hx, g->hy, g->hz};
+    const sbox_law law = {box->model, {box->E[0], box->E[1]}, {box->nu[0], box->nu[1]}};
+    for (int k = 0; k < SBOX_NFACES; k++) {
+        contact *ct = &sys->contacts[j->contact0 + k];
+        double n[3], m[3], off, t1[3], t2[3], e1[3], e2[3];
+        sbox_face_terms(g, p, k, n, m, &off);
+        wall_basis(p, k, t1, t2);
+        slider_basis(p, t1, t2, e1, e2);
+        sbox_section sec;
+        sbox_face f;
+        sbox_cut(h, m, off, &sec);
+        sbox_face_from_section(h, m, &sec, &f);
+        int xwall = k < SBOX_ZPOS;
+        double stiff = sbox_law_stiffness(&law, h, m, &sec, &f, e1, e2, xwall);
+        /* the deepest corner's rate, and the centroid's kinematics */
+        double pc[3], foot[3], cw[3];
+        sbox_corner(g, p, sec.deepest, pc);
+        for (int i = 0; i < 3; i++) foot[i] = pc[i] - sec.gap[sec.deepest] * n[i];
+        mat3_vec(p->R, sec.centroid, cw);
+        vec3_add(p->P, cw, cw);
+        sbox_rates rc, rn;
+        sbox_point_kinematics(pc, foot, n, slider, guide, &rc);
+        sbox_point_kinematics(cw, cw, n, slider, guide, &rn);
+        double d = f.delta_max, dd = rc.delta_dot;
+        double vt[2] = {vec3_dot(t1, rn.vt), vec3_dot(t2, rn.vt)};
+        box->mode[k] = f.mode;
+        box->pen[k] = d;
+        box->area[k] = f.cut_area;
+        box->k[k] = stiff;
+        box->fn[k] = box->ft[k] = 0;
+        ct->gap = -d;
+        ct->dd = dd;
+        ct->vt = hypot(vt[0], vt[1]);
+        ct->fn = ct->ft = ct->elastic = ct->zdot = 0;
+        ct->sticking = 0;
+        if (ct->bristle >= 0) ydot[ct->bristle] = ydot[ct->bristle + 1] = 0; /* frozen */
+        if (!ct->active || d <= 0) continue;
+        double elastic = stiff * d, fn = elastic;
+        if (box->damped) {
+            double v0 = fmax(ct->impact_speed, box->v_min);
+            fn = fmax(0.0, elastic * (1 + 0.75 * (1 - box->e * box->e) * rn.delta_dot / v0));
+        }
+        double fr[2], zdot[2];
+        friction(ct, y, ydot, vt, fn, fr, zdot);
+        double fs[3], fg[3], arm[3], mom[3];
+        for (int i = 0; i < 3; i++) {
+            fs[i] = fn * n[i] + fr[0] * t1[i] + fr[1] * t2[i];
+            fg[i] = -fs[i];
+        }
+        add_force(sys, ct->a, rn.arm_s, fs);
+        add_force(sys, ct->b, rn.arm_g, fg);
+        vec3_sub(cw, p->P, arm);
+        vec3_cross(arm, fs, mom);
+        for (int i = 0; i < 3; i++) sum[i] += fs[i], sum[3 + i] += mom[i];
+        ct->fn = fn;
+        ct->ft = hypot(fr[0], fr[1]);
+        ct->zdot = hypot(zdot[0], zdot[1]);
+        ct->elastic = elastic;
+        box->fn[k] = fn;
+        box->ft[k] = ct->ft;
+        sys->p_contact += (fn - elastic) * rn.delta_dot; /* the power the law dissipates */
+        sys->p_friction -= fr[0] * vt[0] + fr[1] * vt[1];
+        if (sys->full_eval) sys->contact_energy += sbox_law_energy(&law, h, m, off, e1, e2, xwall);
+    }
+}
+
 void sbox_contact_forces(mech_system *sys, joint *j, const double *y, double *ydot)
 {
     const double *q = y, *v = y + sys->nq;
@@ -131,6 +245,12 @@ void sbox_contact_forces(mech_system *sys, joint *j, const double *y, double *yd
     sbox_pose p;
     sbox_body slider, guide;
     sbox_pose_at(sys, j, q, v, &g, &p, &slider, &guide);
+    if (j->box.model != MECH_SBOX_CORNERS) {
+        double sum[6] = {0, 0, 0, 0, 0, 0};
+        wall_forces(sys, j, y, ydot, &g, &p, &slider, &guide, sum);
+        store_resultant(sys, j, q, sum);
+        return;
+    }
     double corner[8][3], sum[6] = {0, 0, 0, 0, 0, 0};
     for (int c = 0; c < 8; c++) sbox_corner(&g, &p, c, corner[c]);
     joint_box *box = &j->box;
@@ -160,15 +280,8 @@ void sbox_contact_forces(mech_system *sys, joint *j, const double *y, double *yd
             if (!ct->active || d <= 0) continue;
             double elastic;
             double fn = mech_normal_force(&ct->nlaw, d, dd, ct->impact_speed, &elastic);
-            double f[2] = {0, 0}, zdot[2] = {0, 0};
-            if (ct->flaw.type != MECH_FRICTION_NONE) {
-                mech_friction_force(&ct->flaw, 2, vt, fn, ct->bristle >= 0 ? &y[ct->bristle] : NULL,
-                                    f, ct->bristle >= 0 ? zdot : NULL);
-                if (ct->bristle >= 0) {
-                    ydot[ct->bristle] = zdot[0];
-                    ydot[ct->bristle + 1] = zdot[1];
-                }
-            }
+            double f[2], zdot[2];
+            friction(ct, y, ydot, vt, fn, f, zdot);
             /* on the slider at the corner: F = F_N n + f; on the guide at the foot: -F */
             double fs[3], fg[3], arm[3], m[3];
             for (int i = 0; i < 3; i++) {

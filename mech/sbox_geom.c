@@ -263,6 +263,24 @@ static void to_world(const sbox_pose *pose, const double u[3], double out[3])
     vec3_add(pose->P, out, out);
 }
 
+void sbox_face_from_section(const double h[3], const double m[3], const sbox_section *s,
+                            sbox_face *f)
+{
+    f->ncorners = s->nin;
+    f->mode = s->nin == 0   ? SBOX_NONE
+              : s->nin == 1 ? SBOX_CORNER
+              : s->nin == 2 ? SBOX_EDGE
+              : s->nin <= 4 ? SBOX_FACE
+                            : SBOX_THROUGH;
+    f->deepest = s->deepest;
+    f->delta_max = -s->gap[s->deepest];
+    sizes(h, m, s, f);
+    memcpy(f->side, s->side, sizeof f->side);
+    f->volume = s->volume;
+    f->cut_area = s->area;
+    f->cut_n = s->n;
+}
+
 int sbox_detect(const sbox_geom *g, const sbox_pose *pose, sbox_result *out)
 {
     const double h[3] = {g->hx, g->hy, g->hz};
@@ -286,19 +304,7 @@ int sbox_detect(const sbox_geom *g, const sbox_pose *pose, sbox_result *out)
             for (int i = 0; i < 3; i++) f->foot[c][i] = out->corner[c][i] - s.gap[c] * f->n[i];
             if (s.gap[c] < 0) f->inside |= 1 << c;
         }
-        f->ncorners = s.nin;
-        f->mode = s.nin == 0   ? SBOX_NONE
-                  : s.nin == 1 ? SBOX_CORNER
-                  : s.nin == 2 ? SBOX_EDGE
-                  : s.nin <= 4 ? SBOX_FACE
-                               : SBOX_THROUGH;
-        f->deepest = s.deepest;
-        f->delta_max = -s.gap[s.deepest];
-        sizes(h, m, &s, f);
-        memcpy(f->side, s.side, sizeof f->side);
-        f->volume = s.volume;
-        f->cut_area = s.area;
-        f->cut_n = s.n;
+        sbox_face_from_section(h, m, &s, f);
         for (int v = 0; v < s.n; v++) to_world(pose, s.v[v], f->cut[v]);
         to_world(pose, s.centroid, f->cut_centroid);
         out->ncontact += f->mode != SBOX_NONE;
@@ -306,10 +312,8 @@ int sbox_detect(const sbox_geom *g, const sbox_pose *pose, sbox_result *out)
     return out->ncontact;
 }
 
-/* The face's normal n, and the numbers of its corners' gaps: g_c = off + m . u_c, m = R^T n,
-** off = n . (P - Q), written as sbox_cut writes them. */
-static void face_terms(const sbox_geom *g, const sbox_pose *pose, int k, double n[3], double m[3],
-                       double *off)
+void sbox_face_terms(const sbox_geom *g, const sbox_pose *pose, int k, double n[3], double m[3],
+                     double *off)
 {
     double q[3], rel[3];
     face_plane(g, pose, k, n, q);
@@ -328,7 +332,7 @@ void sbox_face_gaps(const sbox_geom *g, const sbox_pose *pose, int k, double n[3
 {
     const double h[3] = {g->hx, g->hy, g->hz};
     double nk[3], m[3], off;
-    face_terms(g, pose, k, nk, m, &off);
+    sbox_face_terms(g, pose, k, nk, m, &off);
     for (int c = 0; c < 8; c++) gap[c] = corner_gap(h, m, off, c);
     if (n) memcpy(n, nk, sizeof nk);
 }
@@ -337,7 +341,7 @@ double sbox_corner_gap(const sbox_geom *g, const sbox_pose *pose, int k, int c, 
 {
     const double h[3] = {g->hx, g->hy, g->hz};
     double nk[3], m[3], off;
-    face_terms(g, pose, k, nk, m, &off);
+    sbox_face_terms(g, pose, k, nk, m, &off);
     if (n) memcpy(n, nk, sizeof nk);
     return corner_gap(h, m, off, c);
 }

@@ -183,6 +183,17 @@ mech_status sbox_check(const sbox_geom *g, const sbox_pose *pose, mech_error *er
 ** of faces in contact (also out->ncontact). */
 int sbox_detect(const sbox_geom *g, const sbox_pose *pose, sbox_result *out);
 
+/* Face k's plane in the slider's coordinates: its normal n (world), m = R^T n and off =
+** n . (P - Q_k), so that the corners' gaps are g_c = off + m . u_c (sbox_cut's plane). */
+void sbox_face_terms(const sbox_geom *g, const sbox_pose *pose, int k, double n[3], double m[3],
+                     double *off);
+
+/* The sizes sbox_detect gives a face from its section s (sbox_cut(h, m, off, s)): ncorners,
+** mode, deepest, delta_max, axis, len, area, side, volume, cut_area and cut_n; the world
+** positions (n, q, gap, foot, cut, cut_centroid) and `inside` are left as they are. */
+void sbox_face_from_section(const double h[3], const double m[3], const sbox_section *s,
+                            sbox_face *f);
+
 /* One corner, one face: what a contact of a single corner reads, the same values to the bit as
 ** sbox_detect's (corner[c], face[k].gap[c], face[k].n).  sbox_face_gaps gives the eight
 ** corners' gaps against face k and its normal n (NULL: not wanted); sbox_corner_gap one of

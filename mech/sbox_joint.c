@@ -12,7 +12,8 @@
 ** The contacts, per-corner model: contact 8 k + c is corner c against wall k, named
 ** "<joint>.<wall>.c<c>": the walls xpos, xneg, zpos, zneg (x = +Wx, -Wx, z = +Wz, -Wz of the
 ** guide's frame), the corners c0 .. c7 by the bits of c (bit 0: + along X, bit 1: + along the
-** travel Y, bit 2: + along Z, each clear: -).
+** travel Y, bit 2: + along Z, each clear: -).  The area models (sbox_law.h): contact k is the
+** slider against wall k, "<joint>.<wall>".
 */
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +32,8 @@
 
 const char *const sbox_wall_names[SBOX_NFACES] = {"xpos", "xneg", "zpos", "zneg"};
 
+static const char *const stiffness_names[] = {"corners", "area", "patch", "constant"};
+
 static mech_status check(const joint *j, const mech_sbox_def *d, mech_error *err)
 {
     if (!(isfinite(d->cx) && d->cx > 0 && isfinite(d->cz) && d->cz > 0))
@@ -44,13 +47,33 @@ static mech_status check(const joint *j, const mech_sbox_def *d, mech_error *err
                               "prismatic '%s': the slider's sizes must be > 0 (got length %g m, "
                               "width %g m, height %g m)",
                               j->name, d->length, d->width, d->height);
-    if (d->stiffness != MECH_SBOX_CORNERS)
+    if (d->stiffness < MECH_SBOX_CORNERS || d->stiffness > MECH_SBOX_CONSTANT)
         return mech_error_set(err, MECH_ERR_ARG, "prismatic '%s': unknown stiffness model %d",
                               j->name, (int)d->stiffness);
     mech_error lerr;
-    if (mech_normal_check(&d->normal_law, &lerr))
+    if (d->stiffness == MECH_SBOX_CORNERS && mech_normal_check(&d->normal_law, &lerr))
         return mech_error_set(err, MECH_ERR_ARG, "prismatic '%s': %s law: %s", j->name,
                               mech_normal_name(d->normal_law.type), lerr.msg);
+    if (d->stiffness != MECH_SBOX_CORNERS) {
+        const double E[2] = {d->E_guide, d->E_slider}, nu[2] = {d->nu_guide, d->nu_slider};
+        for (int i = 0; i < 2; i++)
+            if (!(isfinite(E[i]) && E[i] > 0 && nu[i] > -1 && nu[i] < 0.5))
+                return mech_error_set(err, MECH_ERR_ARG,
+                                      "prismatic '%s': the %s stiffness needs the materials, E > "
+                                      "0 and -1 < nu < 0.5 (got the guide's E %g Pa, nu %g; the "
+                                      "slider's E %g Pa, nu %g)",
+                                      j->name, stiffness_names[d->stiffness], E[0], nu[0], E[1],
+                                      nu[1]);
+        if (d->damped && !(d->restitution > 0 && d->restitution <= 1))
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "prismatic '%s': the restitution of the damped %s law must be "
+                                  "in (0, 1] (got %g)",
+                                  j->name, stiffness_names[d->stiffness], d->restitution);
+        if (d->damped && !(isfinite(d->v_min) && d->v_min > 0))
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "prismatic '%s': v_min must be > 0 (got %g m/s)", j->name,
+                                  d->v_min);
+    }
     if (mech_friction_check(&d->friction, &lerr))
         return mech_error_set(err, MECH_ERR_ARG, "prismatic '%s': %s friction: %s", j->name,
                               mech_friction_name(d->friction.type), lerr.msg);
@@ -68,8 +91,9 @@ mech_status sbox_attach(mech_system *sys, int jid, const mech_sbox_def *d, mech_
     joint *j = &sys->joints[jid];
     mech_status st = check(j, d, err);
     if (st) return st;
-    int first = sys->ncontacts;
-    for (int i = 0; i < NCONTACTS; i++)
+    int first = sys->ncontacts, corners = d->stiffness == MECH_SBOX_CORNERS;
+    int n = corners ? NCONTACTS : SBOX_NFACES;
+    for (int i = 0; i < n; i++)
         if (!system_grow((void **)&sys->contacts, &sys->cap_contacts, first + i, sizeof(contact)))
             return mech_error_set(err, MECH_ERR_NOMEM, "prismatic '%s': out of memory", j->name);
     double *y = system_initial_state(sys);
@@ -83,16 +107,27 @@ mech_status sbox_attach(mech_system *sys, int jid, const mech_sbox_def *d, mech_
     b->Wx = b->hx + d->cx;
     b->Wz = b->hz + d->cz;
     b->model = d->stiffness;
+    b->E[0] = d->E_guide, b->nu[0] = d->nu_guide;
+    b->E[1] = d->E_slider, b->nu[1] = d->nu_slider;
+    b->damped = d->damped != 0;
+    b->e = d->restitution;
+    b->v_min = d->v_min;
     for (int k = 0; k < SBOX_NFACES; k++) b->pen[k] = -(k < SBOX_ZPOS ? d->cx : d->cz);
     j->gap = fmin(d->cx, d->cz);
     j->radius = sqrt(b->Wx * b->Wx + b->hy * b->hy + b->Wz * b->Wz); /* the run's length scale */
     j->contact0 = first;
-    j->ncontact = NCONTACTS;
+    j->ncontact = n;
     mech_clearance_def laws;
     memset(&laws, 0, sizeof laws);
     laws.normal_law = d->normal_law;
     laws.friction = d->friction;
-    for (int k = 0; k < SBOX_NFACES; k++)
+    for (int k = 0; k < SBOX_NFACES; k++) {
+        if (!corners) { /* one contact per wall */
+            contact *ct = clearance_new_contact(sys, jid, &laws, sbox_wall_names[k]);
+            ct->shape = SHAPE_BOX_WALL;
+            ct->slot = k;
+            continue;
+        }
         for (int c = 0; c < NCORNERS; c++) {
             char suffix[16];
             snprintf(suffix, sizeof suffix, "%s.c%d", sbox_wall_names[k], c);
@@ -100,6 +135,7 @@ mech_status sbox_attach(mech_system *sys, int jid, const mech_sbox_def *d, mech_
             ct->shape = SHAPE_BOX_CORNER;
             ct->slot = NCORNERS * k + c;
         }
+    }
     st = clearance_check_state(sys, y, "at the start", err);
     mech_free(y);
     if (st) sys->ncontacts = first;
@@ -119,6 +155,13 @@ static mech_status misplaced(const mech_system *sys, const joint *j, int i, doub
 {
     const contact *c = &sys->contacts[j->contact0 + i];
     const joint_box *b = &j->box;
+    if (c->shape == SHAPE_BOX_WALL)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "prismatic '%s': the slider is %g m into the channel's wall %s %s "
+                              "(channel %g m wide, %g m high; slider %g m long, %g m wide, %g m "
+                              "high): place the slider inside the channel",
+                              j->name, -g, sbox_wall_names[c->slot], when, 2 * b->Wx, 2 * b->Wz,
+                              2 * b->hy, 2 * b->hx, 2 * b->hz);
     int k = c->slot / NCORNERS, corner = c->slot % NCORNERS;
     return mech_error_set(err, MECH_ERR_ARG,
                           "prismatic '%s': the slider's corner c%d (%s) is %g m into the "
@@ -177,12 +220,31 @@ static double speed(const mech_system *sys, const joint *j, const double *q, con
 
 static void describe(sbuf *b, const mech_system *sys, const joint *j)
 {
-    (void)sys;
     const joint_box *x = &j->box;
+    const contact *c = &sys->contacts[j->contact0];
     sb_printf(b,
               ", clearance: channel %.10g m wide (x), %.10g m high (z); slider %.10g m long, "
-              "%.10g m wide, %.10g m high; contacts at the slider's corners",
+              "%.10g m wide, %.10g m high; ",
               2 * x->Wx, 2 * x->Wz, 2 * x->hy, 2 * x->hx, 2 * x->hz);
+    if (x->model == MECH_SBOX_CORNERS) {
+        sb_printf(b, "contacts at the slider's corners");
+        contact_describe_laws(b, c);
+        return;
+    }
+    sb_printf(b, "a contact per wall, stiffness %s", stiffness_names[x->model]);
+    if (x->model == MECH_SBOX_AREA) sb_printf(b, " (by the overlap's mode)");
+    if (x->model == MECH_SBOX_PATCH) sb_printf(b, " (the projected patch)");
+    if (x->model == MECH_SBOX_CONSTANT)
+        sb_printf(b, " (flat punch, 2d = %.10g m on the x walls, %.10g m on the z walls)",
+                  2 * x->hz, 2 * x->hx);
+    sb_printf(b, "; guide E %.10g Pa nu %.10g, slider E %.10g Pa nu %.10g; linear", x->E[0],
+              x->nu[0], x->E[1], x->nu[1]);
+    if (x->damped)
+        sb_printf(b, ", damped (Lankarani-Nikravesh) restitution %.10g v_min %.10g", x->e,
+                  x->v_min);
+    else
+        sb_printf(b, ", elastic");
+    contact_describe_friction(b, c);
 }
 
 /* ---- channels ------------------------------------------------------------------------------ */
@@ -281,8 +343,9 @@ static double slider_value(const mech_system *sys, const joint *j, int qn)
     return NAN;
 }
 
-/* Each contact's gap and normal force, as "<wall>.c<k>.gap" ("xpos.c0.gap"): the contacts are
-** entities of their own, "<joint>.xpos.c0", with every channel of a contact. */
+/* Each contact's gap and normal force, as "<wall>.c<k>.gap" ("xpos.c0.gap"; the area models:
+** "xpos.gap"): the contacts are entities of their own, "<joint>.xpos.c0" ("<joint>.xpos"),
+** with every channel of a contact. */
 static void slider_list_more(sbuf *b, const mech_system *sys, const joint *j)
 {
     size_t skip = strlen(j->name) + 1; /* "guide." */
@@ -307,9 +370,14 @@ int sbox_fault(const mech_system *sys, const joint *j, double t, const double *y
     for (int k = 0; k < SBOX_NFACES; k++) sbox_face_gaps(&g, &p, k, NULL, gaps[k]);
     /* a contact that sinks here without having begun: the step ends past an onset the
     ** integrator is about to locate, where it will be cut; the state is not the motion's */
-    for (int i = 0; i < NCONTACTS; i++)
-        if (gaps[i / NCORNERS][i % NCORNERS] < 0 && !sys->contacts[j->contact0 + i].active)
-            return 0;
+    for (int i = 0; i < j->ncontact; i++) {
+        const contact *c = &sys->contacts[j->contact0 + i];
+        int k = c->shape == SHAPE_BOX_WALL ? c->slot : c->slot / NCORNERS, sinks = 0;
+        for (int corner = 0; corner < NCORNERS; corner++)
+            if (c->shape == SHAPE_BOX_WALL || corner == c->slot % NCORNERS)
+                sinks |= gaps[k][corner] < 0;
+        if (sinks && !c->active) return 0;
+    }
     for (int k = 0; k < SBOX_NFACES; k++) {
         int nin = 0;
         double centre = 0; /* the centre's gap: the mean of the corners' */
@@ -335,6 +403,7 @@ const clearance_type sbox_slider = {
     .centred = centred,
     .speed = speed,
     .describe = describe,
+    .own_laws = 1,
     .quantities = slider_q,
     .force_q = SB_FX,
     .value = slider_value,

@@ -112,7 +112,7 @@ static void contact_geometry(const joint *j, const sjstate *s, const sclearance_
 void spatial_contact_rates(const mech_system *sys, const contact *c, const double *q,
                            const double *v, double *gap, double *dd)
 {
-    if (c->shape == SHAPE_BOX_CORNER) { /* a box slider's contact (sbox_contact.c) */
+    if (c->shape == SHAPE_BOX_CORNER || c->shape == SHAPE_BOX_WALL) { /* sbox_contact.c */
         sbox_contact_rates(sys, c, q, v, gap, dd);
         return;
     }
@@ -227,7 +227,7 @@ int spatial_contact_forces(mech_system *sys, double t, const double *y, double *
     for (int k = 0; k < sys->ncontacts; k++) {
         contact *c = &sys->contacts[k];
         joint *j = &sys->joints[c->owner];
-        if (c->shape == SHAPE_BOX_CORNER) { /* a box slider's contacts, all at once */
+        if (c->shape == SHAPE_BOX_CORNER || c->shape == SHAPE_BOX_WALL) { /* all at once */
             sbox_contact_forces(sys, j, y, ydot);
             k = j->contact0 + j->ncontact - 1;
             continue;

@@ -74,6 +74,7 @@ mech_sjoint_def mech_sjoint_default(void)
     d.box.normal_law = mech_normal_default(MECH_NORMAL_HERTZ);
     d.box.friction = mech_friction_default(MECH_FRICTION_NONE);
     d.box.stiffness = MECH_SBOX_CORNERS;
+    d.box.v_min = 1e-4;
     return d;
 }
 

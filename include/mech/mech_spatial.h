@@ -148,10 +148,20 @@ typedef struct mech_sclearance_def {
 **
 ** MECH_SBOX_CORNERS (the per-corner model): 32 contacts, every slider corner against every
 ** wall, each with the normal law at its own depth and impact velocity and the friction law in
-** the wall's plane.  The area-dependent stiffness models take one contact per wall.
+** the wall's plane.  The area-dependent models ([Wang et al. 2025], Eqs. 18-22) take one contact
+** per wall: F_N = k delta along the wall's normal, delta the deepest corner's penetration,
+** applied at the centroid of the slider's section by the wall (the projected patch), k from the
+** overlap of the slider with the wall and the materials of both bodies; with `damped` times the
+** Lankarani-Nikravesh factor 1 + 3 (1 - e^2)/4 delta'/v0 (clamped >= 0, v0 the impact speed at
+** the wall's onset, at least v_min).  normal_law is then unused.
 */
 typedef enum mech_sbox_stiffness {
     MECH_SBOX_CORNERS = 0, ///< one contact per wall and corner, the normal law at each corner
+    MECH_SBOX_AREA,        ///< one per wall: k by the overlap's mode, Wu's fits projected on the
+                           ///< wall (a corner's triangles, an edge's rectangles, a face)
+    MECH_SBOX_PATCH,       ///< one per wall: Wu's rectangle fit on the projected patch
+    MECH_SBOX_CONSTANT,    ///< one per wall: the flat punch of Eq. 19, 2d = the slider face's
+                           ///< width across the travel
 } mech_sbox_stiffness;
 
 typedef struct mech_sbox_def {
@@ -160,8 +170,13 @@ typedef struct mech_sbox_def {
     double width;  ///< its size along X [m]
     double height; ///< its size along Z [m]
     mech_sbox_stiffness stiffness;
-    mech_normal_law normal_law;
+    mech_normal_law normal_law; ///< MECH_SBOX_CORNERS: the law at each corner
     mech_friction_law friction; ///< per contact, in the wall's plane (not MECH_FRICTION_STICK)
+    double E_guide, nu_guide;   ///< the area models: the guide's (a's) material [Pa, -]
+    double E_slider, nu_slider; ///< and the slider's
+    int damped;                 ///< the area models: 1 with the Lankarani-Nikravesh factor
+    double restitution;         ///< with damped: e, 0 < e <= 1
+    double v_min;               ///< with damped: the least impact speed used [m/s] (default 1e-4)
 } mech_sbox_def;
 
 typedef struct mech_sjoint_def {
@@ -183,7 +198,7 @@ typedef struct mech_sjoint_def {
 int mech_sjoint_type_equations(mech_joint_type t);
 
 /// Frames the identity, Lagrange, the system's Baumgarte coefficients; both clearances with the
-/// default Hertz law and no friction (the box: MECH_SBOX_CORNERS).
+/// default Hertz law and no friction (the box: MECH_SBOX_CORNERS, v_min 1e-4).
 mech_sjoint_def mech_sjoint_default(void);
 
 mech_status mech_sjoint_add(mech_system *sys, const mech_sjoint_def *def, int *id, mech_error *err);
