@@ -236,6 +236,8 @@ With clearance ([Wang et al. 2025]), no equation: a box slider on b in a rectang
   sys:prismatic{ a, b, axis, ref, clearance = { x = m, z = m },
                  slider = { length = m, width = m, height = m }, channel = { width, height },
                  contact = law, friction = law, stiffness = "corners" }
+               | { ..., stiffness = "area" | "patch" | "constant", materials = {guide, slider}
+                 | material, damping = true, restitution = e, v_min, friction = law }
   The guide's frame: Y = axis (the travel), X = ref, Z = X x Y; the channel's centre line
   through a's anchor, the slider's centre b's anchor (b's centre by default).  Two of
   channel, slider and clearance for the width (x) and the height (z); the slider's length.
@@ -244,6 +246,13 @@ With clearance ([Wang et al. 2025]), no equation: a box slider on b in a rectang
   against each wall with the law at its own depth and impact velocity, friction in the
   wall's plane (axes fixed to the guide; not the stick law).  A planar guide's K is K/2 per
   spatial corner.  The slider must start inside; through a wall the run stops.
+  The area laws ([Wang et al. 2025], Eqs. 18-22): a contact <name>.xpos .. .zneg per wall,
+  F = k delta (the deepest corner's delta) at the patch's centroid; k from the materials:
+  "area" by the overlap's mode (a corner's triangles, an edge's rectangles, a face: Wu's
+  fits weighted by the projection on the wall), "patch" the rectangle fit on the section,
+  "constant" the flat punch (2d the face's width across the travel); damping = true: the
+  Lankarani-Nikravesh factor at the centroid's rate.  Stored energy: int k(s) s ds at the
+  present orientation (with a turning slider the law is not conservative: mechlua-spatial(3)).
   Channels: x, y, z (slider centre - channel centre, guide frame), roll (about Y), pitch
   (about X), yaw (about Z) (Rz(yaw) Rx(pitch) Ry(roll)), per wall <w>_mode (0 none,
   1 corner, 2 edge, 3 face, 4 through), <w>_penetration, <w>_fn, <w>_ft, <w>_area,

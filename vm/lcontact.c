@@ -133,6 +133,12 @@ static void two_materials(lua_State *L, int t, const char *fn, double *E1, doubl
     lua_pop(L, 1);
 }
 
+void lcontact_materials(lua_State *L, int t, const char *fn, double *E1, double *nu1, double *E2,
+                        double *nu2)
+{
+    two_materials(L, lua_absindex(L, t), fn, E1, nu1, E2, nu2, 0);
+}
+
 /* One material as the table users see: { name, E, nu, rho }. */
 static void push_material(lua_State *L, const char *name, double E, double nu, double rho)
 {

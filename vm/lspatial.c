@@ -571,12 +571,15 @@ static int read_sclearance(lua_State *L, lsys *ls, int t, const char *fn, mech_s
 ** Fields clearance, slider, channel, contact, friction and stiffness of sys:prismatic{...} at t
 ** into d (a box slider in a channel); returns 0 when none of them is given (an ideal joint).
 ** The lateral sizes: any two of the channel's, the slider's and the clearance on each side, for
-** the width (x) and the height (z); the slider's length along the travel.
+** the width (x) and the height (z); the slider's length along the travel.  stiffness =
+** "corners" (default) takes the law of `contact`; the area models take material(s), damping,
+** restitution and v_min instead.
 */
 static int read_sbox(lua_State *L, lsys *ls, int t, const char *fn, mech_sjoint_def *d)
 {
-    static const char *const fields[] = {"clearance", "slider",    "channel", "contact",
-                                         "friction",  "stiffness", NULL};
+    static const char *const fields[] = {"clearance", "slider",      "channel",  "contact",
+                                         "friction",  "stiffness",   "material", "materials",
+                                         "damping",   "restitution", "v_min",    NULL};
     if (!any_field(L, t, fn, fields)) return 0;
     char cfn[MECH_NAME_MAX + 48];
     clearance_fn(cfn, sizeof cfn, fn, d->name);
@@ -618,10 +621,45 @@ static int read_sbox(lua_State *L, lsys *ls, int t, const char *fn, mech_sjoint_
     b->height = H[1];
     b->cx = W[2];
     b->cz = H[2];
-    static const char *const models[] = {"corners", NULL};
+    static const char *const models[] = {"corners", "area", "patch", "constant", NULL};
     b->stiffness =
         (mech_sbox_stiffness)lu_option(L, t, cfn, "stiffness", models, MECH_SBOX_CORNERS);
-    read_laws(L, ls, t, fn, cfn, &b->normal_law, &b->friction);
+    if (b->stiffness == MECH_SBOX_CORNERS) {
+        static const char *const area_only[] = {"material",    "materials", "damping",
+                                                "restitution", "v_min",     NULL};
+        for (const char *const *k = area_only; *k; k++) {
+            if (lu_getfield(L, t, fn, *k) != LUA_TNIL)
+                lu_error(L, cfn,
+                         "'%s' is for the area models (stiffness = \"area\", \"patch\" or "
+                         "\"constant\"); the corners take the law of 'contact'",
+                         *k);
+            lua_pop(L, 1);
+        }
+        read_laws(L, ls, t, fn, cfn, &b->normal_law, &b->friction);
+        return 1;
+    }
+    /* the area models: the materials (the guide's, the slider's), damping, no contact law */
+    if (lu_getfield(L, t, fn, "contact") != LUA_TNIL)
+        lu_error(L, cfn,
+                 "'contact' is for stiffness = \"corners\": the %s model's law is k delta with k "
+                 "from the materials ('materials' = {guide, slider}), and 'damping' = true for "
+                 "the Lankarani-Nikravesh factor",
+                 models[b->stiffness]);
+    lua_pop(L, 1);
+    lcontact_materials(L, t, cfn, &b->E_guide, &b->nu_guide, &b->E_slider, &b->nu_slider);
+    b->damped = lu_bool(L, t, cfn, "damping", 0);
+    double e = NAN;
+    int has_e = lu_optnumber(L, t, cfn, "restitution", &e);
+    if (b->damped && !has_e)
+        lu_error(L, cfn, "damping = true needs 'restitution' (the coefficient e, 0 < e <= 1)");
+    if (!b->damped && has_e)
+        lu_error(L, cfn, "'restitution' goes with damping = true (the law is elastic without it)");
+    b->restitution = e;
+    lu_optnumber(L, t, cfn, "v_min", &b->v_min);
+    if (lu_getfield(L, t, fn, "friction") != LUA_TNIL)
+        lcontact_read(L, -1, cfn, "friction", NULL, &b->friction);
+    lua_pop(L, 1);
+    lsys_live(L, ls, fn); /* a law's metamethods are Lua code */
     return 1;
 }
 
@@ -640,9 +678,10 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
     static const char *const k_axis[] = {COMMON, "axis", "ref", NULL};
     static const char *const k_revolute[] = {
         COMMON, "axis", "ref", "clearance", "bearing", "journal", "contact", "friction", NULL};
-    static const char *const k_prismatic[] = {COMMON,      "axis",    "ref",     "clearance",
-                                              "slider",    "channel", "contact", "friction",
-                                              "stiffness", NULL};
+    static const char *const k_prismatic[] = {COMMON,      "axis",     "ref",       "clearance",
+                                              "slider",    "channel",  "contact",   "friction",
+                                              "stiffness", "material", "materials", "restitution",
+                                              "damping",   "v_min",    NULL};
     static const char *const k_planar[] = {COMMON, "axis", "normal", "ref", NULL};
     static const char *const k_spherical[] = {COMMON, NULL};
     static const char *const k_universal[] = {COMMON, "axis_a", "axis_b", NULL};

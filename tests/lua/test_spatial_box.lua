@@ -127,6 +127,62 @@ do
   end)), "unknown field 'clearance'", "errors: a cylindrical joint takes no clearance")
 end
 
+-- ---- the area-dependent laws ([Wang et al. 2025], Eqs. 18-22): stiffness = "area", "patch", "constant" ----
+do
+  local function area(extra, o)
+    local d = with { stiffness = "area", materials = { "aluminium", "steel" } }
+    for k, v in pairs(extra) do d[k] = v end
+    return model(d, o)
+  end
+  local sys = area { damping = true, restitution = 0.58, friction = mech.friction.ambrosio { mu = 0.47 } }
+  tap.like(sys:describe(), "0%.015 m high; a contact per wall, stiffness area %(by the overlap's mode%); guide E "
+    .. "7%.2e%+10 Pa nu 0%.33, slider E 2%.07e%+11 Pa nu 0%.29; linear, damped %(Lankarani%-Nikravesh%) restitution "
+    .. "0%.58 v_min 0%.0001; friction ambrosio mu 0%.47", "area: the description")
+  tap.like(tostring(sys:entity("guide").channels), "mz_j, xpos%.gap, xpos%.fn, xneg%.gap, xneg%.fn, zpos%.gap, "
+    .. "zpos%.fn, zneg%.gap, zneg%.fn$", "area: a contact per wall, <joint>.<wall>")
+  tap.is(sys:entity("guide.zneg").kind, "contact", "area: the contact guide.zneg")
+  tap.like(model(with { stiffness = "constant", material = "aluminium" }):describe(), "stiffness constant %(flat "
+    .. "punch, 2d = 0%.015 m on the x walls, 0%.015 m on the z walls%); guide E 7%.2e%+10 Pa nu 0%.33, slider E "
+    .. "7%.2e%+10 Pa nu 0%.33; linear, elastic", "constant: the punch, one material for both")
+  tap.like(model(with { stiffness = "patch", materials = { "aluminium", { E = 1e11, nu = 0.3 } } }):describe(),
+    "stiffness patch %(the projected patch%); guide E 7%.2e%+10 Pa nu 0%.33, slider E 1e%+11 Pa nu 0%.3",
+    "patch: a material given by E and nu")
+  -- a flat drop onto the floor from 1 um, damped: no turning (the force at the patch's centroid,
+  -- under the centre), so the law stores the energy V of sbox_law.h exactly and the balance closes
+  local drop = area({ damping = true, restitution = 0.58 }, { at = { 0, 0, -0.2e-3 + 1e-6 } })
+  local run = drop:simulate { t = 0.01, report = 1e-5, record = { "system.balance", "system.contact_damping",
+    "guide.zneg_fn", "guide.zneg_mode", "guide.zneg_area", "guide.zneg_stiffness", "guide.impacts", "guide.pitch" } }
+  local n, bal = #run.t, 0
+  for i = 1, n do bal = math.max(bal, math.abs(run["system.balance"][i])) end
+  tap.diag(string.format("flat drop, area law: %d impacts, damping %.3g J, balance %.2g J; at rest k = %.4g N/m, "
+    .. "area %.4g m^2, fn %.6g N", run["guide.impacts"][n], run["system.contact_damping"][n], bal,
+    run["guide.zneg_stiffness"][n], run["guide.zneg_area"][n], run["guide.zneg_fn"][n]))
+  tap.ok(run["guide.impacts"][n] >= 2 and bal <= 1e-4 * run["system.contact_damping"][n],
+    "area: a flat drop bounces, the loss is the contact damping account")
+  tap.is(run["guide.zneg_mode"][n], 3, "area: on its face")
+  tap.ok(math.abs(run["guide.zneg_area"][n] - 0.03 * 0.015) <= 1e-15, "area: the patch is the slider's face")
+  local k = mech.stiffness.rectangle { materials = { "aluminium", "steel" }, area = 0.03 * 0.015, a = 0.015, b = 0.0075 } -- the sides 30 and 15 mm
+  tap.ok(math.abs(run["guide.zneg_stiffness"][n] - k) <= 1e-9 * k,
+    string.format("area: k of the face is Eq. 20's (%.6g N/m)", k))
+  local pre = "sys:prismatic %(clearance of 'guide'%): "
+  tap.like(select(2, pcall(area, { contact = hertz })), pre .. "'contact' is for stiffness = \"corners\"",
+    "errors: a contact law with an area model")
+  tap.like(select(2, pcall(model, with { stiffness = "area" })), pre .. "give 'material' %(both bodies%) or "
+    .. "'materials' = {a, b}", "errors: an area model without materials")
+  tap.like(select(2, pcall(area, { damping = true })), pre .. "damping = true needs 'restitution'",
+    "errors: damping without restitution")
+  tap.like(select(2, pcall(area, { restitution = 0.5 })), pre .. "'restitution' goes with damping = true",
+    "errors: restitution without damping")
+  tap.like(select(2, pcall(area, { damping = true, restitution = 1.5 })), "prismatic 'guide': the restitution "
+    .. "of the damped area law must be in %(0, 1%] %(got 1%.5%)", "errors: restitution out of range")
+  tap.like(select(2, pcall(model, with { contact = hertz, materials = { "steel", "steel" } })), pre .. "'materials' "
+    .. "is for the area models", "errors: materials with the corners")
+  tap.like(select(2, pcall(area, { materials = { "steel", "unobtainium" } })), "unknown material 'unobtainium'",
+    "errors: an unknown material")
+  tap.like(select(2, pcall(area, {}, { at = { 0.15e-3, 0, 0 } })), "prismatic 'guide': the slider is 5e%-05 m "
+    .. "into the channel's wall xpos at the start %(channel 0%.0152 m wide", "errors: a slider in a wall, area model")
+end
+
 -- ---- the planar limit: benchmark B in space ---------------------------------------------------------
 -- Benchmark B's slider-crank ([Flores, Leine & Glocker 2010]) with its pins revolute joints about
 -- z: the rest of the mechanism holds the slider in the plane (no z motion, no roll or pitch), so
