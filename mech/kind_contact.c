@@ -33,6 +33,9 @@ void contact_describe_friction(sbuf *b, const contact *c)
     case MECH_FRICTION_COULOMB_TANH: sb_printf(b, " (tanh) v_reg %.10g", fl->v_reg); break;
     case MECH_FRICTION_STICK: sb_printf(b, " mu_s %.10g v_eps %.10g", fl->mu_s, fl->v_eps); break;
     case MECH_FRICTION_AMBROSIO: sb_printf(b, " v0 %.10g v1 %.10g", fl->v0, fl->v1); break;
+    case MECH_FRICTION_ADAMS:
+        sb_printf(b, " mu_s %.10g v0 %.10g v1 %.10g", fl->mu_s, fl->v0, fl->v1);
+        break;
     case MECH_FRICTION_THRELFALL: sb_printf(b, " v0 %.10g", fl->v0); break;
     case MECH_FRICTION_STRIBECK:
         sb_printf(b, " mu_s %.10g vs %.10g delta %.10g sigma2 %.10g", fl->mu_s, fl->vs, fl->delta,

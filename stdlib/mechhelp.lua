@@ -15,8 +15,8 @@ mech: the mechanics library (also the global `mech`)
                                      unit helpers to SI, and back  help(mech.units)
   mech.contact.<law>{...}            normal laws: kelvin_voigt, hertz, hunt_crossley,
                                      lankarani_nikravesh, flores, gonthier, hu_guo (modified)
-  mech.friction.<law>{...}           friction laws: coulomb, stick, ambrosio, threlfall,
-                                     stribeck, dahl, lugre        help(mech.contact) ...
+  mech.friction.<law>{...}           friction laws: coulomb, stick, ambrosio, adams,
+                                     threlfall, stribeck, dahl, lugre   help(mech.contact) ...
   mech.stiffness.<shape>{...}        contact stiffness K from materials and geometry
   mech.materials                     materials (E, nu, rho) and friction pairs
   mech.mesh.rectangle{...}, mech.mesh.read(path)  meshes for flexible bodies  help(mech.mesh)
@@ -253,6 +253,9 @@ With clearance ([Wang et al. 2025]), no equation: a box slider on b in a rectang
   "constant" the flat punch (2d the face's width across the travel); damping = true: the
   Lankarani-Nikravesh factor at the centroid's rate.  Stored energy: int k(s) s ds at the
   present orientation (with a turning slider the law is not conservative: mechlua-spatial(3)).
+  Friction (any law, per contact): the paper's Eqs. 25-26 are mech.friction.ambrosio{ mu,
+  v0 = 1e-4, v1 = 2e-4 }; mech.friction.adams{ mu_s, mu, v0, v1 } static and dynamic;
+  mech.materials.pair("aluminium", "steel") gives Tab. 5's mu_s and mu.
   Channels: x, y, z (slider centre - channel centre, guide frame), roll (about Y), pitch
   (about X), yaw (about Z) (Rz(yaw) Rx(pitch) Ry(roll)), per wall <w>_mode (0 none,
   1 corner, 2 edge, 3 face, 4 through), <w>_penetration, <w>_fn, <w>_ft, <w>_area,
@@ -445,6 +448,7 @@ mech.friction: friction laws ({man:mechlua-contact.3}, FRICTION LAWS)
   coulomb{ mu, regularization = "linear" | "tanh" | "sqrt", v_reg }   f = -mu fn sgn(v)
   stick{ mu_s, mu, v_eps }          static and kinetic friction (trial and error)
   ambrosio{ mu, v0, v1 }            Coulomb, vanishing below v0, full above v1
+  adams{ mu_s, mu, v0, v1 }         static mu_s at v0, dynamic mu above v1, smooth steps
   threlfall{ mu, v0 }               f = -mu fn (1 - exp(-3 |v| / v0)) sgn(v)
   stribeck{ mu_s, mu, vs, delta, sigma2, regularization, v_reg }   the Stribeck curve
                                     plus viscous friction
@@ -468,6 +472,10 @@ friction_topic("stick", [[stick{ mu_s, mu, v_eps = 1e-5 }
 friction_topic("ambrosio", [[ambrosio{ mu, v0 = 1e-4, v1 = 1e-3 }
   f = -mu(|v|) fn sgn(v), mu(s) = 0 below v0, mu (s - v0) / (v1 - v0) between, mu above v1
   (Ambrosio 2003; [Wang et al. 2025, Eqs. 25-26]).]])
+friction_topic("adams", [[adams{ mu_s, mu, v0 = 1e-4, v1 = 1e-3 }
+  f = -mu(|v|) fn sgn(v), mu(s) rising from 0 at s = 0 to mu_s at v0 (the stiction speed),
+  then from mu_s to mu at v1 (the transition speed), by cubic steps (MSC ADAMS's static and
+  dynamic friction): static and kinetic coefficients, e.g. mech.materials.pair's.]])
 friction_topic("threlfall", [[threlfall{ mu, v0 = 1e-4 }
   f = -mu fn (1 - exp(-3 |v| / v0)) sgn(v) (Threlfall 1978): 95% of mu fn at v0.]])
 friction_topic("stribeck", [[stribeck{ mu_s, mu, vs = 1e-3, delta = 2, sigma2 = 0,

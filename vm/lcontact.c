@@ -333,6 +333,7 @@ static const char *const material_fields[] = {MATERIAL_FIELDS, NULL};
 static const char *const coulomb_fields[] = {"mu", "regularization", "v_reg", NULL};
 static const char *const stick_fields[] = {"mu", "mu_s", "v_eps", NULL};
 static const char *const ambrosio_fields[] = {"mu", "v0", "v1", NULL};
+static const char *const adams_fields[] = {"mu", "mu_s", "v0", "v1", NULL};
 static const char *const threlfall_fields[] = {"mu", "v0", NULL};
 static const char *const stribeck_fields[] = {"mu",     "mu_s",           "vs",    "delta",
                                               "sigma2", "regularization", "v_reg", NULL};
@@ -363,6 +364,7 @@ static const char *const *friction_fields(mech_friction_type type)
     case MECH_FRICTION_COULOMB_TANH: return coulomb_fields;
     case MECH_FRICTION_STICK: return stick_fields;
     case MECH_FRICTION_AMBROSIO: return ambrosio_fields;
+    case MECH_FRICTION_ADAMS: return adams_fields;
     case MECH_FRICTION_THRELFALL: return threlfall_fields;
     case MECH_FRICTION_STRIBECK: return stribeck_fields;
     case MECH_FRICTION_DAHL: return dahl_fields;
@@ -732,7 +734,7 @@ void lmech_open_contact(lua_State *L)
     static const mech_friction_type exposed[] = {MECH_FRICTION_COULOMB,  MECH_FRICTION_STICK,
                                                  MECH_FRICTION_AMBROSIO, MECH_FRICTION_THRELFALL,
                                                  MECH_FRICTION_STRIBECK, MECH_FRICTION_DAHL,
-                                                 MECH_FRICTION_LUGRE};
+                                                 MECH_FRICTION_LUGRE,    MECH_FRICTION_ADAMS};
     for (size_t i = 0; i < sizeof exposed / sizeof exposed[0]; i++) {
         lua_pushinteger(L, exposed[i]);
         lua_pushcclosure(L, friction_law, 1);

@@ -183,6 +183,54 @@ do
     .. "into the channel's wall xpos at the start %(channel 0%.0152 m wide", "errors: a slider in a wall, area model")
 end
 
+-- ---- friction ([Wang et al. 2025], Eqs. 25-26, Tabs. 4-5): a slider on the floor pushed along ----
+-- the travel by F = f m g at its centre, the floor's four corners sharing its weight: every corner
+-- slips at the slider's speed, so the friction is mu(v) m g whatever the shares, and the slider
+-- creeps at the speed where mu(v) = f, or accelerates at (f - mu) g where no speed holds it.
+-- Ambrosio's law (v0 = 1e-4, v1 = 2e-4 m/s) creeps at v0 + (f / mu)(v1 - v0); the ADAMS law
+-- creeps where its cubic step reaches f (below mu_s), and slides above mu_s.  The aluminium-steel
+-- pair of Tab. 5: mu_s 0.61, mu 0.47.
+do
+  local function push(friction, f)
+    local sys = model(with { contact = mech.contact.kelvin_voigt { K = 1e8, c = 1e4 }, friction = friction },
+      { at = { 0, 0, -0.2e-3 } })
+    sys:force { sys:entity("slider"), value = { 0, f * 9.81, 0 }, name = "push" }
+    local run = sys:simulate { t = 0.05, report = 5e-4, record = { "slider.vy", "slider.ay", "guide.zneg_ft",
+      "system.balance", "system.friction" } }
+    return run, #run.t
+  end
+  local pair = mech.materials.pair("aluminium", "steel")
+  tap.ok(pair.mu_s == 0.61 and pair.mu == 0.47, "Tab. 5: aluminium-steel mu_s 0.61, mu 0.47")
+  local amb = mech.friction.ambrosio { mu = pair.mu, v0 = 1e-4, v1 = 2e-4 }
+  local run, n = push(amb, 0.3)
+  local creep = 1e-4 + 0.3 / pair.mu * 1e-4
+  tap.diag(string.format("ambrosio, f = 0.3: creeps at %.9g m/s (%.9g m/s), friction %.9g N, balance %.2g J",
+    run["slider.vy"][n], creep, run["guide.zneg_ft"][n], run["system.balance"][n]))
+  tap.ok(math.abs(run["slider.vy"][n] - creep) <= 1e-6 * creep, "ambrosio: creeps where mu(v) = f")
+  tap.ok(math.abs(run["guide.zneg_ft"][n] - 0.3 * 9.81) <= 1e-6 * 9.81, "ambrosio: the floor's friction is f m g")
+  run, n = push(amb, 0.6)
+  tap.ok(math.abs(run["slider.ay"][n] - (0.6 - pair.mu) * 9.81) <= 1e-6 * 9.81,
+    "ambrosio: slides at (f - mu) g above mu")
+  tap.ok(math.abs(run["system.balance"][n]) <= 1e-6 * run["system.friction"][n], "ambrosio: the balance closes")
+  local ad = mech.friction.adams { mu = pair.mu, mu_s = pair.mu_s, v0 = 1e-4, v1 = 2e-4 }
+  -- the documented step below v0: -mu_s + 2 mu_s d^2 (3 - 2 d), d = (v + v0) / (2 v0); where it is f
+  local lo, hi = 0, 1e-4
+  for _ = 1, 100 do
+    local v = (lo + hi) / 2
+    local d = (v + 1e-4) / 2e-4
+    if -pair.mu_s + 2 * pair.mu_s * d * d * (3 - 2 * d) < 0.55 then lo = v else hi = v end
+  end
+  run, n = push(ad, 0.55)
+  tap.diag(string.format("adams, f = 0.55 (between mu and mu_s): creeps at %.9g m/s (%.9g m/s)",
+    run["slider.vy"][n], lo))
+  tap.ok(math.abs(run["slider.vy"][n] - lo) <= 1e-6 * lo, "adams: held below mu_s, creeping where its step is f")
+  run, n = push(ad, 0.65)
+  tap.ok(math.abs(run["slider.ay"][n] - (0.65 - pair.mu) * 9.81) <= 1e-6 * 9.81,
+    "adams: slides at (f - mu) g above mu_s")
+  tap.like(model(with { contact = hertz, friction = ad }):describe(), "friction adams mu 0%.47 mu_s 0%.61 v0 0%.0001 "
+    .. "v1 0%.0002", "adams: the description")
+end
+
 -- ---- the planar limit: benchmark B in space ---------------------------------------------------------
 -- Benchmark B's slider-crank ([Flores, Leine & Glocker 2010]) with its pins revolute joints about
 -- z: the rest of the mechanism holds the slider in the plane (no z motion, no roll or pitch), so
