@@ -41,6 +41,9 @@ do
     .. "%(0, 0, 0%) axes x %(1, 0, 0%) z %(0, 1, 0%), clearance: channel 0%.0152 m wide %(x%), 0%.0154 m "
     .. "high %(z%); slider 0%.03 m long, 0%.015 m wide, 0%.015 m high; contacts at the slider's corners; "
     .. "hertz K 1000000000 n 1%.5", "describe: the channel, the slider, the law")
+  tap.like(d, "\nstart: ideal %(", "start: centred and at rest, the ideal prismatic joint holds it for the assembly")
+  tap.like(model(with { contact = hertz }, { at = { 0, 0, -0.2e-3 } }):describe(), "\nstart: as given %(",
+    "start: off the centre, as given")
   local joint = sys:entity("guide")
   tap.is(joint.kind, "joint", "a joint with clearance is a joint")
   tap.like(tostring(joint.channels), "^x, y, z, roll, pitch, yaw, xpos_mode, xpos_penetration, xpos_fn, "
