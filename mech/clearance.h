@@ -11,6 +11,7 @@
 
 #include "kind.h"
 #include "registry.h"
+#include "sbox_geom.h"
 #include "sclearance_geom.h"
 
 typedef struct clearance_type {
@@ -33,8 +34,10 @@ typedef struct clearance_type {
     ** `at` of the touching body where the force acts, which comes in as c's point. */
     void (*contact_normal)(const mech_system *sys, const joint *j, const contact *c,
                            const double *q, const double *v, double n[2], double at[2]);
-    /* Writes ", clearance ..." of the joint's line in sys:describe. */
+    /* Writes ", clearance ..." of the joint's line in sys:describe; own_laws: the laws too
+    ** (else the joint's line goes on with its first contact's). */
     void (*describe)(sbuf *b, const mech_system *sys, const joint *j);
+    int own_laws;
     /* The joint's channels: a table ended by a NULL name, whose entries from force_q on are
     ** the resultant's fx, fy, f (and m) (clearance_value gives those); a spatial type's
     ** resultant has the ideal spatial joint's names (fx .. mz_j), and its value gives them. */
@@ -64,6 +67,20 @@ void sclearance_pose_at(const mech_system *sys, const joint *j, const double *q,
 ** wall on the other side, which none of its contacts faces: sclearance_geom.h), else 0.  The
 ** spatial dimension's step_fault (dim.h). */
 int sclearance_fault(const mech_system *sys, double t, const double *y, char *why, size_t size);
+/* The spatial prismatic joint with clearance (sbox_joint.c): a box slider in a channel.  Its
+** entry; its attach, as sclearance_attach (checks d, adds the contacts, checks that the slider
+** starts inside the channel); the walls' names ("xpos", "xneg", "zpos", "zneg"); its fault
+** after an accepted step at (t, y) (the slider's centre past a wall: 1 with the reason in why),
+** which sclearance_fault calls for it. */
+extern const clearance_type sbox_slider;
+mech_status sbox_attach(mech_system *sys, int j, const mech_sbox_def *d, mech_error *err);
+extern const char *const sbox_wall_names[SBOX_NFACES];
+int sbox_fault(const mech_system *sys, const joint *j, double t, const double *y, char *why,
+               size_t size);
+/* Joint j's sizes, the poses of its guide and slider and the bodies' states at (q, v) (v NULL:
+** at rest), sbox_contact.c. */
+void sbox_pose_at(const mech_system *sys, const joint *j, const double *q, const double *v,
+                  sbox_geom *g, sbox_pose *p, sbox_body *slider, sbox_body *guide);
 /* The clearance of joint j's type (NULL: the type takes none). */
 const clearance_type *clearance_of(const joint *j);
 

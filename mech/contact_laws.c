@@ -19,8 +19,7 @@
 #define PI 3.14159265358979323846
 
 _Static_assert(MECH_NORMAL_HU_GUO + 1 == MECH_NORMAL_COUNT, "MECH_NORMAL_COUNT is stale");
-_Static_assert(MECH_FRICTION_LUGRE_NORMALIZED + 1 == MECH_FRICTION_COUNT,
-               "MECH_FRICTION_COUNT is stale");
+_Static_assert(MECH_FRICTION_ADAMS + 1 == MECH_FRICTION_COUNT, "MECH_FRICTION_COUNT is stale");
 _Static_assert(MECH_FRICTION_REG_SQRT + 1 == MECH_FRICTION_REG_COUNT,
                "MECH_FRICTION_REG_COUNT is stale");
 
@@ -173,7 +172,7 @@ double mech_normal_energy(const mech_normal_law *law, double d)
 
 static const char *const friction_names[MECH_FRICTION_COUNT] = {
     "none",      "coulomb",  "coulomb", "coulomb", "stick", "ambrosio",
-    "threlfall", "stribeck", "dahl",    "lugre",   "lugre",
+    "threlfall", "stribeck", "dahl",    "lugre",   "lugre", "adams",
 };
 
 static const char *const reg_names[MECH_FRICTION_REG_COUNT] = {"none", "linear", "tanh", "sqrt"};
@@ -204,6 +203,7 @@ static unsigned friction_uses_type(mech_friction_type type)
     case MECH_FRICTION_COULOMB_TANH: return USES_MU | USES_V_REG;
     case MECH_FRICTION_STICK: return USES_MU | USES_MU_S | USES_V_EPS;
     case MECH_FRICTION_AMBROSIO: return USES_MU | USES_V0 | USES_V1;
+    case MECH_FRICTION_ADAMS: return USES_MU | USES_MU_S | USES_V0 | USES_V1;
     case MECH_FRICTION_THRELFALL: return USES_MU | USES_V0;
     case MECH_FRICTION_STRIBECK:
         return USES_MU | USES_MU_S | USES_STRIBECK | USES_SIGMA2 | USES_REG;
@@ -316,6 +316,15 @@ static double stribeck(const mech_friction_law *law, double s)
     return law->mu + (law->mu_s - law->mu) * exp(-pow(s / law->vs, law->delta));
 }
 
+/* The cubic step from h0 at x0 to h1 at x1 (ADAMS's STEP): h0 + (h1 - h0) d^2 (3 - 2 d). */
+static double cubic_step(double x, double x0, double h0, double x1, double h1)
+{
+    if (x <= x0) return h0;
+    if (x >= x1) return h1;
+    double d = (x - x0) / (x1 - x0);
+    return h0 + (h1 - h0) * d * d * (3 - 2 * d);
+}
+
 /*
 ** The friction coefficient in sliding at speed s > 0, without the viscous term (the
 ** steady value for Dahl and LuGre); at s = 0 it is the limit s -> 0+.  Ambrosio's law is
@@ -334,6 +343,9 @@ static double sliding_coefficient(const mech_friction_law *law, double s)
                : s >= law->v1 ? law->mu
                               : law->mu * (s - law->v0) / (law->v1 - law->v0);
     case MECH_FRICTION_THRELFALL: return law->mu * (1 - exp(-3 * s / law->v0));
+    case MECH_FRICTION_ADAMS: /* odd through 0 below v0, as ADAMS writes it */
+        return s < law->v0 ? cubic_step(s, -law->v0, -law->mu_s, law->v0, law->mu_s)
+                           : cubic_step(s, law->v0, law->mu_s, law->v1, law->mu);
     case MECH_FRICTION_STRIBECK:
     case MECH_FRICTION_LUGRE:
     case MECH_FRICTION_LUGRE_NORMALIZED: return stribeck(law, s);

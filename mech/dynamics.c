@@ -382,6 +382,7 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
 
     /* contacts: normal forces and friction, then sticking friction (it needs the rest) */
     sys->p_contact = sys->p_friction = sys->contact_energy = 0;
+    sys->full_eval = full;
     if (sys->ncontacts > 0) {
         contact_forces(sys, t, y, ydot, 1);
         contact_forces(sys, t, y, ydot, 2);

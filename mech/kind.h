@@ -68,6 +68,8 @@ extern const quantity contact_quantities[];
 enum { C_GAP, C_PEN, C_RATE, C_FN, C_FT, C_VT, C_MU, C_ACTIVE, C_IMPACTS, C_V0, C_Z, C_STICK };
 /* Writes the laws of contact c: "; <law> K .. n ..[; friction <law> ...]". */
 void contact_describe_laws(sbuf *b, const contact *c);
+/* Its friction law alone ("; friction ..."; nothing without friction). */
+void contact_describe_friction(sbuf *b, const contact *c);
 /* Sum over the contacts whose touching point is on a body in [b0, b1): normal forces (what
 ** 0), friction forces (1), or how many are active (2) (kind_contact.c). */
 double contact_sum(const mech_system *sys, int b0, int b1, int what);

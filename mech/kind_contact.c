@@ -15,13 +15,18 @@ const quantity contact_quantities[] = {
 void contact_describe_laws(sbuf *b, const contact *c)
 {
     const mech_normal_law *nl = &c->nlaw;
-    const mech_friction_law *fl = &c->flaw;
     sb_printf(b, "; %s K %.10g n %.10g", mech_normal_name(nl->type), nl->K, nl->n);
     if (nl->type == MECH_NORMAL_KELVIN_VOIGT) sb_printf(b, " c %.10g", nl->c);
     if (nl->type == MECH_NORMAL_HUNT_CROSSLEY)
         sb_printf(b, " b %.10g p %.10g q %.10g", nl->c, nl->p, nl->q);
     if (mech_normal_uses_impact(nl))
         sb_printf(b, " restitution %.10g v_min %.10g", nl->e, nl->v_min);
+    contact_describe_friction(b, c);
+}
+
+void contact_describe_friction(sbuf *b, const contact *c)
+{
+    const mech_friction_law *fl = &c->flaw;
     if (fl->type == MECH_FRICTION_NONE) return;
     sb_printf(b, "; friction %s mu %.10g", mech_friction_name(fl->type), fl->mu);
     switch (fl->type) { /* only the parameters the law uses */
@@ -29,6 +34,9 @@ void contact_describe_laws(sbuf *b, const contact *c)
     case MECH_FRICTION_COULOMB_TANH: sb_printf(b, " (tanh) v_reg %.10g", fl->v_reg); break;
     case MECH_FRICTION_STICK: sb_printf(b, " mu_s %.10g v_eps %.10g", fl->mu_s, fl->v_eps); break;
     case MECH_FRICTION_AMBROSIO: sb_printf(b, " v0 %.10g v1 %.10g", fl->v0, fl->v1); break;
+    case MECH_FRICTION_ADAMS:
+        sb_printf(b, " mu_s %.10g v0 %.10g v1 %.10g", fl->mu_s, fl->v0, fl->v1);
+        break;
     case MECH_FRICTION_THRELFALL: sb_printf(b, " v0 %.10g", fl->v0); break;
     case MECH_FRICTION_STRIBECK:
         sb_printf(b, " mu_s %.10g vs %.10g delta %.10g sigma2 %.10g", fl->mu_s, fl->vs, fl->delta,

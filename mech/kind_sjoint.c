@@ -53,7 +53,7 @@ static void sjoint_describe(sbuf *b, const mech_system *sys, int id)
               fb[0], fb[3], fb[6], fb[2], fb[5], fb[8]);
     if (j->enforce == MECH_CLEARANCE) {
         j->jt->clearance->describe(b, sys, j);
-        contact_describe_laws(b, &sys->contacts[j->contact0]);
+        if (!j->jt->clearance->own_laws) contact_describe_laws(b, &sys->contacts[j->contact0]);
     } else if (j->enforce == MECH_PENALTY) {
         sb_printf(b, ", penalty k");
         for (int e = 0; e < j->neq; e++) sb_printf(b, " %.10g", j->k[e]);

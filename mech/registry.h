@@ -65,6 +65,21 @@ typedef struct force {
                    ** spatial load: fx, fy, fz, tx, ty, tz, power */
 } force;
 
+/* A spatial prismatic joint with clearance (sbox_joint.c): the sizes of its channel and
+** slider, its stiffness model, and per wall (SBOX_XPOS ...) what the last evaluation found. */
+typedef struct joint_box {
+    double Wx, Wz;        /* the channel's inner half-widths along the guide's X and Z */
+    double hx, hy, hz;    /* the slider's half sizes along X, the travel Y, Z */
+    int model;            /* mech_sbox_stiffness */
+    double E[2], nu[2];   /* the area models: the guide's and the slider's materials */
+    int damped;           /* the area models: with the Lankarani-Nikravesh factor */
+    double e, v_min;      /* its restitution and least impact speed */
+    int mode[4];          /* per wall: SBOX_NONE ... SBOX_THROUGH */
+    double pen[4];        /* the deepest corner's penetration (< 0: the least clearance) */
+    double fn[4], ft[4];  /* the normal forces' sum, the friction forces' resultant's magnitude */
+    double area[4], k[4]; /* the patch's area and the stiffness (area models; 0 per corner) */
+} joint_box;
+
 typedef struct joint {
     char name[MECH_NAME_MAX];
     mech_joint_type type;
@@ -88,6 +103,7 @@ typedef struct joint {
     int contact0, ncontact;
     double gap, radius; /* the clearance and the bearing's radius, as given */
     double mid;         /* prismatic: the y of the middle of the slider's corners, b's frame */
+    joint_box box;      /* spatial prismatic with clearance: the box slider in its channel */
     /* last evaluation */
     double phi[JOINT_NEQ_MAX], phidot[JOINT_NEQ_MAX], lambda[JOINT_NEQ_MAX];
     /* on body b at its anchor: planar fx, fy, moment, normal force (prismatic); spatial the
@@ -115,10 +131,14 @@ typedef struct driver {
 /* The geometry of a contact: only how the gap, the normal and the two contact points are
 ** found differs; the laws, events, friction and energy accounts are the same for all. */
 typedef enum contact_shape {
-    SHAPE_POINT_PLANE = 0,   /* a point of a against a straight surface of b */
-    SHAPE_CIRCLE_IN_CIRCLE,  /* a circle of a (a journal) inside a circle of b (its bearing) */
-    SHAPE_JOURNAL_IN_BEARING /* spatial: one of the four contacts of a journal cylinder of a in
-                             ** the cavity of b (sclearance_geom.h), `slot` says which */
+    SHAPE_POINT_PLANE = 0,    /* a point of a against a straight surface of b */
+    SHAPE_CIRCLE_IN_CIRCLE,   /* a circle of a (a journal) inside a circle of b (its bearing) */
+    SHAPE_JOURNAL_IN_BEARING, /* spatial: one of the four contacts of a journal cylinder of a in
+                              ** the cavity of b (sclearance_geom.h), `slot` says which */
+    SHAPE_BOX_CORNER,         /* spatial: a corner of a box slider a against a wall of the channel
+                              ** of b (sbox_geom.h): `slot` = 8 wall + corner */
+    SHAPE_BOX_WALL            /* spatial: a box slider a against a wall of the channel of b by an
+                              ** area-dependent law (sbox_law.h): `slot` = the wall */
 } contact_shape;
 
 /* A contact pair: body a touches a surface of body b, with its laws and its history.  The
@@ -262,6 +282,8 @@ struct mech_system {
     double kinetic, potential, p_applied, p_dissip;
     double elastic;               /* the part of potential stored in springs and penalty joints */
     double contact_energy;        /* stored in contacts (part of elastic) */
+    int full_eval;                /* the evaluation in progress is a full one (its energies are
+                                  ** reported: contacts may skip theirs otherwise) */
     double p_contact, p_friction; /* power dissipated by contact damping and friction */
     double energy0;               /* kinetic + potential at the assembled initial state */
     const double *y_eval;         /* the state evaluated (for the energy accounts) */

@@ -246,6 +246,10 @@ int sclearance_fault(const mech_system *sys, double t, const double *y, char *wh
     for (int i = 0; i < sys->njoints; i++) {
         const joint *j = &sys->joints[i];
         if (j->enforce != MECH_CLEARANCE) continue;
+        if (j->type == MECH_PRISMATIC) { /* a box slider in its channel */
+            if (sbox_fault(sys, j, t, y, why, size)) return 1;
+            continue;
+        }
         sclearance_geom sz;
         sclearance_pose p;
         sclearance_result res;

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** The contacts of a spatial system: the spatial entries of the dimension table (dim.h) that
-** contact.c's history, events and accounts call.  Every spatial contact is one of the four of
-** a revolute joint with clearance (sclearance.c): a journal cylinder on body a (the joint's
-** body b) in the cavity of a bearing on body b (the joint's body a), [Spatial revolute paper],
-** Eqs. (3)-(6).  sclearance_geom.c gives the contact (depth, normal n from the bearing surface
-** into its wall, the points cj on the journal and ci on the bearing) and its kinematics
-** (delta_dot = vrel . n, the slip vt in the tangent plane, the lever arms).
+** contact.c's history, events and accounts call.  Every spatial contact belongs to a joint with
+** clearance: those of a prismatic one (a box slider in a channel) are sbox_contact.c's, handed
+** over by their shape; the others are the four of a revolute joint (sclearance.c): a journal
+** cylinder on body a (the joint's body b) in the cavity of a bearing on body b (the joint's
+** body a), [Spatial revolute paper], Eqs. (3)-(6).  sclearance_geom.c gives the contact (depth,
+** normal n from the bearing surface into its wall, the points cj on the journal and ci on the
+** bearing) and its kinematics (delta_dot = vrel . n, the slip vt in the tangent plane, the lever
+** arms).
 **
 ** The gap is -depth and the penetration rate dd = delta_dot, so that contact.c locates the
 ** onset (gap turning negative), captures the impact velocity there and restarts the run,
@@ -110,6 +112,10 @@ static void contact_geometry(const joint *j, const sjstate *s, const sclearance_
 void spatial_contact_rates(const mech_system *sys, const contact *c, const double *q,
                            const double *v, double *gap, double *dd)
 {
+    if (c->shape == SHAPE_BOX_CORNER || c->shape == SHAPE_BOX_WALL) { /* sbox_contact.c */
+        sbox_contact_rates(sys, c, q, v, gap, dd);
+        return;
+    }
     sjstate s;
     joint_state(sys, &sys->joints[c->owner], q, v, &s);
     sclearance_contact k;
@@ -221,6 +227,11 @@ int spatial_contact_forces(mech_system *sys, double t, const double *y, double *
     for (int k = 0; k < sys->ncontacts; k++) {
         contact *c = &sys->contacts[k];
         joint *j = &sys->joints[c->owner];
+        if (c->shape == SHAPE_BOX_CORNER || c->shape == SHAPE_BOX_WALL) { /* all at once */
+            sbox_contact_forces(sys, j, y, ydot);
+            k = j->contact0 + j->ncontact - 1;
+            continue;
+        }
         if (k == j->contact0) { /* a joint's four contacts come together: its geometry once */
             joint_state(sys, j, q, v, &s);
             sclearance_detect(&s.sz, &s.p, &res);

@@ -202,6 +202,7 @@ const joint_type sjoint_prismatic = {
     .eval = prismatic3_eval,
     .violation = offset_violation,
     .misalignment = after_offset_misaligned,
+    .clearance = &sbox_slider,
 };
 
 /* ---- planar: z_b along z_a, b's anchor in a's xy plane ------------------------------------ */

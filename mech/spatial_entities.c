@@ -71,6 +71,10 @@ mech_sjoint_def mech_sjoint_default(void)
     d.alpha = d.beta = NAN;
     d.clearance.normal_law = mech_normal_default(MECH_NORMAL_HERTZ);
     d.clearance.friction = mech_friction_default(MECH_FRICTION_NONE);
+    d.box.normal_law = mech_normal_default(MECH_NORMAL_HERTZ);
+    d.box.friction = mech_friction_default(MECH_FRICTION_NONE);
+    d.box.stiffness = MECH_SBOX_CORNERS;
+    d.box.v_min = 1e-4;
     return d;
 }
 
@@ -204,8 +208,8 @@ mech_status mech_sjoint_add(mech_system *sys, const mech_sjoint_def *d, int *id,
     }
     if (d->enforce == MECH_CLEARANCE && jt->clearance == NULL)
         return mech_error_set(err, MECH_ERR_ARG,
-                              "%s '%s': a spatial %s joint takes no clearance (a revolute one "
-                              "does)",
+                              "%s '%s': a spatial %s joint takes no clearance (revolute and "
+                              "prismatic ones do)",
                               tname, name, tname);
     int clear = d->enforce == MECH_CLEARANCE;
     if (d->enforce != MECH_LAGRANGE && d->enforce != MECH_PENALTY && !clear)
@@ -236,7 +240,9 @@ mech_status mech_sjoint_add(mech_system *sys, const mech_sjoint_def *d, int *id,
     j->row = -1;
     j->contact0 = j->ncontact = 0;
     sys->njoints++;
-    if (clear && (st = sclearance_attach(sys, sys->njoints - 1, &d->clearance, err))) {
+    if (clear && (st = d->type == MECH_PRISMATIC
+                           ? sbox_attach(sys, sys->njoints - 1, &d->box, err)
+                           : sclearance_attach(sys, sys->njoints - 1, &d->clearance, err))) {
         sys->njoints--;
         return st;
     }

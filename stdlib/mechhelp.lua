@@ -15,8 +15,8 @@ mech: the mechanics library (also the global `mech`)
                                      unit helpers to SI, and back  help(mech.units)
   mech.contact.<law>{...}            normal laws: kelvin_voigt, hertz, hunt_crossley,
                                      lankarani_nikravesh, flores, gonthier, hu_guo (modified)
-  mech.friction.<law>{...}           friction laws: coulomb, stick, ambrosio, threlfall,
-                                     stribeck, dahl, lugre        help(mech.contact) ...
+  mech.friction.<law>{...}           friction laws: coulomb, stick, ambrosio, adams,
+                                     threlfall, stribeck, dahl, lugre   help(mech.contact) ...
   mech.stiffness.<shape>{...}        contact stiffness K from materials and geometry
   mech.materials                     materials (E, nu, rho) and friction pairs
   mech.mesh.rectangle{...}, mech.mesh.read(path)  meshes for flexible bodies  help(mech.mesh)
@@ -164,7 +164,7 @@ unless the field says body coordinates):
   sys:universal{ a, b, at, axis_a, axis_b }   sys:cylindrical{ a, b, at, axis, ref }
   sys:prismatic{ a, b, axis, at, ref } (sys:translational)   sys:planar{ a, b, normal, at, ref }
   sys:fixed{ a, b, at, axis, ref }        all: a_at, b_at, name, method, k, c, baumgarte
-                                                                help("spatial:revolute")
+                        help("spatial:revolute"); with clearance help("spatial:prismatic")
   sys:drive{ body | joint, speed | motion, start, axis, what, baumgarte }
   sys:spring{ a, b, at = {{x1, y1, z1}, {x2, y2, z2}} | a_at, b_at, k, c, length | law }
   sys:rotational_spring{ joint, k, c, angle }
@@ -220,11 +220,47 @@ spatial joints: sys:<type>{ a, b, at = {x, y, z} | a_at = {...}, b_at = {...}, n
                                 .axial_a, .axial_b.  Channels: ex, ey, ez (journal centre -
                                 bearing centre, world), e, exb, eyb (across the axis, a's
                                 joint frame), axial, tilt, angle, impacts, active, and the
-                                contacts' resultant on b as fx .. mz_j above.]]
-for _, j in ipairs { "spherical", "universal", "cylindrical", "prismatic", "translational",
-  "planar", "fixed" } do
+                                contacts' resultant on b as fx .. mz_j above.
+  prismatic{ axis, ref, clearance = { x, z }, slider = { length, width, height },
+            channel = { width, height }, contact = law, friction = law }  a box slider on b
+                                in a channel on a: help("spatial:prismatic").]]
+for _, j in ipairs { "spherical", "universal", "cylindrical", "planar", "fixed" } do
   topics["spatial:" .. j] = topics["spatial:revolute"]
 end
+
+topics["spatial:prismatic"] = [[
+sys:prismatic{ a, b, axis = {ax, ay, az}, ref = {rx, ry, rz}, at | a_at, b_at, name,
+               method, k, c, baumgarte }          (also sys:translational)
+  b slides along axis without turning (5 equations); channels as help("spatial:revolute").
+With clearance ([Wang et al. 2025]), no equation: a box slider on b in a rectangular channel on a
+  sys:prismatic{ a, b, axis, ref, clearance = { x = m, z = m },
+                 slider = { length = m, width = m, height = m }, channel = { width, height },
+                 contact = law, friction = law, stiffness = "corners" }
+               | { ..., stiffness = "area" | "patch" | "constant", materials = {guide, slider}
+                 | material, damping = true, restitution = e, v_min, friction = law }
+  The guide's frame: Y = axis (the travel), X = ref, Z = X x Y; the channel's centre line
+  through a's anchor, the slider's centre b's anchor (b's centre by default).  Two of
+  channel, slider and clearance for the width (x) and the height (z); the slider's length.
+  Walls xpos, xneg (x = +-(width/2 + x)), zpos, zneg; corners c0 .. c7 (bit 0: +X, bit 1:
+  +Y, bit 2: +Z).  "corners": 32 contacts <name>.xpos.c0 .. <name>.zneg.c7, each corner
+  against each wall with the law at its own depth and impact velocity, friction in the
+  wall's plane (axes fixed to the guide; not the stick law).  A planar guide's K is K/2 per
+  spatial corner.  The slider must start inside; through a wall the run stops.
+  The area laws ([Wang et al. 2025], Eqs. 18-22): a contact <name>.xpos .. .zneg per wall,
+  F = k delta (the deepest corner's delta) at the patch's centroid; k from the materials:
+  "area" by the overlap's mode (a corner's triangles, an edge's rectangles, a face: Wu's
+  fits weighted by the projection on the wall), "patch" the rectangle fit on the section,
+  "constant" the flat punch (2d the face's width across the travel); damping = true: the
+  Lankarani-Nikravesh factor at the centroid's rate.  Stored energy: int k(s) s ds at the
+  present orientation (with a turning slider the law is not conservative: mechlua-spatial(3)).
+  Friction (any law, per contact): the paper's Eqs. 25-26 are mech.friction.ambrosio{ mu,
+  v0 = 1e-4, v1 = 2e-4 }; mech.friction.adams{ mu_s, mu, v0, v1 } static and dynamic;
+  mech.materials.pair("aluminium", "steel") gives Tab. 5's mu_s and mu.
+  Channels: x, y, z (slider centre - channel centre, guide frame), roll (about Y), pitch
+  (about X), yaw (about Z) (Rz(yaw) Rx(pitch) Ry(roll)), per wall <w>_mode (0 none,
+  1 corner, 2 edge, 3 face, 4 through), <w>_penetration, <w>_fn, <w>_ft, <w>_area,
+  <w>_stiffness, impacts, active, and the contacts' resultant on b as fx .. mz_j.]]
+topics["spatial:translational"] = topics["spatial:prismatic"]
 
 topics["spatial:spring"] = [[
 sys:spring{ a, b, at = {{x1, y1, z1}, {x2, y2, z2}} | a_at, b_at, k = N/m, c = N s/m,
@@ -412,6 +448,7 @@ mech.friction: friction laws ({man:mechlua-contact.3}, FRICTION LAWS)
   coulomb{ mu, regularization = "linear" | "tanh" | "sqrt", v_reg }   f = -mu fn sgn(v)
   stick{ mu_s, mu, v_eps }          static and kinetic friction (trial and error)
   ambrosio{ mu, v0, v1 }            Coulomb, vanishing below v0, full above v1
+  adams{ mu_s, mu, v0, v1 }         static mu_s at v0, dynamic mu above v1, smooth steps
   threlfall{ mu, v0 }               f = -mu fn (1 - exp(-3 |v| / v0)) sgn(v)
   stribeck{ mu_s, mu, vs, delta, sigma2, regularization, v_reg }   the Stribeck curve
                                     plus viscous friction
@@ -435,6 +472,10 @@ friction_topic("stick", [[stick{ mu_s, mu, v_eps = 1e-5 }
 friction_topic("ambrosio", [[ambrosio{ mu, v0 = 1e-4, v1 = 1e-3 }
   f = -mu(|v|) fn sgn(v), mu(s) = 0 below v0, mu (s - v0) / (v1 - v0) between, mu above v1
   (Ambrosio 2003; [Wang et al. 2025, Eqs. 25-26]).]])
+friction_topic("adams", [[adams{ mu_s, mu, v0 = 1e-4, v1 = 1e-3 }
+  f = -mu(|v|) fn sgn(v), mu(s) rising from 0 at s = 0 to mu_s at v0 (the stiction speed),
+  then from mu_s to mu at v1 (the transition speed), by cubic steps (MSC ADAMS's static and
+  dynamic friction): static and kinetic coefficients, e.g. mech.materials.pair's.]])
 friction_topic("threlfall", [[threlfall{ mu, v0 = 1e-4 }
   f = -mu fn (1 - exp(-3 |v| / v0)) sgn(v) (Threlfall 1978): 95% of mu fn at v0.]])
 friction_topic("stribeck", [[stribeck{ mu_s, mu, vs = 1e-3, delta = 2, sigma2 = 0,

@@ -133,6 +133,12 @@ static void two_materials(lua_State *L, int t, const char *fn, double *E1, doubl
     lua_pop(L, 1);
 }
 
+void lcontact_materials(lua_State *L, int t, const char *fn, double *E1, double *nu1, double *E2,
+                        double *nu2)
+{
+    two_materials(L, lua_absindex(L, t), fn, E1, nu1, E2, nu2, 0);
+}
+
 /* One material as the table users see: { name, E, nu, rho }. */
 static void push_material(lua_State *L, const char *name, double E, double nu, double rho)
 {
@@ -327,6 +333,7 @@ static const char *const material_fields[] = {MATERIAL_FIELDS, NULL};
 static const char *const coulomb_fields[] = {"mu", "regularization", "v_reg", NULL};
 static const char *const stick_fields[] = {"mu", "mu_s", "v_eps", NULL};
 static const char *const ambrosio_fields[] = {"mu", "v0", "v1", NULL};
+static const char *const adams_fields[] = {"mu", "mu_s", "v0", "v1", NULL};
 static const char *const threlfall_fields[] = {"mu", "v0", NULL};
 static const char *const stribeck_fields[] = {"mu",     "mu_s",           "vs",    "delta",
                                               "sigma2", "regularization", "v_reg", NULL};
@@ -357,6 +364,7 @@ static const char *const *friction_fields(mech_friction_type type)
     case MECH_FRICTION_COULOMB_TANH: return coulomb_fields;
     case MECH_FRICTION_STICK: return stick_fields;
     case MECH_FRICTION_AMBROSIO: return ambrosio_fields;
+    case MECH_FRICTION_ADAMS: return adams_fields;
     case MECH_FRICTION_THRELFALL: return threlfall_fields;
     case MECH_FRICTION_STRIBECK: return stribeck_fields;
     case MECH_FRICTION_DAHL: return dahl_fields;
@@ -729,7 +737,7 @@ void lmech_open_contact(lua_State *L)
     static const mech_friction_type exposed[] = {MECH_FRICTION_COULOMB,  MECH_FRICTION_STICK,
                                                  MECH_FRICTION_AMBROSIO, MECH_FRICTION_THRELFALL,
                                                  MECH_FRICTION_STRIBECK, MECH_FRICTION_DAHL,
-                                                 MECH_FRICTION_LUGRE};
+                                                 MECH_FRICTION_LUGRE,    MECH_FRICTION_ADAMS};
     for (size_t i = 0; i < sizeof exposed / sizeof exposed[0]; i++) {
         lua_pushinteger(L, exposed[i]);
         lua_pushcclosure(L, friction_law, 1);

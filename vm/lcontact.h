@@ -25,4 +25,11 @@ void lcontact_friction(lua_State *L, int t, const char *fn, mech_friction_type t
 int lcontact_read(lua_State *L, int idx, const char *fn, const char *field, mech_normal_law *nl,
                   mech_friction_law *fl);
 
+/*
+** The two materials of table t: `materials` = {a, b} or `material` = a (both bodies), each a
+** name of mech.materials or a table { E = Pa, nu = ... }; raises an error naming fn otherwise.
+*/
+void lcontact_materials(lua_State *L, int t, const char *fn, double *E1, double *nu1, double *E2,
+                        double *nu2);
+
 #endif

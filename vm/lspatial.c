@@ -452,52 +452,41 @@ void lspatial_drive_axis(lua_State *L, lsys *ls, int t, const char *fn, int body
              nm);
 }
 
-/* Two of a size (radius or length) of the bearing (b), the journal (j) and the clearance
-** between them, which makes b - j = mult c: the third from the two, or a check that the three
-** agree.  "radius" or "length" names the size in messages. */
-static void clearance_size(lua_State *L, const char *fn, const char *size, const char *cname,
-                           int mult, double *b, double *j, double *c)
+/* Two of a size of the outer part (b: the bearing, the channel), the inner one (j: the journal,
+** the slider) and the clearance between them, which makes b - j = mult c: the third from the
+** two, or a check that the three agree.  outer and inner name the parts (their tables' names),
+** size the size ("radius", "width") and cname the clearance's field ("radial", "x"). */
+static void clearance_size(lua_State *L, const char *fn, const char *outer, const char *inner,
+                           const char *size, const char *cname, int mult, double *b, double *j,
+                           double *c)
 {
     int nb = !isnan(*b), nj = !isnan(*j), nc = !isnan(*c);
     if (nb + nj + nc < 2)
         lu_error(L, fn,
-                 "give two of the bearing's %s (bearing = { %s = ... }), the journal's "
-                 "(journal = { %s = ... }) and the %s clearance (clearance = { %s = ... })",
-                 size, size, size, cname, cname);
+                 "give two of the %s's %s (%s = { %s = ... }), the %s's (%s = { %s = ... }) and "
+                 "the %s clearance (clearance = { %s = ... })",
+                 outer, size, outer, size, inner, inner, size, cname, cname);
     if (nb && nj && !(*j < *b))
         lu_error(L, fn,
-                 "the journal's %s %g m is not less than the bearing's %g m: the journal must fit "
-                 "in the bearing's cavity (the %s clearance, %sthe bearing's %s less the "
-                 "journal's, must be > 0)",
-                 size, *j, *b, cname, mult == 1 ? "" : "half ", size);
+                 "the %s's %s %g m is not less than the %s's %g m: the %s must fit in the %s "
+                 "(the %s clearance, %sthe %s's %s less the %s's, must be > 0)",
+                 inner, size, *j, outer, *b, inner, outer, cname, mult == 1 ? "" : "half ", outer,
+                 size, inner);
     if (!nb) *b = *j + mult * *c;
     if (!nj) *j = *b - mult * *c;
     if (!nc) *c = (*b - *j) / mult;
     if (!(fabs(*b - *j - mult * *c) <= 1e-12 * fmax(fabs(*b), fabs(*j))))
         lu_error(L, fn,
-                 "the bearing's %s %g m, the journal's %g m and the %s clearance %g m do not "
-                 "agree (the bearing's less the journal's %s the clearance)",
-                 size, *b, *j, cname, *c, mult == 1 ? "is" : "is twice");
+                 "the %s's %s %g m, the %s's %g m and the %s clearance %g m do not agree (the "
+                 "%s's less the %s's %s the clearance)",
+                 outer, size, *b, inner, *j, cname, *c, outer, inner,
+                 mult == 1 ? "is" : "is twice");
 }
 
-/* Fields clearance, bearing, journal, contact and friction of sys:revolute{...} at t into d
-** (a joint with clearance); returns 0 when none of them is given (an ideal joint). */
-static int read_sclearance(lua_State *L, lsys *ls, int t, const char *fn, mech_sjoint_def *d)
+/* Refuses the fields of an ideal joint in the table t of a joint with clearance. */
+static void refuse_ideal(lua_State *L, int t, const char *fn, const char *cfn)
 {
-    static const char *const fields[] = {"clearance", "bearing",  "journal",
-                                         "contact",   "friction", NULL};
     static const char *const ideal_only[] = {"method", "k", "c", "baumgarte", NULL};
-    int any = 0;
-    for (const char *const *k = fields; *k; k++) {
-        any |= lu_getfield(L, t, fn, *k) != LUA_TNIL;
-        lua_pop(L, 1);
-    }
-    if (!any) return 0;
-    char cfn[MECH_NAME_MAX + 48];
-    if (d->name)
-        snprintf(cfn, sizeof cfn, "%s (clearance of '%.*s')", fn, MECH_NAME_MAX, d->name);
-    else
-        snprintf(cfn, sizeof cfn, "%s (clearance)", fn);
     for (const char *const *k = ideal_only; *k; k++) {
         if (lu_getfield(L, t, fn, *k) != LUA_TNIL)
             lu_error(L, cfn,
@@ -506,6 +495,53 @@ static int read_sclearance(lua_State *L, lsys *ls, int t, const char *fn, mech_s
                      *k);
         lua_pop(L, 1);
     }
+}
+
+/* Whether any of the fields is in table t. */
+static int any_field(lua_State *L, int t, const char *fn, const char *const *fields)
+{
+    int any = 0;
+    for (const char *const *k = fields; *k; k++) {
+        any |= lu_getfield(L, t, fn, *k) != LUA_TNIL;
+        lua_pop(L, 1);
+    }
+    return any;
+}
+
+/* "sys:revolute (clearance of 'bear')" into cfn. */
+static void clearance_fn(char *cfn, size_t size, const char *fn, const char *name)
+{
+    if (name)
+        snprintf(cfn, size, "%s (clearance of '%.*s')", fn, MECH_NAME_MAX, name);
+    else
+        snprintf(cfn, size, "%s (clearance)", fn);
+}
+
+/* The laws of a joint with clearance at t: contact (required) and friction. */
+static void read_laws(lua_State *L, lsys *ls, int t, const char *fn, const char *cfn,
+                      mech_normal_law *law, mech_friction_law *friction)
+{
+    if (lu_getfield(L, t, fn, "contact") == LUA_TNIL)
+        lu_error(L, cfn,
+                 "field 'contact' is required: a contact law, e.g. mech.contact.hertz{ K = ... }");
+    lcontact_read(L, -1, cfn, "contact", law, NULL);
+    lua_pop(L, 1);
+    if (lu_getfield(L, t, fn, "friction") != LUA_TNIL)
+        lcontact_read(L, -1, cfn, "friction", NULL, friction);
+    lua_pop(L, 1);
+    lsys_live(L, ls, fn); /* a law's metamethods are Lua code */
+}
+
+/* Fields clearance, bearing, journal, contact and friction of sys:revolute{...} at t into d
+** (a joint with clearance); returns 0 when none of them is given (an ideal joint). */
+static int read_sclearance(lua_State *L, lsys *ls, int t, const char *fn, mech_sjoint_def *d)
+{
+    static const char *const fields[] = {"clearance", "bearing",  "journal",
+                                         "contact",   "friction", NULL};
+    if (!any_field(L, t, fn, fields)) return 0;
+    char cfn[MECH_NAME_MAX + 48];
+    clearance_fn(cfn, sizeof cfn, fn, d->name);
+    refuse_ideal(L, t, fn, cfn);
     double R[3] = {NAN, NAN, NAN}, Ln[3] = {NAN, NAN, NAN}; /* bearing, journal, clearance */
     static const char *const parts[] = {"bearing", "journal", "clearance"};
     static const char *const sizes[] = {"radius", "length", NULL};
@@ -525,21 +561,109 @@ static int read_sclearance(lua_State *L, lsys *ls, int t, const char *fn, mech_s
         lu_optnumber(L, x, cfn, k[1], &Ln[p]);
         lua_pop(L, 1);
     }
-    clearance_size(L, cfn, "radius", "radial", 1, &R[0], &R[1], &R[2]);
-    clearance_size(L, cfn, "length", "axial", 2, &Ln[0], &Ln[1], &Ln[2]);
+    clearance_size(L, cfn, "bearing", "journal", "radius", "radial", 1, &R[0], &R[1], &R[2]);
+    clearance_size(L, cfn, "bearing", "journal", "length", "axial", 2, &Ln[0], &Ln[1], &Ln[2]);
     mech_sclearance_def *cl = &d->clearance;
     d->enforce = MECH_CLEARANCE;
     cl->radius = R[0];
     cl->radial = R[2];
     cl->length = Ln[0];
     cl->axial = Ln[2];
-    if (lu_getfield(L, t, fn, "contact") == LUA_TNIL)
+    read_laws(L, ls, t, fn, cfn, &cl->normal_law, &cl->friction);
+    return 1;
+}
+
+/*
+** Fields clearance, slider, channel, contact, friction and stiffness of sys:prismatic{...} at t
+** into d (a box slider in a channel); returns 0 when none of them is given (an ideal joint).
+** The lateral sizes: any two of the channel's, the slider's and the clearance on each side, for
+** the width (x) and the height (z); the slider's length along the travel.  stiffness =
+** "corners" (default) takes the law of `contact`; the area models take material(s), damping,
+** restitution and v_min instead.
+*/
+static int read_sbox(lua_State *L, lsys *ls, int t, const char *fn, mech_sjoint_def *d)
+{
+    static const char *const fields[] = {"clearance", "slider",      "channel",  "contact",
+                                         "friction",  "stiffness",   "material", "materials",
+                                         "damping",   "restitution", "v_min",    NULL};
+    if (!any_field(L, t, fn, fields)) return 0;
+    char cfn[MECH_NAME_MAX + 48];
+    clearance_fn(cfn, sizeof cfn, fn, d->name);
+    refuse_ideal(L, t, fn, cfn);
+    /* channel, slider, clearance: [0] the width (x), [1] the height (z); the slider's length */
+    double W[3] = {NAN, NAN, NAN}, H[3] = {NAN, NAN, NAN}, length = NAN;
+    static const char *const parts[] = {"channel", "slider", "clearance"};
+    static const char *const k_channel[] = {"width", "height", NULL};
+    static const char *const k_slider[] = {"length", "width", "height", NULL};
+    static const char *const k_gaps[] = {"x", "z", NULL};
+    static const char *const *const keys[] = {k_channel, k_slider, k_gaps};
+    static const char *const usage[] = {"{ width = ..., height = ... }",
+                                        "{ length = ..., width = ..., height = ... }",
+                                        "clearance = { x = ..., z = ... }"};
+    for (int p = 0; p < 3; p++) {
+        if (lu_getfield(L, t, fn, parts[p]) == LUA_TNIL) {
+            lua_pop(L, 1);
+            continue;
+        }
+        int x = lua_gettop(L);
+        lu_checktable(L, x, cfn, usage[p]);
+        lu_checkfields(L, x, cfn, keys[p], 0);
+        const char *wk = p == 2 ? "x" : "width", *hk = p == 2 ? "z" : "height";
+        lu_optnumber(L, x, cfn, wk, &W[p]);
+        lu_optnumber(L, x, cfn, hk, &H[p]);
+        if (p == 1) lu_optnumber(L, x, cfn, "length", &length);
+        lua_pop(L, 1);
+    }
+    if (isnan(length))
         lu_error(L, cfn,
-                 "field 'contact' is required: a contact law, e.g. mech.contact.hertz{ K = ... }");
-    lcontact_read(L, -1, cfn, "contact", &cl->normal_law, NULL);
+                 "the slider's length along the travel is required: slider = { length = ..., "
+                 "width = ..., height = ... }");
+    clearance_size(L, cfn, "channel", "slider", "width", "x", 2, &W[0], &W[1], &W[2]);
+    clearance_size(L, cfn, "channel", "slider", "height", "z", 2, &H[0], &H[1], &H[2]);
+    mech_sbox_def *b = &d->box;
+    d->enforce = MECH_CLEARANCE;
+    b->length = length;
+    b->width = W[1];
+    b->height = H[1];
+    b->cx = W[2];
+    b->cz = H[2];
+    static const char *const models[] = {"corners", "area", "patch", "constant", NULL};
+    b->stiffness =
+        (mech_sbox_stiffness)lu_option(L, t, cfn, "stiffness", models, MECH_SBOX_CORNERS);
+    if (b->stiffness == MECH_SBOX_CORNERS) {
+        static const char *const area_only[] = {"material",    "materials", "damping",
+                                                "restitution", "v_min",     NULL};
+        for (const char *const *k = area_only; *k; k++) {
+            if (lu_getfield(L, t, fn, *k) != LUA_TNIL)
+                lu_error(L, cfn,
+                         "'%s' is for the area models (stiffness = \"area\", \"patch\" or "
+                         "\"constant\"); the corners take the law of 'contact'",
+                         *k);
+            lua_pop(L, 1);
+        }
+        read_laws(L, ls, t, fn, cfn, &b->normal_law, &b->friction);
+        return 1;
+    }
+    /* the area models: the materials (the guide's, the slider's), damping, no contact law */
+    if (lu_getfield(L, t, fn, "contact") != LUA_TNIL)
+        lu_error(L, cfn,
+                 "'contact' is for stiffness = \"corners\": the %s model's law is k delta with k "
+                 "from the materials ('materials' = {guide, slider}), and 'damping' = true for "
+                 "the Lankarani-Nikravesh factor",
+                 models[b->stiffness]);
     lua_pop(L, 1);
+    lcontact_materials(L, t, cfn, &b->E_guide, &b->nu_guide, &b->E_slider, &b->nu_slider);
+    b->damped = lu_bool(L, t, cfn, "damping", 0);
+    double e = NAN;
+    int has_e = lu_optnumber(L, t, cfn, "restitution", &e);
+    if (b->damped && !has_e)
+        lu_error(L, cfn, "damping = true needs 'restitution' (the coefficient e, 0 < e <= 1)");
+    if (!b->damped && has_e)
+        lu_error(L, cfn, "'restitution' goes with damping = true (the law is elastic without it)");
+    b->restitution = e;
+    lu_optnumber(L, t, cfn, "v_min", &b->v_min);
     if (lu_getfield(L, t, fn, "friction") != LUA_TNIL)
-        lcontact_read(L, -1, cfn, "friction", NULL, &cl->friction);
+        lcontact_read(L, -1, cfn, "friction", NULL, &b->friction);
     lua_pop(L, 1);
     lsys_live(L, ls, fn); /* a law's metamethods are Lua code */
     return 1;
@@ -550,7 +674,9 @@ static int read_sclearance(lua_State *L, lsys *ls, int t, const char *fn, mech_s
 ** for universal), method, k, c, baumgarte, name }; a revolute joint with clearance takes
 ** clearance = { radial, axial }, bearing = { radius, length }, journal = { radius, length }
 ** (two of the three for each size), contact (a law) and friction instead of method, k, c,
-** baumgarte.
+** baumgarte; a prismatic joint with clearance (a box slider in a channel) takes clearance =
+** { x, z }, slider = { length, width, height }, channel = { width, height } (two of the three
+** for each lateral size), contact, friction and stiffness.
 */
 static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
 {
@@ -558,6 +684,10 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
     static const char *const k_axis[] = {COMMON, "axis", "ref", NULL};
     static const char *const k_revolute[] = {
         COMMON, "axis", "ref", "clearance", "bearing", "journal", "contact", "friction", NULL};
+    static const char *const k_prismatic[] = {COMMON,      "axis",     "ref",       "clearance",
+                                              "slider",    "channel",  "contact",   "friction",
+                                              "stiffness", "material", "materials", "restitution",
+                                              "damping",   "v_min",    NULL};
     static const char *const k_planar[] = {COMMON, "axis", "normal", "ref", NULL};
     static const char *const k_spherical[] = {COMMON, NULL};
     static const char *const k_universal[] = {COMMON, "axis_a", "axis_b", NULL};
@@ -566,6 +696,7 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
                                : type == MECH_UNIVERSAL ? k_universal
                                : type == MECH_PLANAR    ? k_planar
                                : type == MECH_REVOLUTE  ? k_revolute
+                               : type == MECH_PRISMATIC ? k_prismatic
                                                         : k_axis;
     const char *usage =
         type == MECH_SPHERICAL ? "{ body_a, body_b, at = {x, y, z}, ... }"
@@ -600,7 +731,8 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
     mat_t_mul(A, W, d.frame_a);
     initial_pose(ls->sys, d.body_b, pos, A);
     mat_t_mul(A, W, d.frame_b);
-    int clear = type == MECH_REVOLUTE && read_sclearance(L, ls, t, fn, &d);
+    int clear = (type == MECH_REVOLUTE && read_sclearance(L, ls, t, fn, &d)) ||
+                (type == MECH_PRISMATIC && read_sbox(L, ls, t, fn, &d));
     if (!clear)
         lsys_enforcement(L, t, fn, mech_sjoint_type_equations(type), &d.enforce, d.k, d.c, &d.alpha,
                          &d.beta);

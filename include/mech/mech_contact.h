@@ -96,9 +96,12 @@ typedef enum mech_friction_type {
     MECH_FRICTION_LUGRE_NORMALIZED, ///< the same with g = mu + (mu_s - mu) exp(-(v/vs)^2): the
                                     ///< output is the coefficient, F = -(sigma0 z + sigma1 z' +
                                     ///< sigma2 v) F_n [Sci. Rep. 2023]
+    MECH_FRICTION_ADAMS,            ///< static and dynamic, smooth (as MSC ADAMS's): a cubic step
+                                    ///< from 0 at v = 0 to mu_s at v0 (the stiction speed), one
+                                    ///< from mu_s at v0 to mu at v1, mu above
 } mech_friction_type;
 
-#define MECH_FRICTION_COUNT 11
+#define MECH_FRICTION_COUNT 12
 
 /*
 ** Regularisation of sgn(v) = v/|v| in Coulomb and Stribeck friction: the force's magnitude is
@@ -121,7 +124,8 @@ typedef struct mech_friction_law {
     double mu_s;   ///< static coefficient (stick, Stribeck, LuGre)
     double v_reg;  ///< regularisation velocity [m/s] (linear, tanh, or with reg)
     double v_eps;  ///< stick: below this speed the contact may stick [m/s] (default 1e-5)
-    double v0, v1; ///< Ambrosio: ramp from v0 to v1 [m/s]; Threlfall: v0
+    double v0, v1; ///< Ambrosio: ramp from v0 to v1 [m/s]; Threlfall: v0; ADAMS: the stiction
+                   ///< and the transition speeds
     double vs;     ///< Stribeck velocity [m/s]
     double delta;  ///< Stribeck exponent (default 2)
     double sigma0; ///< bristle stiffness [N/m] (Dahl, LuGre) or [1/m] (normalised LuGre)

@@ -135,24 +135,70 @@ typedef struct mech_sclearance_def {
     mech_friction_law friction;
 } mech_sclearance_def;
 
+/*
+** The clearance of a spatial prismatic joint enforced by MECH_CLEARANCE: no constraint
+** equation; a box slider of body b in a rectangular channel of body a ([Wang et al. 2025]).
+** The guide's frame: origin a's anchor (the channel's centre line passes through it), travel
+** axis Y = the joint's axis (a's frame z axis), lateral X = a's frame x axis (the `ref` of the
+** Lua API) and Z = X x Y (= -y of a's frame), so that X, Y, Z is right-handed.  The channel's
+** four inner walls are the planes x = +-(width/2 + cx) and z = +-(height/2 + cz) of that frame,
+** endless along Y; the slider is the box of the given sizes centred at b's anchor, its sides
+** along b's frame taken the same way (its length along b's frame z axis, its width along x).
+** The bodies must start with every corner of the slider inside the channel.
+**
+** MECH_SBOX_CORNERS (the per-corner model): 32 contacts, every slider corner against every
+** wall, each with the normal law at its own depth and impact velocity and the friction law in
+** the wall's plane.  The area-dependent models ([Wang et al. 2025], Eqs. 18-22) take one contact
+** per wall: F_N = k delta along the wall's normal, delta the deepest corner's penetration,
+** applied at the centroid of the slider's section by the wall (the projected patch), k from the
+** overlap of the slider with the wall and the materials of both bodies; with `damped` times the
+** Lankarani-Nikravesh factor 1 + 3 (1 - e^2)/4 delta'/v0 (clamped >= 0, v0 the impact speed at
+** the wall's onset, at least v_min).  normal_law is then unused.
+*/
+typedef enum mech_sbox_stiffness {
+    MECH_SBOX_CORNERS = 0, ///< one contact per wall and corner, the normal law at each corner
+    MECH_SBOX_AREA,        ///< one per wall: k by the overlap's mode, Wu's fits projected on the
+                           ///< wall (a corner's triangles, an edge's rectangles, a face)
+    MECH_SBOX_PATCH,       ///< one per wall: Wu's rectangle fit on the projected patch
+    MECH_SBOX_CONSTANT,    ///< one per wall: the flat punch of Eq. 19, 2d = the slider face's
+                           ///< width across the travel
+} mech_sbox_stiffness;
+
+typedef struct mech_sbox_def {
+    double cx, cz; ///< the clearance on each side along the guide's X and Z [m], > 0
+    double length; ///< the slider's size along the travel axis [m]
+    double width;  ///< its size along X [m]
+    double height; ///< its size along Z [m]
+    mech_sbox_stiffness stiffness;
+    mech_normal_law normal_law; ///< MECH_SBOX_CORNERS: the law at each corner
+    mech_friction_law friction; ///< per contact, in the wall's plane (not MECH_FRICTION_STICK)
+    double E_guide, nu_guide;   ///< the area models: the guide's (a's) material [Pa, -]
+    double E_slider, nu_slider; ///< and the slider's
+    int damped;                 ///< the area models: 1 with the Lankarani-Nikravesh factor
+    double restitution;         ///< with damped: e, 0 < e <= 1
+    double v_min;               ///< with damped: the least impact speed used [m/s] (default 1e-4)
+} mech_sbox_def;
+
 typedef struct mech_sjoint_def {
     const char *name;
     mech_joint_type type;
     int body_a, body_b;
     double pa[3], pb[3];           ///< the frames' origins, body coordinates [m]
     double frame_a[9], frame_b[9]; ///< their axes as the columns of a rotation, body coordinates
-    mech_enforce enforce;          ///< MECH_LAGRANGE, MECH_PENALTY or (revolute) MECH_CLEARANCE
+    mech_enforce enforce;          ///< MECH_LAGRANGE, MECH_PENALTY or (revolute, prismatic)
+                                   ///< MECH_CLEARANCE
     double k[6];                   ///< penalty stiffness per equation [N/m or N m]
     double c[6];                   ///< penalty damping per equation
     double alpha, beta;            ///< Baumgarte coefficients [1/s]; NaN: the system's
-    mech_sclearance_def clearance; ///< enforce = MECH_CLEARANCE: the geometry and the laws
+    mech_sclearance_def clearance; ///< enforce = MECH_CLEARANCE, revolute: the geometry, laws
+    mech_sbox_def box;             ///< enforce = MECH_CLEARANCE, prismatic: the box slider
 } mech_sjoint_def;
 
 /// Number of equations of a spatial joint of type t (0 for an unknown type).
 int mech_sjoint_type_equations(mech_joint_type t);
 
-/// Frames the identity, Lagrange, the system's Baumgarte coefficients; a clearance with the
-/// default Hertz law and no friction.
+/// Frames the identity, Lagrange, the system's Baumgarte coefficients; both clearances with the
+/// default Hertz law and no friction (the box: MECH_SBOX_CORNERS, v_min 1e-4).
 mech_sjoint_def mech_sjoint_default(void);
 
 mech_status mech_sjoint_add(mech_system *sys, const mech_sjoint_def *def, int *id, mech_error *err);

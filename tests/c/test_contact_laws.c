@@ -476,6 +476,23 @@ static void test_friction_values(void)
     ok(r > 0.95 && r < 0.951, "threlfall: 95% of mu fn at v0 (1 - exp(-3) = 0.9502)");
     is_num(f1(&tf, 1, fn, 0, NULL), -2, 1e-15, "threlfall: mu fn well above v0");
 
+    /* adams: mu 0.1, mu_s 0.15 (friction()), the steps over (-v0, v0) and (v0, v1); at v0/2
+    ** the step's fraction is 3/4: -mu_s + 2 mu_s (9/16)(3/2) = 0.6875 mu_s */
+    mech_friction_law ad = friction(MECH_FRICTION_ADAMS);
+    ad.v0 = 1e-4, ad.v1 = 2e-4;
+    is_str(mech_friction_name(MECH_FRICTION_ADAMS), "adams", "adams: its name");
+    ok(f1(&ad, 0, fn, 0, NULL) == 0, "adams: no force at v = 0");
+    is_num(f1(&ad, 0.5e-4, fn, 0, NULL), -0.6875 * 0.15 * fn, 1e-15, "adams: the step below v0");
+    is_num(f1(&ad, 1e-4, fn, 0, NULL), -0.15 * fn, 1e-15, "adams: mu_s fn at the stiction speed");
+    is_num(f1(&ad, 1.5e-4, fn, 0, NULL), -0.125 * fn, 1e-15, "adams: half way to mu at the middle");
+    is_num(f1(&ad, 2e-4, fn, 0, NULL), -0.1 * fn, 1e-15, "adams: mu fn from v1");
+    is_num(f1(&ad, 1, fn, 0, NULL), -0.1 * fn, 1e-15, "adams: mu fn above");
+    is_num(mech_friction_coefficient(&ad, 1e-4), 0.15, 1e-15, "adams: the coefficient mu_s at v0");
+    ad.mu_s = 0.05;
+    mech_error err;
+    ok(mech_friction_check(&ad, &err) == MECH_ERR_ARG && strstr(err.msg, "mu_s"),
+       "adams: mu_s below mu is refused");
+
     /* Stribeck mu = 0.1, mu_s = 0.15, vs = 1e-3, delta = 2, sigma2 = 0.5 N s/m */
     mech_friction_law sb = friction(MECH_FRICTION_STRIBECK);
     is_num(f1(&sb, 1e-9, fn, 0, NULL), -(3 + 0.5e-9), 1e-9, "stribeck: mu_s fn at 0+");

@@ -36,6 +36,7 @@ local friction = {
     { mu = 0.1, regularization = "sqrt", v_reg = 1e-3 }, { mu = 0.1 } },
   { "stick", { "mu", "mu_s", "v_eps" }, { mu = 0.1, mu_s = 0.2, v_eps = 1e-4 }, { mu = 0.1 } },
   { "ambrosio", { "mu", "v0", "v1" }, { mu = 0.1, v0 = 1e-3, v1 = 1e-2 }, { mu = 0.1 } },
+  { "adams", { "mu", "mu_s", "v0", "v1" }, { mu = 0.1, mu_s = 0.2, v0 = 1e-4, v1 = 2e-4 }, { mu = 0.1 } },
   { "threlfall", { "mu", "v0" }, { mu = 0.1, v0 = 1e-3 }, { mu = 0.1 } },
   { "stribeck", { "mu", "mu_s", "vs", "delta", "sigma2", "regularization", "v_reg" },
     { mu = 0.1, mu_s = 0.2, vs = 1e-2, delta = 1, sigma2 = 1, regularization = "sqrt",

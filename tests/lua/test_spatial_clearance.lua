@@ -492,7 +492,7 @@ end, "the bearing's radius 0.01 m, the journal's 0.009 m and the radial clearanc
 raises(function()
   model { contact = hertz, bearing = { radius = 10e-3, length = 40e-3 }, journal = { radius = 10.5e-3, length = 39e-3 } }
 end, "sys:revolute (clearance of 'bear'): the journal's radius 0.0105 m is not less than the bearing's 0.01 m: the "
-  .. "journal must fit in the bearing's cavity", "a journal wider than its bearing")
+  .. "journal must fit in the bearing", "a journal wider than its bearing")
 raises(function()
   model { contact = hertz, bearing = { radius = 10e-3, length = 40e-3 }, journal = { radius = 9.5e-3, length = 40e-3 } }
 end, "the journal's length 0.04 m is not less than the bearing's 0.04 m", "a journal as long as its bearing")

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+/*
+** The contacts of a spatial prismatic joint with clearance (sbox_joint.c): a box slider on
+** the joint's body b in the rectangular channel of its body a, the geometry of sbox_geom.h.
+** scontact.c hands a joint's contacts here, all of them at once for the forces and one at a
+** time for the events.
+**
+** The guide's frame from a's joint frame Wa = A_a fa (columns x, y, z; z the joint's axis):
+**     X = x,  Y = z (the travel),  Z = X x Y = -y,
+** its origin a's anchor; the slider's axes from b's joint frame the same way, its centre b's
+** anchor.  So the slider is aligned with the channel, and centred, when the joint's frames
+** coincide.
+**
+** The per-corner model (MECH_SBOX_CORNERS): contact 8 k + c of the joint is corner c against
+** wall k, gap g_kc (< 0 a penetration d = -g_kc), its rate dd = delta_dot of the corner
+** against its foot D_kc on the wall (exactly d' : sbox_geom.h), so that contact.c locates
+** each corner's onset on each wall, captures its impact velocity there and restarts the run.
+** The force on the slider F = F_N n_k + f acts at the corner, -F on the guide at the foot:
+**   F_N  the normal law at (d, dd, the impact speed captured at this contact's onset);
+**   f    the friction law (mech_friction_force, dim 2) at the corner's slip v_t, in the wall's
+**        basis fixed to the guide, (Y, Z) on the x walls and (Y, X) on the z walls, so that a
+**        Dahl or LuGre law's two bristle states per contact keep their directions.
+** The power on the two bodies is F . vrel = -F_N dd + f . v_t, the accounts' terms.  The
+** joint's geometry (both bodies' poses, the eight corners, the 32 gaps) is computed once per
+** evaluation; the joint keeps per wall the mode (by the corners in), the deepest corner's
+** penetration, the sum of the normal forces and the resultant of the friction forces, and the
+** resultant of every force on the slider about its anchor, with the ideal joint's layout.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "clearance.h"
+#include "contact.h"
+#include "registry.h"
+#include "sbox_geom.h"
+#include "sbox_law.h"
+#include "spatial_body.h"
+#include "spatial_frame.h"
+#include "vec3.h"
+
+/* Body b's state for the kinematics (v NULL: at rest) and its rotation. */
+static void body_state(const mech_system *sys, int b, const double *q, const double *v, double A[9],
+                       sbox_body *s)
+{
+    static const double rest[6] = {0, 0, 0, 0, 0, 0};
+    sbody_pose(sys, b, q, s->r, A);
+    const double *u = v ? sbody_u(sys, b, v) : rest;
+    memcpy(s->v, u, 3 * sizeof(double));
+    memcpy(s->w, u + 3, 3 * sizeof(double));
+}
+
+/* The axes (X, Y, Z) = (x, z, -y) of the joint frame W = A f, as the columns of out. */
+static void box_axes(const double A[9], const double f[9], double out[9])
+{
+    double W[9];
+    mat3_mul(A, f, W);
+    for (int i = 0; i < 3; i++) {
+        out[3 * i] = W[3 * i];
+        out[3 * i + 1] = W[3 * i + 2];
+        out[3 * i + 2] = -W[3 * i + 1];
+    }
+}
+
+void sbox_pose_at(const mech_system *sys, const joint *j, const double *q, const double *v,
+                  sbox_geom *g, sbox_pose *p, sbox_body *slider, sbox_body *guide)
+{
+    double As[9], Ag[9], G[9], w[3];
+    body_state(sys, j->b, q, v, As, slider);
+    body_state(sys, j->a, q, v, Ag, guide);
+    mat3_vec(Ag, j->pa, w);
+    vec3_add(guide->r, w, p->O);
+    box_axes(Ag, j->fa, G);
+    for (int i = 0; i < 3; i++) {
+        p->X[i] = G[3 * i];
+        p->Y[i] = G[3 * i + 1];
+        p->Z[i] = G[3 * i + 2];
+    }
+    mat3_vec(As, j->pb, w);
+    vec3_add(slider->r, w, p->P);
+    box_axes(As, j->fb, p->R);
+    *g = (sbox_geom){j->box.Wx, j->box.Wz, j->box.hx, j->box.hy, j->box.hz};
+}
+
+/* The wall k's tangent basis, fixed to the guide: (Y, Z) on the x walls, (Y, X) on the z walls. */
+static void wall_basis(const sbox_pose *p, int k, double t1[3], double t2[3])
+{
+    memcpy(t1, p->Y, 3 * sizeof(double));
+    memcpy(t2, k < SBOX_ZPOS ? p->Z : p->X, 3 * sizeof(double));
+}
+
+void sbox_contact_rates(const mech_system *sys, const contact *c, const double *q, const double *v,
+                        double *gap, double *dd)
+{
+    const joint *j = &sys->joints[c->owner];
+    sbox_geom g;
+    sbox_pose p;
+    sbox_body slider, guide;
+    sbox_pose_at(sys, j, q, v, &g, &p, &slider, &guide);
+    int k = c->slot / 8, corner = c->slot % 8;
+    double n[3], pc[3], foot[3];
+    if (c->shape == SHAPE_BOX_WALL) { /* the deepest corner, the lowest index on a tie */
+        double gaps[8];
+        k = c->slot;
+        corner = 0;
+        sbox_face_gaps(&g, &p, k, n, gaps);
+        for (int i = 1; i < 8; i++)
+            if (gaps[i] < gaps[corner]) corner = i;
+    }
+    *gap = sbox_corner_gap(&g, &p, k, corner, n);
+    sbox_corner(&g, &p, corner, pc);
+    for (int i = 0; i < 3; i++) foot[i] = pc[i] - *gap * n[i];
+    sbox_rates r;
+    sbox_point_kinematics(pc, foot, n, &slider, &guide, &r);
+    *dd = r.delta_dot;
+}
+
+/* Adds the force f (world) at world offset arm from body b's centre of mass to Q. */
+static void add_force(mech_system *sys, int b, const double arm[3], const double f[3])
+{
+    int at = sys->bodies[b].u_at;
+    if (at >= 0) spatial_add_force(sys->Q + at, arm, f);
+}
+
+/* The resultant sum (force, moment about the slider's anchor P, world) into the joint's
+** reaction: world axes, then a's joint frame. */
+static void store_resultant(mech_system *sys, joint *j, const double *q, const double sum[6])
+{
+    double r[3], A[9], Wa[9];
+    sbody_pose(sys, j->a, q, r, A);
+    mat3_mul(A, j->fa, Wa);
+    memcpy(j->react, sum, 6 * sizeof(double));
+    mat3t_vec(Wa, sum, j->react + 6);
+    mat3t_vec(Wa, sum + 3, j->react + 9);
+}
+
+/* The wall's tangent basis in the slider's coordinates. */
+static void slider_basis(const sbox_pose *p, const double t1[3], const double t2[3], double e1[3],
+                         double e2[3])
+{
+    mat3t_vec(p->R, t1, e1);
+    mat3t_vec(p->R, t2, e2);
+}
+
+/* The friction law of contact ct at the slip vt (wall axes) under fn into f, its bristle rates
+** into ydot. */
+static void friction(contact *ct, const double *y, double *ydot, const double vt[2], double fn,
+                     double f[2], double zdot[2])
+{
+    f[0] = f[1] = zdot[0] = zdot[1] = 0;
+    if (ct->flaw.type == MECH_FRICTION_NONE) return;
+    mech_friction_force(&ct->flaw, 2, vt, fn, ct->bristle >= 0 ? &y[ct->bristle] : NULL, f,
+                        ct->bristle >= 0 ? zdot : NULL);
+    if (ct->bristle >= 0) {
+        ydot[ct->bristle] = zdot[0];
+        ydot[ct->bristle + 1] = zdot[1];
+    }
+}
+
+/*
+** The area models: contact k is the slider against wall k.  Its gap is the deepest corner's and
+** its rate that corner's (so the onset and the impact speed are the deepest corner's); the
+** force F = F_N n + f acts at the centroid of the slider's section by the wall (a point of both
+** bodies), F_N = k delta, f the friction law at the centroid's slip.  The power on the bodies
+** is F . vrel at the centroid, -F_N dc + f . v_t with dc the centroid's normal rate.  Damped,
+** F_N = k delta (1 + 3 (1 - e^2)/4 dc / v0), clamped >= 0: at the centroid's rate, which is
+** continuous (the deepest corner changes as a slider rocks on a face, and its rate with it),
+** and so that the law dissipates (F_N - k delta) dc >= 0; at the onset the section is the
+** deepest corner and dc its rate.  The law stores V (sbox_law.h), in a full evaluation.
+*/
+static void wall_forces(mech_system *sys, joint *j, const double *y, double *ydot,
+                        const sbox_geom *g, const sbox_pose *p, const sbox_body *slider,
+                        const sbox_body *guide, double sum[6])
+{
+    joint_box *box = &j->box;
+    const double h[3] = {g->hx, g->hy, g->hz};
+    const sbox_law law = {box->model, {box->E[0], box->E[1]}, {box->nu[0], box->nu[1]}};
+    for (int k = 0; k < SBOX_NFACES; k++) {
+        contact *ct = &sys->contacts[j->contact0 + k];
+        double n[3], m[3], off, t1[3], t2[3], e1[3], e2[3];
+        sbox_face_terms(g, p, k, n, m, &off);
+        wall_basis(p, k, t1, t2);
+        slider_basis(p, t1, t2, e1, e2);
+        sbox_section sec;
+        sbox_face f;
+        sbox_cut(h, m, off, &sec);
+        sbox_face_from_section(h, m, &sec, &f);
+        int xwall = k < SBOX_ZPOS;
+        double stiff = sbox_law_stiffness(&law, h, m, &sec, &f, e1, e2, xwall);
+        /* the deepest corner's rate, and the centroid's kinematics */
+        double pc[3], foot[3], cw[3];
+        sbox_corner(g, p, sec.deepest, pc);
+        for (int i = 0; i < 3; i++) foot[i] = pc[i] - sec.gap[sec.deepest] * n[i];
+        mat3_vec(p->R, sec.centroid, cw);
+        vec3_add(p->P, cw, cw);
+        sbox_rates rc, rn;
+        sbox_point_kinematics(pc, foot, n, slider, guide, &rc);
+        sbox_point_kinematics(cw, cw, n, slider, guide, &rn);
+        double d = f.delta_max, dd = rc.delta_dot;
+        double vt[2] = {vec3_dot(t1, rn.vt), vec3_dot(t2, rn.vt)};
+        box->mode[k] = f.mode;
+        box->pen[k] = d;
+        box->area[k] = f.cut_area;
+        box->k[k] = stiff;
+        box->fn[k] = box->ft[k] = 0;
+        ct->gap = -d;
+        ct->dd = dd;
+        ct->vt = hypot(vt[0], vt[1]);
+        ct->fn = ct->ft = ct->elastic = ct->zdot = 0;
+        ct->sticking = 0;
+        if (ct->bristle >= 0) ydot[ct->bristle] = ydot[ct->bristle + 1] = 0; /* frozen */
+        if (!ct->active || d <= 0) continue;
+        double elastic = stiff * d, fn = elastic;
+        if (box->damped) {
+            double v0 = fmax(ct->impact_speed, box->v_min);
+            fn = fmax(0.0, elastic * (1 + 0.75 * (1 - box->e * box->e) * rn.delta_dot / v0));
+        }
+        double fr[2], zdot[2];
+        friction(ct, y, ydot, vt, fn, fr, zdot);
+        double fs[3], fg[3], arm[3], mom[3];
+        for (int i = 0; i < 3; i++) {
+            fs[i] = fn * n[i] + fr[0] * t1[i] + fr[1] * t2[i];
+            fg[i] = -fs[i];
+        }
+        add_force(sys, ct->a, rn.arm_s, fs);
+        add_force(sys, ct->b, rn.arm_g, fg);
+        vec3_sub(cw, p->P, arm);
+        vec3_cross(arm, fs, mom);
+        for (int i = 0; i < 3; i++) sum[i] += fs[i], sum[3 + i] += mom[i];
+        ct->fn = fn;
+        ct->ft = hypot(fr[0], fr[1]);
+        ct->zdot = hypot(zdot[0], zdot[1]);
+        ct->elastic = elastic;
+        box->fn[k] = fn;
+        box->ft[k] = ct->ft;
+        sys->p_contact += (fn - elastic) * rn.delta_dot; /* the power the law dissipates */
+        sys->p_friction -= fr[0] * vt[0] + fr[1] * vt[1];
+        if (sys->full_eval) sys->contact_energy += sbox_law_energy(&law, h, m, off, e1, e2, xwall);
+    }
+}
+
+void sbox_contact_forces(mech_system *sys, joint *j, const double *y, double *ydot)
+{
+    const double *q = y, *v = y + sys->nq;
+    sbox_geom g;
+    sbox_pose p;
+    sbox_body slider, guide;
+    sbox_pose_at(sys, j, q, v, &g, &p, &slider, &guide);
+    if (j->box.model != MECH_SBOX_CORNERS) {
+        double sum[6] = {0, 0, 0, 0, 0, 0};
+        wall_forces(sys, j, y, ydot, &g, &p, &slider, &guide, sum);
+        store_resultant(sys, j, q, sum);
+        return;
+    }
+    double corner[8][3], sum[6] = {0, 0, 0, 0, 0, 0};
+    for (int c = 0; c < 8; c++) sbox_corner(&g, &p, c, corner[c]);
+    joint_box *box = &j->box;
+    for (int k = 0; k < SBOX_NFACES; k++) {
+        double n[3], gap[8], t1[3], t2[3], ft[3] = {0, 0, 0};
+        sbox_face_gaps(&g, &p, k, n, gap);
+        wall_basis(&p, k, t1, t2);
+        int nin = 0;
+        double dmax = -INFINITY;
+        box->fn[k] = 0;
+        for (int c = 0; c < 8; c++) {
+            contact *ct = &sys->contacts[j->contact0 + 8 * k + c];
+            nin += gap[c] < 0;
+            dmax = fmax(dmax, -gap[c]);
+            double foot[3];
+            for (int i = 0; i < 3; i++) foot[i] = corner[c][i] - gap[c] * n[i];
+            sbox_rates r;
+            sbox_point_kinematics(corner[c], foot, n, &slider, &guide, &r);
+            double d = -gap[c], dd = r.delta_dot;
+            double vt[2] = {vec3_dot(t1, r.vt), vec3_dot(t2, r.vt)};
+            ct->gap = gap[c];
+            ct->dd = dd;
+            ct->vt = hypot(vt[0], vt[1]);
+            ct->fn = ct->ft = ct->elastic = ct->zdot = 0;
+            ct->sticking = 0;
+            if (ct->bristle >= 0) ydot[ct->bristle] = ydot[ct->bristle + 1] = 0; /* frozen */
+            if (!ct->active || d <= 0) continue;
+            double elastic;
+            double fn = mech_normal_force(&ct->nlaw, d, dd, ct->impact_speed, &elastic);
+            double f[2], zdot[2];
+            friction(ct, y, ydot, vt, fn, f, zdot);
+            /* on the slider at the corner: F = F_N n + f; on the guide at the foot: -F */
+            double fs[3], fg[3], arm[3], m[3];
+            for (int i = 0; i < 3; i++) {
+                double fr = f[0] * t1[i] + f[1] * t2[i];
+                fs[i] = fn * n[i] + fr;
+                fg[i] = -fs[i];
+                ft[i] += fr;
+            }
+            add_force(sys, ct->a, r.arm_s, fs);
+            add_force(sys, ct->b, r.arm_g, fg);
+            vec3_sub(corner[c], p.P, arm);
+            vec3_cross(arm, fs, m);
+            for (int i = 0; i < 3; i++) sum[i] += fs[i], sum[3 + i] += m[i];
+            ct->fn = fn;
+            ct->ft = hypot(f[0], f[1]);
+            ct->zdot = hypot(zdot[0], zdot[1]);
+            ct->elastic = elastic;
+            box->fn[k] += fn;
+            sys->p_contact += (fn - elastic) * dd; /* the power the law dissipates */
+            sys->p_friction -= f[0] * vt[0] + f[1] * vt[1];
+            sys->contact_energy += mech_normal_energy(&ct->nlaw, d);
+        }
+        box->mode[k] = nin == 0   ? SBOX_NONE
+                       : nin == 1 ? SBOX_CORNER
+                       : nin == 2 ? SBOX_EDGE
+                       : nin <= 4 ? SBOX_FACE
+                                  : SBOX_THROUGH;
+        box->pen[k] = dmax;
+        box->ft[k] = vec3_norm(ft);
+        box->area[k] = box->k[k] = 0;
+    }
+    store_resultant(sys, j, q, sum);
+}
