@@ -169,3 +169,14 @@ double clearance_value(const mech_system *sys, const joint *j, int qn)
     }
     return ct->value(sys, j, qn);
 }
+
+void clearance_list_contacts(sbuf *b, const mech_system *sys, const joint *j)
+{
+    size_t skip = strlen(j->name) + 1; /* "guide." */
+    for (int k = j->contact0; k < j->contact0 + j->ncontact; k++) {
+        char prefix[2 * MECH_NAME_MAX + 2];
+        snprintf(prefix, sizeof prefix, "%s.", sys->contacts[k].name + skip);
+        sb_list_add(b, prefix, contact_quantities[C_GAP].name);
+        sb_list_add(b, prefix, contact_quantities[C_FN].name);
+    }
+}

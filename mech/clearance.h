@@ -124,4 +124,8 @@ void clearance_force(const mech_system *sys, const joint *j, const double *q, co
 /* The value of channel qn of joint j with clearance in the last full evaluation. */
 double clearance_value(const mech_system *sys, const joint *j, int qn);
 
+/* A list_more for joints whose contacts are entities of their own: each contact's gap and
+** normal force, as "<contact's name less the joint's>.gap" ("xpos.c0.gap", "c1_upper.fn"). */
+void clearance_list_contacts(sbuf *b, const mech_system *sys, const joint *j);
+
 #endif

@@ -191,18 +191,6 @@ static double guide_value(const mech_system *sys, const joint *j, int qn)
     return sum;
 }
 
-/* Each corner contact's gap and normal force, as "c<k>_<surface>.<quantity>". */
-static void guide_list_more(sbuf *b, const mech_system *sys, const joint *j)
-{
-    size_t skip = strlen(j->name) + 1; /* "guide." */
-    for (int k = j->contact0; k < j->contact0 + j->ncontact; k++) {
-        char prefix[2 * MECH_NAME_MAX + 2];
-        snprintf(prefix, sizeof prefix, "%s.", sys->contacts[k].name + skip);
-        sb_list_add(b, prefix, contact_quantities[C_GAP].name);
-        sb_list_add(b, prefix, contact_quantities[C_FN].name);
-    }
-}
-
 const clearance_type clearance_guide = {
     .part = "slider",
     .check = guide_check,
@@ -217,6 +205,6 @@ const clearance_type clearance_guide = {
     .quantities = guide_q,
     .force_q = G_FX,
     .value = guide_value,
-    .list_more = guide_list_more,
+    .list_more = clearance_list_contacts,
     .other = NULL, /* its corner contacts are named "joint.c<k>_<surface>" themselves */
 };

@@ -343,20 +343,6 @@ static double slider_value(const mech_system *sys, const joint *j, int qn)
     return NAN;
 }
 
-/* Each contact's gap and normal force, as "<wall>.c<k>.gap" ("xpos.c0.gap"; the area models:
-** "xpos.gap"): the contacts are entities of their own, "<joint>.xpos.c0" ("<joint>.xpos"),
-** with every channel of a contact. */
-static void slider_list_more(sbuf *b, const mech_system *sys, const joint *j)
-{
-    size_t skip = strlen(j->name) + 1; /* "guide." */
-    for (int k = j->contact0; k < j->contact0 + j->ncontact; k++) {
-        char prefix[2 * MECH_NAME_MAX + 2];
-        snprintf(prefix, sizeof prefix, "%s.", sys->contacts[k].name + skip);
-        sb_list_add(b, prefix, contact_quantities[C_GAP].name);
-        sb_list_add(b, prefix, contact_quantities[C_FN].name);
-    }
-}
-
 /* ---- a slider through a wall ----------------------------------------------------------------- */
 
 int sbox_fault(const mech_system *sys, const joint *j, double t, const double *y, char *why,
@@ -407,6 +393,6 @@ const clearance_type sbox_slider = {
     .quantities = slider_q,
     .force_q = SB_FX,
     .value = slider_value,
-    .list_more = slider_list_more,
+    .list_more = clearance_list_contacts,
     .other = NULL, /* its contacts are named "<joint>.xpos.c0" ... themselves */
 };
