@@ -48,6 +48,24 @@ static inline int is_num(double got, double want, double tol, const char *name)
     return same;
 }
 
+/* The largest difference of two 3-vectors' components. */
+static inline double vdiff(const double a[3], const double b[3])
+{
+    double d = 0;
+    for (int i = 0; i < 3; i++) d = fmax(d, fabs(a[i] - b[i]));
+    return d;
+}
+
+/* Passes when every component of got is within tol of want's. */
+static inline int vec_is(const double got[3], const double want[3], double tol, const char *name)
+{
+    double d = vdiff(got, want);
+    if (!ok(d <= tol, name))
+        diag("got (%.17g, %.17g, %.17g), want (%.17g, %.17g, %.17g): off by %g", got[0], got[1],
+             got[2], want[0], want[1], want[2], d);
+    return d <= tol;
+}
+
 static inline int is_str(const char *got, const char *want, const char *name)
 {
     int same = got && want && strcmp(got, want) == 0;

@@ -58,22 +58,6 @@ static const double X0[3] = {2. / 3, 1. / 3, -2. / 3}, Y0[3] = {1. / 3, 2. / 3, 
 static const double O0[3] = {0.3, -0.2, 0.5};
 static const sbox_geom G = {1.0, 0.58, 0.9, 2.0, 0.5};
 
-static double vdiff(const double a[3], const double b[3])
-{
-    double d = 0;
-    for (int i = 0; i < 3; i++) d = fmax(d, fabs(a[i] - b[i]));
-    return d;
-}
-
-static int vec_is(const double got[3], const double want[3], double tol, const char *name)
-{
-    double d = vdiff(got, want);
-    if (!ok(d <= tol, name))
-        diag("got (%.17g, %.17g, %.17g), want (%.17g, %.17g, %.17g): off by %g", got[0], got[1],
-             got[2], want[0], want[1], want[2], d);
-    return d <= tol;
-}
-
 /* out = o + x X0 + y Y0 + z Z0 (o NULL: the direction). */
 static void at(const double *o, double x, double y, double z, double out[3])
 {

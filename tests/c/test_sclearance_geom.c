@@ -69,22 +69,6 @@ static void at(const double *o, double x, double y, double z, double out[3])
     for (int i = 0; i < 3; i++) out[i] = (o ? o[i] : 0) + x * e1[i] + y * e2[i] + z * e3[i];
 }
 
-static double vdiff(const double a[3], const double b[3])
-{
-    double d = 0;
-    for (int i = 0; i < 3; i++) d = fmax(d, fabs(a[i] - b[i]));
-    return d;
-}
-
-static int vec_is(const double got[3], const double want[3], double tol, const char *name)
-{
-    double d = vdiff(got, want);
-    if (!ok(d <= tol, name))
-        diag("got (%.17g, %.17g, %.17g), want (%.17g, %.17g, %.17g): off by %g", got[0], got[1],
-             got[2], want[0], want[1], want[2], d);
-    return d <= tol;
-}
-
 static void pose_set(sclearance_pose *p, const double Pj[3], const double aj[3])
 {
     memcpy(p->Pi, P0, sizeof P0);
