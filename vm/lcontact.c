@@ -110,10 +110,11 @@ static void material_of(lua_State *L, int idx, const char *fn, double *E, double
 static void two_materials(lua_State *L, int t, const char *fn, double *E1, double *nu1, double *E2,
                           double *nu2, int or_k)
 {
-    int both = lua_getfield(L, t, "materials") != LUA_TNIL;
-    both = both && lua_getfield(L, t, "material") != LUA_TNIL;
-    lua_pop(L, 1 + both);
-    if (both) lu_error(L, fn, "give 'material' (both bodies) or 'materials' = {a, b}, not both");
+    /* both fields read, so that the stack is the same whatever is given */
+    int many = lua_getfield(L, t, "materials") != LUA_TNIL;
+    int one = lua_getfield(L, t, "material") != LUA_TNIL;
+    lua_pop(L, 2);
+    if (many && one) lu_error(L, fn, "give 'material' (both bodies) or 'materials' = {a, b}, not both");
     if (lua_getfield(L, t, "materials") != LUA_TNIL) {
         if (!lua_istable(L, -1) || lua_rawlen(L, -1) != 2)
             lu_error(L, fn, "field 'materials' must be {material_a, material_b}");
@@ -478,8 +479,8 @@ static void finish_law(lua_State *L, int t, const char *kind, const char *name)
     lua_setfield(L, t, "kind");
     lua_pushstring(L, name);
     lua_setfield(L, t, "law");
-    luaL_setmetatable(L, LAW_MT);
     lua_pushvalue(L, t);
+    luaL_setmetatable(L, LAW_MT);
 }
 
 /* Pushes a shallow copy of the table at t (a law's checked arguments); returns its index. */

@@ -343,6 +343,17 @@ do -- errors
     restitution = 0.9 }
   tap.near(law.K, k, 1e-6 * k, "a law can take its K from materials and geometry")
   tap.is(mech.materials.pair("steel", "aluminium").mu_s, 0.61, "friction pairs by name")
+  -- two materials: the law is a law (its metatable once went onto the materials' table, which
+  -- every joint then refused), and the caller's table is left as it was
+  local pair = { "steel", "aluminium" }
+  local two = mech.contact.lankarani_nikravesh{ materials = pair, radius = 1e-3, restitution = 0.58 }
+  tap.is(getmetatable(pair), nil, "a law from materials = {a, b} leaves the caller's table alone")
+  tap.is(tostring(two):match("^contact law lankarani_nikravesh:") ~= nil, true,
+    "a law from materials = {a, b} is a law")
+  local sys = mech.planar{}
+  local b = sys:body{ name = "b", mass = 1, inertia = 1e-3 }
+  tap.ok(pcall(sys.contact, sys, { b, body_at = { 0, 0 }, law = two, surface = { at = { 0, -1 }, normal = { 0, 1 } } }),
+    "a law from materials = {a, b} is taken by a contact")
   tap.raises(function() mech.contact.hertz{ material = "unobtainium", radius = 1 } end,
     "unknown material 'unobtainium'", "unknown materials are named")
 end
