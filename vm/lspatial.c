@@ -581,7 +581,8 @@ static int read_sclearance(lua_State *L, lsys *ls, int t, const char *fn, mech_s
 ** "corners" (default) takes the law of `contact`; the area models take material(s), damping,
 ** restitution and v_min instead.
 */
-static int read_sbox(lua_State *L, lsys *ls, int t, const char *fn, mech_sjoint_def *d)
+static int read_sbox(lua_State *L, lsys *ls, int t, const char *fn, mech_sjoint_def *d, int *turned,
+                     double Wb[9])
 {
     static const char *const fields[] = {"clearance", "slider",      "channel",  "contact",
                                          "friction",  "stiffness",   "material", "materials",
@@ -594,7 +595,7 @@ static int read_sbox(lua_State *L, lsys *ls, int t, const char *fn, mech_sjoint_
     double W[3] = {NAN, NAN, NAN}, H[3] = {NAN, NAN, NAN}, length = NAN;
     static const char *const parts[] = {"channel", "slider", "clearance"};
     static const char *const k_channel[] = {"width", "height", NULL};
-    static const char *const k_slider[] = {"length", "width", "height", NULL};
+    static const char *const k_slider[] = {"length", "width", "height", "axis", "ref", NULL};
     static const char *const k_gaps[] = {"x", "z", NULL};
     static const char *const *const keys[] = {k_channel, k_slider, k_gaps};
     static const char *const usage[] = {"{ width = ..., height = ... }",
@@ -611,7 +612,22 @@ static int read_sbox(lua_State *L, lsys *ls, int t, const char *fn, mech_sjoint_
         const char *wk = p == 2 ? "x" : "width", *hk = p == 2 ? "z" : "height";
         lu_optnumber(L, x, cfn, wk, &W[p]);
         lu_optnumber(L, x, cfn, hk, &H[p]);
-        if (p == 1) lu_optnumber(L, x, cfn, "length", &length);
+        if (p == 1) {
+            lu_optnumber(L, x, cfn, "length", &length);
+            /* the slider turned in its channel at the start: its own long axis and width
+            ** direction (world), as a prismatic joint's axis and ref */
+            int has = 0;
+            for (const char *const *k = (const char *const[]){"axis", "ref", NULL}; *k; k++) {
+                has |= lu_getfield(L, x, cfn, *k) != LUA_TNIL;
+                lua_pop(L, 1);
+            }
+            if (has) {
+                char sfn[sizeof cfn + 16];
+                snprintf(sfn, sizeof sfn, "%s: slider", cfn);
+                joint_frame(L, x, sfn, MECH_PRISMATIC, Wb);
+                *turned = 1;
+            }
+        }
         lua_pop(L, 1);
     }
     if (isnan(length))
@@ -731,8 +747,11 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
     mat_t_mul(A, W, d.frame_a);
     initial_pose(ls->sys, d.body_b, pos, A);
     mat_t_mul(A, W, d.frame_b);
+    int turned = 0;
+    double Wb[9];
     int clear = (type == MECH_REVOLUTE && read_sclearance(L, ls, t, fn, &d)) ||
-                (type == MECH_PRISMATIC && read_sbox(L, ls, t, fn, &d));
+                (type == MECH_PRISMATIC && read_sbox(L, ls, t, fn, &d, &turned, Wb));
+    if (turned) mat_t_mul(A, Wb, d.frame_b); /* A: b's orientation at the start */
     if (!clear)
         lsys_enforcement(L, t, fn, mech_sjoint_type_equations(type), &d.enforce, d.k, d.c, &d.alpha,
                          &d.beta);

@@ -315,4 +315,36 @@ do
       .. "(%.2g J apart)", dd, df))
 end
 
+-- ---- a slider that starts turned: slider = { ..., axis, ref } ----------------------------------
+do
+  local function build(slider)
+    local sys = mech.spatial { gravity = { 0, 0, 0 } }
+    local s = sys:body { name = "slider", mass = 1, inertia = { 1e-4, 1e-4, 1e-4 } }
+    sys:prismatic { sys.ground, s, axis = { 0, 1, 0 }, ref = { 1, 0, 0 }, name = "guide",
+      clearance = { x = 1e-3, z = 1e-3 }, slider = slider, contact = hertz }
+    return sys
+  end
+  local b = math.rad(1)
+  local sys = build { length = 0.03, width = 0.015, height = 0.015, axis = { -math.sin(b), math.cos(b), 0 },
+    ref = { math.cos(b), math.sin(b), 0 } }
+  tap.like(sys:describe(), "\nstart: as given", "turned: the start as given")
+  local run = sys:simulate { t = 1e-4, report = 1e-4, record = { "guide.yaw", "guide.roll", "guide.xpos.c3.gap",
+    "guide.xpos.c1.gap" } }
+  tap.near(run["guide.yaw"][1], b, 1e-14, "turned: the slider yawed by 1 degree in its channel")
+  tap.near(run["guide.roll"][1], 0, 1e-14, "turned: not rolled")
+  -- the +x corners: 7.5 mm cos b -+ 15 mm sin b across, the wall at 8.5 mm
+  tap.near(run["guide.xpos.c3.gap"][1], 0.0085 - (0.0075 * math.cos(b) - 0.015 * math.sin(b)), 1e-15,
+    "turned: the corner +x +y that much further from the wall")
+  tap.near(run["guide.xpos.c1.gap"][1], 0.0085 - (0.0075 * math.cos(b) + 0.015 * math.sin(b)), 1e-15,
+    "turned: the corner +x -y nearer")
+  b = math.rad(5)
+  raises(function() build { length = 0.03, width = 0.015, height = 0.015, axis = { -math.sin(b), math.cos(b), 0 } } end,
+    "the slider's corner c0 (-x -y -z) is 0.000278796 m into the channel's wall xpos at the start",
+    "turned too far: a corner in the wall is an error naming it")
+  raises(function() build { length = 0.03, width = 0.015, height = 0.015, ref = { 1, 0, 0 } } end,
+    "sys:prismatic (clearance of 'guide'): slider: field 'axis' is required", "turned: 'ref' needs 'axis'")
+  raises(function() build { length = 0.03, width = 0.015, height = 0.015, axis = { 0, 1, 0 }, ref = { 0, 1, 0 } } end,
+    "slider: fields 'axis' = {0, 1, 0} and 'ref' = {0, 1, 0}: axes z and x are parallel", "turned: parallel axes")
+end
+
 tap.done()
