@@ -245,7 +245,9 @@ With clearance ([Wang et al. 2025]), no equation: a box slider on b in a rectang
   +Y, bit 2: +Z).  "corners": 32 contacts <name>.xpos.c0 .. <name>.zneg.c7, each corner
   against each wall with the law at its own depth and impact velocity, friction in the
   wall's plane (axes fixed to the guide; not the stick law).  A planar guide's K is K/2 per
-  spatial corner.  The slider must start inside; through a wall the run stops.
+  spatial corner.  The slider must start inside; through a wall the run stops.  It starts
+  aligned, or turned with slider = { ..., axis = {...}, ref = {...} } (its long edge and width
+  direction in the world).
   The area laws ([Wang et al. 2025], Eqs. 18-22): a contact <name>.xpos .. .zneg per wall,
   F = k delta (the deepest corner's delta) at the patch's centroid; k from the materials:
   "area" by the overlap's mode (a corner's triangles, an edge's rectangles, a face: Wu's
@@ -749,10 +751,10 @@ topics["tap"] = [[
 tap = require "tap": Test Anything Protocol for test scripts (prove(1))
   tap.plan(n)  tap.ok(cond, name)  tap.is(got, want, name)  tap.near(got, want, tol, name)
   tap.like(s, pattern, name)  tap.raises(fn, text, name, ...)  tap.diag(msg)
-  tap.skip(reason, count)  tap.done()
+  tap.skip(reason, count)  tap.todo(cond, name, reason) (a known shortfall)  tap.done()
   tap.script(path, ...) -> ok, printed lines, error   a script run here, its output kept
   tap.slurp(path) -> contents of a file, or nil]]
-for _, f in ipairs { "plan", "ok", "is", "near", "like", "raises", "diag", "skip", "done", "script", "slurp" } do
+for _, f in ipairs { "plan", "ok", "is", "near", "like", "raises", "diag", "skip", "todo", "done", "script", "slurp" } do
   topics["tap." .. f] = topics["tap"]
 end
 
@@ -887,6 +889,22 @@ spec001 = require "spec001": the spatial slider-crank of [Spatial revolute paper
   scripts/spec001.lua runs the paper's six cases (Fig. 4, claims C001-1..6)]]
 for _, f in ipairs { "model", "slider", "friction" } do
   topics["spec001." .. f] = topics["spec001"]
+end
+
+topics["spec003"] = [[
+spec003 = require "spec003": the crank-slider of [Wang et al. 2025], its slider a box in a
+  rectangular channel with clearance ({man:mechlua-spatial.3}, MODULE spec003): revolute
+  "crank_pin" driven by "motor", spherical "crank_rod", revolute "rod_pin", channel "guide"
+  spec003.model{ rpm = 20, clearance = 0.1e-3, guide = "aluminium", slider = "aluminium",
+    stiffness = "area" | "patch" | "constant" | "corners", friction = "ambrosio" | "adams" |
+    "none" | law, fields of spec003.PARAMS }   -> sys   (clearance = false: the ideal mechanism)
+  spec003.impact{ roll = deg, yaw = deg, speed = 1, stiffness = "area" }   -> sys   a single
+    impact on a side wall, the slider's turning held (the paper's Fig. 9)
+  spec003.slider(t, { rpm }) -> y, vy, ay   the ideal slider in closed form
+  spec003.hull_area(x, y, sx, sy)   the convex hull's area of (x/sx, y/sy): a Poincare map's scatter
+  scripts/spec003.lua runs the paper's studies S1-S3, P1-P3 and F9 (claims C003-0 to C003-11)]]
+for _, f in ipairs { "model", "impact", "slider", "hull_area" } do
+  topics["spec003." .. f] = topics["spec003"]
 end
 
 topics["mpi"] = [[
@@ -1025,7 +1043,7 @@ local order = { "mech", "mech.planar", "mech.spatial", "mech.system", "mech.spat
   "clearance", "sys:fixed", "sys:drive", "sys:spring", "sys:rotational_spring", "sys:force", "sys:torque",
   "sys:contact", "sys:simulate", "sys:lyapunov", "sys:flexible", "sys:guide", "mech.contact",
   "mech.friction", "mech.stiffness", "mech.materials", "mech.mesh", "mech.entity", "mech.run",
-  "mech.column", "plot", "analysis", "fft", "slidercrank", "benchmarks", "spec000", "spec001", "options",
+  "mech.column", "plot", "analysis", "fft", "slidercrank", "benchmarks", "spec000", "spec001", "spec003", "options",
   "sweep", "sweepcore", "tap" }
 
 -- The variable names of an object type's methods, in the order tried.
