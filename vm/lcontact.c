@@ -114,7 +114,8 @@ static void two_materials(lua_State *L, int t, const char *fn, double *E1, doubl
     int many = lua_getfield(L, t, "materials") != LUA_TNIL;
     int one = lua_getfield(L, t, "material") != LUA_TNIL;
     lua_pop(L, 2);
-    if (many && one) lu_error(L, fn, "give 'material' (both bodies) or 'materials' = {a, b}, not both");
+    if (many && one)
+        lu_error(L, fn, "give 'material' (both bodies) or 'materials' = {a, b}, not both");
     if (lua_getfield(L, t, "materials") != LUA_TNIL) {
         if (!lua_istable(L, -1) || lua_rawlen(L, -1) != 2)
             lu_error(L, fn, "field 'materials' must be {material_a, material_b}");
