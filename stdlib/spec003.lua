@@ -179,6 +179,21 @@ function spec003.hull_area(x, y, sx, sy)
   return math.abs(area) / 2
 end
 
+-- The RMS distance of the points (x[i] / sx, y[i] / sy) from their mean: a Poincare map's spread
+-- (0 for a periodic motion, and not 0 for points scattered along a line, unlike the hull's area).
+function spec003.spread(x, y, sx, sy)
+  sx, sy = sx or 1, sy or 1
+  if #x ~= #y then options.fail(1, "spec003.spread", "x and y must have the same length (%d, %d)", #x, #y) end
+  local n = #x
+  if n == 0 then return 0 end
+  local mx, my = 0, 0
+  for i = 1, n do mx, my = mx + x[i] / sx, my + y[i] / sy end
+  mx, my = mx / n, my / n
+  local v = 0
+  for i = 1, n do v = v + (x[i] / sx - mx) ^ 2 + (y[i] / sy - my) ^ 2 end
+  return math.sqrt(v / n)
+end
+
 -- The single impact of its Fig. 9: the slider (0.019 kg, its turning held by an ideal
 -- prismatic joint "lock" along world x) turned by roll (about the travel y) and then yaw (about
 -- z), in degrees, thrown at speed [m/s] against the channel's side wall xpos (the guide's x
