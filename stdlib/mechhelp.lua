@@ -902,8 +902,9 @@ spec003 = require "spec003": the crank-slider of [Wang et al. 2025], its slider 
     impact on a side wall, the slider's turning held (the paper's Fig. 9)
   spec003.slider(t, { rpm }) -> y, vy, ay   the ideal slider in closed form
   spec003.hull_area(x, y, sx, sy)   the convex hull's area of (x/sx, y/sy): a Poincare map's scatter
+  spec003.spread(x, y, sx, sy)   their RMS distance from the mean (0: a periodic motion)
   scripts/spec003.lua runs the paper's studies S1-S3, P1-P3 and F9 (claims C003-0 to C003-11)]]
-for _, f in ipairs { "model", "impact", "slider", "hull_area" } do
+for _, f in ipairs { "model", "impact", "slider", "hull_area", "spread" } do
   topics["spec003." .. f] = topics["spec003"]
 end
 
