@@ -215,7 +215,7 @@ end
 -- a single impact (Fig. 9): the force, its peak and how long it acts
 local function f_case(c, dir)
   local sys = spec003.impact{ roll = c.roll, yaw = c.yaw, stiffness = c.law }
-  local run = sys:simulate{ t = 8e-5, report = 1e-8, method = "dopri5", rtol = 1e-11, atol = 1e-16,
+  local run = sys:simulate{ t = 6e-5, report = 1e-8, method = "dopri5", rtol = 1e-11, atol = 1e-16,
     record = { "guide.xpos_fn", "guide.xpos_stiffness", "slider.vx" }, params = params_of(c) }
   local t, fn = run.t, run["guide.xpos_fn"]
   local t0, t1
