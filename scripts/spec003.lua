@@ -21,13 +21,14 @@
 --
 -- The runs are cases of a sweep (mechlua-sweep(3)): as many at a time as the machine has cores,
 -- or shared among the ranks under mpirun, the first printing and drawing; a rerun takes finished
--- cases from <output-folder>/spec003/cases.  "quick" (for the tests) runs 16 of the 29: S1 for
+-- cases from <output-folder>/spec003/cases.  "quick" (for the tests) runs 18 of the 34: S1 for
 -- one revolution and a half (to 4.5 s, past the paper's 4.26 s), S2 at 20 and 180 rpm for 1.2
--- revolutions, the Poincare maps P1, P2 at 500 rpm and P3 with steel for 3 revolutions after 1,
+-- revolutions, the Poincare maps P1 (with and without gravity), P2 at 500 rpm and P3 with steel
+-- for 3 revolutions after 1,
 -- and F9, recording less often.  Writes into
 -- <output-folder>/spec003/: a CSV per case (the recorded channels, the parameters in the
--- header), summary.csv (a row per case) and the figures spec003_s1, _s2, _s3, _poincare and
--- _impacts (.png and .pdf).  The summary printed puts
+-- header), summary.csv (a row per case) and the figures spec003_s1, _s2, _s3, _poincare,
+-- _poincare_g0 and _impacts (.png and .pdf).  The summary printed puts
 -- the paper's numbers beside the computed ones.
 --
 -- The model is the spec003 module's (mechlua-spatial(3), MODULE spec003); what the paper leaves
@@ -63,8 +64,9 @@
 --   Poincare    the slider's centre sampled when the crank is at 0 (mod 2 pi); the scatter is
 --               the points' RMS distance from their mean (spec003.spread) and the area of their
 --               convex hull (spec003.hull_area), in units of C (x, z) or of C and C omega (x, x');
---               one more run, P1 at 0.5 mm without gravity, shows what the unstated direction of
---               gravity does to the maps
+--               the maps are drawn twice, with gravity pressing the slider onto the floor and
+--               without gravity (as in a vertical mechanism): the paper does not say where it
+--               points, and it decides whether the slider rattles (spec003_poincare_g0)
 local sweep = require "sweep"
 local spec003 = require "spec003"
 local plot = require "plot"
@@ -105,18 +107,24 @@ for _, m in ipairs{ "steel", "nodular_cast_iron", "copper", "aluminium" } do
   add{ id = "S3_" .. m, study = "S3", rpm = 20, C = 0.1e-3, guide = "aluminium", slider = m, revs = srevs }
 end
 local prevs = p.revs + p.discard
-add{ id = "P1_0.1", study = "P1", rpm = 50, C = 0.1e-3, guide = "aluminium", slider = "aluminium", revs = prevs }
-add{ id = "P1_0.5", study = "P1", rpm = 50, C = 0.5e-3, guide = "aluminium", slider = "aluminium", revs = prevs }
-for _, rpm in ipairs{ 100, 200, 500 } do
-  add{ id = "P2_" .. rpm, study = "P2", rpm = rpm, C = 0.5e-3, guide = "aluminium", slider = "aluminium",
-    revs = prevs }
+-- the Poincare maps, with gravity onto the channel's floor and, since the paper does not say where
+-- gravity points, without it (suffix _g0: the slider pressed onto no face, as in a vertical
+-- mechanism whose slider travels up and down)
+for _, g0 in ipairs{ false, true } do
+  local sfx, gravity = g0 and "_g0" or "", g0 and 0 or nil
+  add{ id = "P1_0.1" .. sfx, study = "P1", rpm = 50, C = 0.1e-3, guide = "aluminium", slider = "aluminium", revs = prevs,
+    gravity = gravity }
+  add{ id = "P1_0.5" .. sfx, study = "P1", rpm = 50, C = 0.5e-3, guide = "aluminium", slider = "aluminium", revs = prevs,
+    gravity = gravity }
+  for _, rpm in ipairs{ 100, 200, 500 } do
+    add{ id = "P2_" .. rpm .. sfx, study = "P2", rpm = rpm, C = 0.5e-3, guide = "aluminium", slider = "aluminium",
+      revs = prevs, gravity = gravity }
+  end
+  for _, m in ipairs{ "nodular_cast_iron", "copper", "steel" } do
+    add{ id = "P3_" .. m .. sfx, study = "P3", rpm = 50, C = 0.5e-3, guide = "aluminium", slider = m, revs = prevs,
+      gravity = gravity }
+  end
 end
-for _, m in ipairs{ "nodular_cast_iron", "copper", "steel" } do
-  add{ id = "P3_" .. m, study = "P3", rpm = 50, C = 0.5e-3, guide = "aluminium", slider = m, revs = prevs }
-end
--- the sensitivity to gravity's direction, which the paper does not give: P1 at 0.5 mm without it
-add{ id = "P1_0.5_g0", study = "P1", rpm = 50, C = 0.5e-3, guide = "aluminium", slider = "aluminium", revs = prevs,
-  gravity = 0 }
 local POSES = { { 0, 0.3 }, { 0, 1.5 }, { 0.3, 1.5 }, { 1.5, 1.5 } }
 for i, pose in ipairs(POSES) do
   for _, law in ipairs{ "area", "constant" } do
@@ -126,7 +134,7 @@ end
 
 if quick then -- the runs the tests read
   local keep, QUICK = {}, { ["S1_0.1"] = 1, ["S1_0.5"] = 1, S2_20 = 1, S2_180 = 1, ["P1_0.1"] = 1, ["P1_0.5"] = 1,
-    P2_500 = 1, P3_steel = 1 }
+    P2_500 = 1, P3_steel = 1, ["P1_0.1_g0"] = 1, ["P1_0.5_g0"] = 1 }
   for _, c in ipairs(cases) do
     if QUICK[c.id] or c.study == "F9" then keep[#keep + 1] = c end
   end
@@ -325,21 +333,27 @@ local function sc(id, f) return by[id] and by[id][f or "spread_xz"] or 0 / 0 end
 -- no ordering is read from two of them
 local SPREAD = 1e-3
 local function more(a, b) return a > SPREAD and a > b end
-claim("C003-8", more(sc("P1_0.5", "spread_xv"), sc("P1_0.1", "spread_xv")), fmt("50 rpm: 0.5 mm more scattered "
-  .. "than 0.1 mm (x, x'): %.3g against %.3g", sc("P1_0.5", "spread_xv"), sc("P1_0.1", "spread_xv")))
 local function g(x) return x == x and fmt("%.3g", x) or "(not run)" end
-claim("C003-9", more(sc("P1_0.5"), sc("P2_500")), fmt("0.5 mm: the scatter falls from 50 to 500 rpm: %s, %s, %s, %s",
-  g(sc("P1_0.5")), g(sc("P2_100")), g(sc("P2_200")), g(sc("P2_500"))))
-claim("C003-10", more(sc("P1_0.5"), sc("P3_steel")), fmt("50 rpm, 0.5 mm: aluminium-steel (mu 0.47) less scattered than "
-  .. "aluminium-aluminium (mu 0.14): %s against %s (copper %s, cast iron %s)", g(sc("P3_steel")), g(sc("P1_0.5")),
-  g(sc("P3_copper")), g(sc("P3_nodular_cast_iron"))))
+for _, sfx in ipairs{ "", "_g0" } do
+  local function v(id, f) return sc(id .. sfx, f) end
+  print(sfx == "" and "  Poincare maps with gravity onto the floor:" or "  Poincare maps without gravity:")
+  claim("C003-8", more(v("P1_0.5", "spread_xv"), v("P1_0.1", "spread_xv")), fmt("50 rpm: 0.5 mm more scattered than "
+    .. "0.1 mm (x, x'): %s against %s", g(v("P1_0.5", "spread_xv")), g(v("P1_0.1", "spread_xv"))))
+  claim("C003-9", more(v("P1_0.5", "spread_xv"), v("P2_500", "spread_xv")), fmt("0.5 mm: less scattered at 500 than at "
+    .. "50 rpm (x, x'): %s at 50, 100, 200, 500 rpm (x, z: %s)", table.concat({ g(v("P1_0.5", "spread_xv")),
+      g(v("P2_100", "spread_xv")), g(v("P2_200", "spread_xv")), g(v("P2_500", "spread_xv")) }, ", "),
+    table.concat({ g(v("P1_0.5")), g(v("P2_100")), g(v("P2_200")), g(v("P2_500")) }, ", ")))
+  claim("C003-10", more(v("P1_0.5", "spread_xv"), v("P3_steel", "spread_xv")), fmt("50 rpm, 0.5 mm: aluminium-steel "
+    .. "(mu 0.47) less scattered than aluminium-aluminium (mu 0.14) (x, x'): %s against %s (copper %s, cast iron %s)",
+    g(v("P3_steel", "spread_xv")), g(v("P1_0.5", "spread_xv")), g(v("P3_copper", "spread_xv")),
+    g(v("P3_nodular_cast_iron", "spread_xv"))))
+end
 local lower, longer = true, true
 for i = 1, #POSES do
   local a, k = by[fmt("F9_%d_area", i)], by[fmt("F9_%d_constant", i)]
   lower, longer = lower and a.peak < k.peak, longer and a.duration > k.duration
 end
-print(fmt("  (a spread below %g is a periodic motion's: C003-8 to C003-10 need the larger one above it; without gravity "
-  .. "P1 at 0.5 mm spreads %s in (x, z))", SPREAD, g(sc("P1_0.5_g0"))))
+print(fmt("  (a spread below %g is a periodic motion's: C003-8 to C003-10 need the larger one above it)", SPREAD))
 claim("C003-11", lower and longer, "the variable stiffness gives a lower peak and a longer contact in the four poses")
 
 -- ---- the figures -------------------------------------------------------------------------
@@ -403,11 +417,13 @@ if by.S3_steel then
   output.figure(f3, folder, "spec003_s3", figures)
 end
 -- the Poincare maps, drawn over the channel's play (the centre's reach, +-C, dashed)
+for _, sfx in ipairs{ "", "_g0" } do
 local fp = plot.figure{ rows = 2, cols = quick and 3 or 5, width = quick and 160 or 250, height = 115,
-  title = fmt("Poincare maps: the slider's centre once a revolution (%d revolutions after %d)", p.revs, p.discard) }
+  title = fmt("Poincare maps: the slider's centre once a revolution (%d revolutions after %d), %s", p.revs, p.discard,
+    sfx == "" and "gravity onto the floor" or "without gravity") }
 for _, c in ipairs(cases) do by[c.id].C = c.C end
 local vlim = 1e-3 -- mm/s, at least
-for _, id in ipairs{ "P1_0.1", "P1_0.5" } do
+for _, id in ipairs{ "P1_0.1" .. sfx, "P1_0.5" .. sfx } do
   for _, v in ipairs(series[id] and series[id].vx or {}) do vlim = math.max(vlim, 1.2e3 * math.abs(v)) end
 end
 local function pmap(k, id, what, title)
@@ -428,12 +444,13 @@ for _, m in ipairs{ { "P1_0.1", "xv", "P1: 0.1 mm, 50 rpm" }, { "P1_0.5", "xv", 
   { "P1_0.5", "xz", "P2: 50 rpm, Al-Al" }, { "P2_100", "xz", "P2: 100 rpm" }, { "P2_200", "xz", "P2: 200 rpm" },
   { "P2_500", "xz", "P2: 500 rpm" }, { "P3_nodular_cast_iron", "xz", "P3: Al-cast iron" },
   { "P3_copper", "xz", "P3: Al-copper" }, { "P3_steel", "xz", "P3: Al-steel" }, { "P1_0.1", "xz", "P1: 0.1 mm, 50 rpm" } } do
-  if series[m[1]] then
+  if series[m[1] .. sfx] then
     k = k + 1
-    pmap(k, m[1], m[2], m[3])
+    pmap(k, m[1] .. sfx, m[2], m[3])
   end
 end
-output.figure(fp, folder, "spec003_poincare", figures)
+output.figure(fp, folder, "spec003_poincare" .. sfx, figures)
+end
 -- the single impacts
 local fi = plot.figure{ rows = 2, cols = 2, width = 180, height = 140,
   title = "A single impact at 1 m/s on a side wall: variable against constant stiffness" }

@@ -3,7 +3,7 @@
 -- with clearance.  (1) The Poincare run P2 at 50 rpm, clearance 0.5 mm, aluminium on aluminium,
 -- 105 revolutions (126 s of motion) as scripts/spec003.lua runs it, on one core: wall time (the
 -- median of three runs), steps, right-hand sides and impacts, beside the target (under 60 s).
--- (2) The whole of scripts/spec003.lua (29 runs) on the machine's cores (its sweep's default; the
+-- (2) The whole of scripts/spec003.lua (34 runs) on the machine's cores (its sweep's default; the
 -- target is for 2), once, in a fresh folder, beside the target (under 10 minutes).
 local spec003 = require "spec003"
 local core = require "sweepcore"

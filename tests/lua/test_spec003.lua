@@ -106,7 +106,7 @@ for _, case in ipairs(study.list) do
       .. "and the parameters")
   end
 end
-for _, fig in ipairs{ "s1", "s2", "poincare", "impacts" } do
+for _, fig in ipairs{ "s1", "s2", "poincare", "poincare_g0", "impacts" } do
   tap.ok((slurp(study.folder .. "/spec003_" .. fig .. ".png") or ""):match("^\x89PNG"), "figure " .. fig .. " as PNG")
 end
 tap.ok((slurp(study.folder .. "/summary.csv") or ""):match("\ncase_index,rpm,clearance,"), "the summary as CSV")
