@@ -27,7 +27,7 @@
 ** moment about its anchor kept as the joint's resultant (its channels, sclearance.c).  An event
 ** reads one contact's gap alone, through sclearance_detect_one (the same values).  Sticking
 ** friction: pass 1 marks the contacts slow enough to stick, pass 2 (stick_forces) gives them
-** the force that holds them.
+** the force that holds them (a box slider's: sbox_stick_forces).
 */
 #include <math.h>
 #include <string.h>
@@ -219,14 +219,19 @@ static void journal_stick_forces(mech_system *sys, joint *j, const double *y)
     }
 }
 
-/* Pass 2: each joint's sticking contacts together (a joint's contacts share its laws). */
+/* Pass 2: each joint's sticking contacts together (a joint's contacts share its laws), the box
+** slider's by sbox_contact.c. */
 static void stick_forces(mech_system *sys, const double *y)
 {
     for (int k = 0; k < sys->ncontacts;) {
-        joint *j = &sys->joints[sys->contacts[k].owner];
+        const contact *c = &sys->contacts[k];
+        joint *j = &sys->joints[c->owner];
         k = j->contact0 + j->ncontact;
-        if (sys->contacts[j->contact0].flaw.type != MECH_FRICTION_STICK) continue;
-        journal_stick_forces(sys, j, y);
+        if (c->flaw.type != MECH_FRICTION_STICK) continue;
+        if (c->shape == SHAPE_BOX_CORNER || c->shape == SHAPE_BOX_WALL)
+            sbox_stick_forces(sys, j, y);
+        else
+            journal_stick_forces(sys, j, y);
     }
 }
 
