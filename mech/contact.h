@@ -30,9 +30,11 @@ void spatial_contact_rates(const mech_system *sys, const contact *c, const doubl
 int spatial_contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass);
 /* The contacts of a spatial prismatic joint with clearance (sbox_contact.c): one contact's gap
 ** and rate; every contact of joint j at state y (pass 1: forces into Q, accounts, bristle
-** rates, the joint's per-wall totals and resultant). */
+** rates, the joint's per-wall totals and resultant; the contacts that stick marked); pass 2,
+** the sticking contacts' holding forces, added to the same. */
 void sbox_contact_rates(const mech_system *sys, const contact *c, const double *q, const double *v,
                         double *gap, double *dd);
 void sbox_contact_forces(mech_system *sys, joint *j, const double *y, double *ydot);
+void sbox_stick_forces(mech_system *sys, joint *j, const double *y);
 
 #endif

@@ -77,6 +77,7 @@ typedef struct joint_box {
     int mode[4];          /* per wall: SBOX_NONE ... SBOX_THROUGH */
     double pen[4];        /* the deepest corner's penetration (< 0: the least clearance) */
     double fn[4], ft[4];  /* the normal forces' sum, the friction forces' resultant's magnitude */
+    double ftv[4][3];     /* the friction forces' resultant (world), for the sticking pass */
     double area[4], k[4]; /* the patch's area and the stiffness (area models; 0 per corner) */
 } joint_box;
 

@@ -19,7 +19,9 @@
 **   F_N  the normal law at (d, dd, the impact speed captured at this contact's onset);
 **   f    the friction law (mech_friction_force, dim 2) at the corner's slip v_t, in the wall's
 **        basis fixed to the guide, (Y, Z) on the x walls and (Y, X) on the z walls, so that a
-**        Dahl or LuGre law's two bristle states per contact keep their directions.
+**        Dahl or LuGre law's two bristle states per contact keep their directions; the stick
+**        law below 2 v_eps marks the contact sticking and pass 2 (sbox_stick_forces, at the
+**        end of this file) gives it its share of the force that holds the slider.
 ** The power on the two bodies is F . vrel = -F_N dd + f . v_t, the accounts' terms.  The
 ** joint's geometry (both bodies' poses, the eight corners, the 32 gaps) is computed once per
 ** evaluation; the joint keeps per wall the mode (by the corners in), the deepest corner's
@@ -142,12 +144,17 @@ static void slider_basis(const sbox_pose *p, const double t1[3], const double t2
 }
 
 /* The friction law of contact ct at the slip vt (wall axes) under fn into f, its bristle rates
-** into ydot. */
+** into ydot; the stick law below 2 v_eps marks the contact sticking, its force left to pass 2
+** (sbox_stick_forces). */
 static void friction(contact *ct, const double *y, double *ydot, const double vt[2], double fn,
                      double f[2], double zdot[2])
 {
     f[0] = f[1] = zdot[0] = zdot[1] = 0;
     if (ct->flaw.type == MECH_FRICTION_NONE) return;
+    if (ct->flaw.type == MECH_FRICTION_STICK && hypot(vt[0], vt[1]) < 2 * ct->flaw.v_eps) {
+        ct->sticking = 1;
+        return;
+    }
     mech_friction_force(&ct->flaw, 2, vt, fn, ct->bristle >= 0 ? &y[ct->bristle] : NULL, f,
                         ct->bristle >= 0 ? zdot : NULL);
     if (ct->bristle >= 0) {
@@ -202,6 +209,7 @@ static void wall_forces(mech_system *sys, joint *j, const double *y, double *ydo
         box->area[k] = f.cut_area;
         box->k[k] = stiff;
         box->fn[k] = box->ft[k] = 0;
+        memset(box->ftv[k], 0, sizeof box->ftv[k]);
         ct->gap = -d;
         ct->dd = dd;
         ct->vt = hypot(vt[0], vt[1]);
@@ -232,6 +240,7 @@ static void wall_forces(mech_system *sys, joint *j, const double *y, double *ydo
         ct->elastic = elastic;
         box->fn[k] = fn;
         box->ft[k] = ct->ft;
+        for (int i = 0; i < 3; i++) box->ftv[k][i] = fr[0] * t1[i] + fr[1] * t2[i];
         sys->p_contact += (fn - elastic) * rn.delta_dot; /* the power the law dissipates */
         sys->p_friction -= fr[0] * vt[0] + fr[1] * vt[1];
         if (sys->full_eval) sys->contact_energy += sbox_law_energy(&law, h, m, off, e1, e2, xwall);
@@ -311,7 +320,122 @@ void sbox_contact_forces(mech_system *sys, joint *j, const double *y, double *yd
                                   : SBOX_THROUGH;
         box->pen[k] = dmax;
         box->ft[k] = vec3_norm(ft);
+        memcpy(box->ftv[k], ft, sizeof ft);
         box->area[k] = box->k[k] = 0;
     }
     store_resultant(sys, j, q, sum);
+}
+
+/* ---- sticking friction ------------------------------------------------------------------------
+ */
+
+/* Contact ct's point on the slider ps, the guide's point pg and the wall's normal n, as pass 1
+** takes them: a corner and its foot on the wall, or the centroid of the slider's section by the
+** wall (a point of both bodies). */
+static void contact_point(const sbox_geom *g, const sbox_pose *p, const contact *ct, double ps[3],
+                          double pg[3], double n[3])
+{
+    if (ct->shape == SHAPE_BOX_CORNER) {
+        int corner = ct->slot % 8;
+        double gap = sbox_corner_gap(g, p, ct->slot / 8, corner, n);
+        sbox_corner(g, p, corner, ps);
+        for (int i = 0; i < 3; i++) pg[i] = ps[i] - gap * n[i];
+        return;
+    }
+    const double h[3] = {g->hx, g->hy, g->hz};
+    double m[3], off;
+    sbox_section sec;
+    sbox_face_terms(g, p, ct->slot, n, m, &off);
+    sbox_cut(h, m, off, &sec);
+    mat3_vec(p->R, sec.centroid, ps);
+    vec3_add(p->P, ps, ps);
+    memcpy(pg, ps, 3 * sizeof(double));
+}
+
+/* Adds sum (force, moment about the slider's anchor, world) to the joint's stored resultant. */
+static void add_resultant(mech_system *sys, joint *j, const double *q, const double sum[6])
+{
+    double r[3], A[9], Wa[9], loc[6];
+    sbody_pose(sys, j->a, q, r, A);
+    mat3_mul(A, j->fa, Wa);
+    mat3t_vec(Wa, sum, loc);
+    mat3t_vec(Wa, sum + 3, loc + 3);
+    for (int i = 0; i < 6; i++) j->react[i] += sum[i], j->react[6 + i] += loc[i];
+}
+
+/*
+** Pass 2, sticking friction (MECH_FRICTION_STICK, [Zheng & Wang, Eq. 13]) below 2 v_eps, as the
+** revolute joint's (scontact.c) and the planar contacts' (contact.c's head): the friction force
+** that keeps a sticking contact from sliding is minus every other force on the slider (on the
+** guide, with the opposite sign, when the slider is the ground), read once before any sticking
+** contact adds its own, along the wall's axes t1, t2 (fixed to the guide, as pass 1's);
+** shared among the joint's sticking contacts by their normal forces (a slider on its four
+** corners, or on two walls), its magnitude clamped to mu_s F_N; from v_eps to 2 v_eps it moves
+** linearly to the kinetic force -mu F_N v_t/|v_t|.  It acts at the contact's point, the corner
+** or the section's centroid, and adds to the wall's friction resultant and the joint's.  Exact
+** when the slider's translation is free of Lagrange constraints and the guide fixed, and the
+** load to hold lies in every sticking contact's wall plane (the travel Y is in all of them; a
+** lateral load along X is held by the z walls' contacts alone, and so only in part when an x
+** wall's contacts stick too); rotations are ignored, as in the plane.
+*/
+void sbox_stick_forces(mech_system *sys, joint *j, const double *y)
+{
+    const double *q = y, *v = y + sys->nq;
+    int first = j->contact0, end = j->contact0 + j->ncontact;
+    double total = 0;
+    for (int i = first; i < end; i++)
+        if (sys->contacts[i].sticking) total += sys->contacts[i].fn;
+    if (!(total > 0)) return;
+    const contact *c0 = &sys->contacts[first];
+    int ds = sys->bodies[c0->a].u_at, dg = sys->bodies[c0->b].u_at;
+    double other[3] = {0, 0, 0}; /* every other force on the slider, world */
+    if (ds >= 0 || dg >= 0) {
+        const double *Q = sys->Q + (ds >= 0 ? ds : dg);
+        for (int i = 0; i < 3; i++) other[i] = ds >= 0 ? Q[i] : -Q[i];
+    }
+    sbox_geom g;
+    sbox_pose p;
+    sbox_body slider, guide;
+    sbox_pose_at(sys, j, q, v, &g, &p, &slider, &guide);
+    joint_box *box = &j->box;
+    double sum[6] = {0, 0, 0, 0, 0, 0};
+    int walls = 0; /* bit k: wall k's friction resultant changed */
+    for (int k = first; k < end; k++) {
+        contact *ct = &sys->contacts[k];
+        if (!ct->sticking) continue;
+        int wall = ct->shape == SHAPE_BOX_WALL ? ct->slot : ct->slot / 8;
+        double ps[3], pg[3], n[3], t1[3], t2[3];
+        contact_point(&g, &p, ct, ps, pg, n);
+        wall_basis(&p, wall, t1, t2);
+        sbox_rates r;
+        sbox_point_kinematics(ps, pg, n, &slider, &guide, &r);
+        double vt[2] = {vec3_dot(t1, r.vt), vec3_dot(t2, r.vt)}, share = ct->fn / total;
+        double limit = ct->flaw.mu_s * ct->fn;
+        double f[2] = {-share * vec3_dot(t1, other), -share * vec3_dot(t2, other)};
+        double mag = hypot(f[0], f[1]);
+        if (mag > limit) f[0] *= limit / mag, f[1] *= limit / mag;
+        double speed = hypot(vt[0], vt[1]), s = speed / ct->flaw.v_eps - 1; /* > 0: the ramp */
+        if (s > 0)
+            for (int i = 0; i < 2; i++)
+                f[i] = (1 - s) * f[i] - s * ct->flaw.mu * ct->fn * vt[i] / speed;
+        double fs[3], fg[3], arm[3], m[3];
+        for (int i = 0; i < 3; i++) {
+            fs[i] = f[0] * t1[i] + f[1] * t2[i];
+            fg[i] = -fs[i];
+        }
+        add_force(sys, ct->a, r.arm_s, fs);
+        add_force(sys, ct->b, r.arm_g, fg);
+        vec3_sub(ps, p.P, arm);
+        vec3_cross(arm, fs, m);
+        for (int i = 0; i < 3; i++) {
+            sum[i] += fs[i], sum[3 + i] += m[i];
+            box->ftv[wall][i] += fs[i];
+        }
+        walls |= 1 << wall;
+        ct->ft = hypot(f[0], f[1]);
+        sys->p_friction -= f[0] * vt[0] + f[1] * vt[1];
+    }
+    for (int k = 0; k < SBOX_NFACES; k++)
+        if (walls & 1 << k) box->ft[k] = vec3_norm(box->ftv[k]);
+    add_resultant(sys, j, q, sum);
 }

@@ -77,12 +77,6 @@ static mech_status check(const joint *j, const mech_sbox_def *d, mech_error *err
     if (mech_friction_check(&d->friction, &lerr))
         return mech_error_set(err, MECH_ERR_ARG, "prismatic '%s': %s friction: %s", j->name,
                               mech_friction_name(d->friction.type), lerr.msg);
-    if (d->friction.type == MECH_FRICTION_STICK)
-        return mech_error_set(err, MECH_ERR_ARG,
-                              "prismatic '%s': sticking friction is not available for a slider "
-                              "in a channel (use a regularised law: coulomb with a "
-                              "regularization, ambrosio, stribeck, dahl or lugre)",
-                              j->name);
     return MECH_OK;
 }
 

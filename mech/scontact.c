@@ -27,7 +27,7 @@
 ** moment about its anchor kept as the joint's resultant (its channels, sclearance.c).  An event
 ** reads one contact's gap alone, through sclearance_detect_one (the same values).  Sticking
 ** friction: pass 1 marks the contacts slow enough to stick, pass 2 (stick_forces) gives them
-** the force that holds them.
+** the force that holds them (a box slider's: sbox_stick_forces).
 */
 #include <math.h>
 #include <string.h>
@@ -165,35 +165,41 @@ static void add_resultant(joint *j, const sjstate *s, const double cj[3], const 
 ** sliding is minus every other force on the journal along t1 and t2 (on the bearing, with the
 ** opposite sign, when the journal is the ground), shared among the joint's sticking contacts by
 ** their normal forces (a journal held at both ends), its magnitude clamped to mu_s F_N; from v_eps
-** to 2 v_eps it moves linearly to the kinetic force -mu F_N v_t/|v_t|.  Exact when the
-** journal's (or the bearing's) translation is free of Lagrange constraints and the other body
-** fixed; rotations are ignored, as in the plane.
+** to 2 v_eps it moves linearly to the kinetic force -mu F_N v_t/|v_t|.  The other forces are read
+** once per joint, before any of its sticking contacts adds its own (each takes its share of the
+** same load).  Exact when the journal's (or the bearing's) translation is free of Lagrange
+** constraints and the other body fixed; rotations are ignored, as in the plane.
 */
-static void stick_forces(mech_system *sys, const double *y)
+static void journal_stick_forces(mech_system *sys, joint *j, const double *y)
 {
     const double *q = y, *v = y + sys->nq;
-    for (int k = 0; k < sys->ncontacts; k++) {
+    int first = j->contact0, end = j->contact0 + j->ncontact;
+    /* the joint's sticking contacts share the holding force by their normal forces: each
+    ** alone would hold the journal against all of it */
+    double total = 0;
+    for (int i = first; i < end; i++)
+        if (sys->contacts[i].sticking) total += sys->contacts[i].fn;
+    if (!(total > 0)) return;
+    const contact *c0 = &sys->contacts[first];
+    int da = sys->bodies[c0->a].u_at, db = sys->bodies[c0->b].u_at;
+    double other[3] = {0, 0, 0}; /* every other force on the journal, world */
+    if (da >= 0 || db >= 0) {
+        const double *Q = sys->Q + (da >= 0 ? da : db);
+        for (int i = 0; i < 3; i++) other[i] = da >= 0 ? Q[i] : -Q[i];
+    }
+    sjstate s;
+    joint_state(sys, j, q, v, &s);
+    for (int k = first; k < end; k++) {
         contact *c = &sys->contacts[k];
-        if (c->flaw.type != MECH_FRICTION_STICK || !c->sticking) continue;
-        joint *j = &sys->joints[c->owner];
-        /* the joint's sticking contacts share the holding force by their normal forces: each
-        ** alone would hold the journal against all of it */
-        double share = 0;
-        for (int i = j->contact0; i < j->contact0 + j->ncontact; i++)
-            if (sys->contacts[i].sticking) share += sys->contacts[i].fn;
-        share = share > 0 ? c->fn / share : 0;
-        sjstate s;
+        if (!c->sticking) continue;
+        double share = c->fn / total;
         sclearance_contact one;
         sgeom g;
-        joint_state(sys, j, q, v, &s);
         sclearance_detect_one(&s.sz, &s.p, c->slot, &one);
         contact_geometry(j, &s, &one, &g);
-        double vt[2] = {vec3_dot(g.t1, g.r.vt), vec3_dot(g.t2, g.r.vt)}, other[2] = {0, 0};
-        int da = sys->bodies[c->a].u_at, db = sys->bodies[c->b].u_at;
-        const double *Q = da >= 0 ? sys->Q + da : db >= 0 ? sys->Q + db : NULL;
-        double sign = da >= 0 ? 1 : -1;
-        if (Q) other[0] = sign * vec3_dot(g.t1, Q), other[1] = sign * vec3_dot(g.t2, Q);
-        double limit = c->flaw.mu_s * c->fn, f[2] = {-share * other[0], -share * other[1]};
+        double vt[2] = {vec3_dot(g.t1, g.r.vt), vec3_dot(g.t2, g.r.vt)};
+        double limit = c->flaw.mu_s * c->fn;
+        double f[2] = {-share * vec3_dot(g.t1, other), -share * vec3_dot(g.t2, other)};
         double mag = hypot(f[0], f[1]);
         if (mag > limit) f[0] *= limit / mag, f[1] *= limit / mag;
         double speed = hypot(vt[0], vt[1]), r = speed / c->flaw.v_eps - 1; /* > 0: on the ramp */
@@ -210,6 +216,22 @@ static void stick_forces(mech_system *sys, const double *y)
         add_resultant(j, &s, g.k.cj, fj);
         c->ft = hypot(f[0], f[1]);
         sys->p_friction -= f[0] * vt[0] + f[1] * vt[1];
+    }
+}
+
+/* Pass 2: each joint's sticking contacts together (a joint's contacts share its laws), the box
+** slider's by sbox_contact.c. */
+static void stick_forces(mech_system *sys, const double *y)
+{
+    for (int k = 0; k < sys->ncontacts;) {
+        const contact *c = &sys->contacts[k];
+        joint *j = &sys->joints[c->owner];
+        k = j->contact0 + j->ncontact;
+        if (c->flaw.type != MECH_FRICTION_STICK) continue;
+        if (c->shape == SHAPE_BOX_CORNER || c->shape == SHAPE_BOX_WALL)
+            sbox_stick_forces(sys, j, y);
+        else
+            journal_stick_forces(sys, j, y);
     }
 }
 

@@ -244,10 +244,10 @@ With clearance ([Wang et al. 2025]), no equation: a box slider on b in a rectang
   Walls xpos, xneg (x = +-(width/2 + x)), zpos, zneg; corners c0 .. c7 (bit 0: +X, bit 1:
   +Y, bit 2: +Z).  "corners": 32 contacts <name>.xpos.c0 .. <name>.zneg.c7, each corner
   against each wall with the law at its own depth and impact velocity, friction in the
-  wall's plane (axes fixed to the guide; not the stick law).  A planar guide's K is K/2 per
-  spatial corner.  The slider must start inside; through a wall the run stops.  It starts
-  aligned, or turned with slider = { ..., axis = {...}, ref = {...} } (its long edge and width
-  direction in the world).
+  wall's plane (axes fixed to the guide).  A planar guide's K is K/2 per spatial corner.
+  The slider must start inside; through a wall the run stops.  It starts aligned, or turned
+  with slider = { ..., axis = {...}, ref = {...} } (its long edge and width direction in the
+  world).
   The area laws ([Wang et al. 2025], Eqs. 18-22): a contact <name>.xpos .. .zneg per wall,
   F = k delta (the deepest corner's delta) at the patch's centroid; k from the materials:
   "area" by the overlap's mode (a corner's triangles, an edge's rectangles, a face: Wu's
@@ -258,6 +258,11 @@ With clearance ([Wang et al. 2025]), no equation: a box slider on b in a rectang
   Friction (any law, per contact): the paper's Eqs. 25-26 are mech.friction.ambrosio{ mu,
   v0 = 1e-4, v1 = 2e-4 }; mech.friction.adams{ mu_s, mu, v0, v1 } static and dynamic;
   mech.materials.pair("aluminium", "steel") gives Tab. 5's mu_s and mu.
+  mech.friction.stick{ mu_s, mu, v_eps } in either layout: the contacts slower than v_eps
+  hold the slider, sharing the force that cancels every other force on it by their normal
+  forces, each share at most mu_s F_N ([Zheng & Wang, Eq. 13], as the revolute joint's).
+  Exact for a free slider in a fixed guide with the load in the sticking walls' planes;
+  rotations are ignored (a push above the floor rocks the slider: its corners may creep).
   Channels: x, y, z (slider centre - channel centre, guide frame), roll (about Y), pitch
   (about X), yaw (about Z) (Rz(yaw) Rx(pitch) Ry(roll)), per wall <w>_mode (0 none,
   1 corner, 2 edge, 3 face, 4 through), <w>_penetration, <w>_fn, <w>_ft, <w>_area,

@@ -171,7 +171,8 @@ typedef struct mech_sbox_def {
     double height; ///< its size along Z [m]
     mech_sbox_stiffness stiffness;
     mech_normal_law normal_law; ///< MECH_SBOX_CORNERS: the law at each corner
-    mech_friction_law friction; ///< per contact, in the wall's plane (not MECH_FRICTION_STICK)
+    mech_friction_law friction; ///< per contact, in the wall's plane (MECH_FRICTION_STICK: the
+                                ///< sticking contacts share the holding force by F_N)
     double E_guide, nu_guide;   ///< the area models: the guide's (a's) material [Pa, -]
     double E_slider, nu_slider; ///< and the slider's
     int damped;                 ///< the area models: 1 with the Lankarani-Nikravesh factor
