@@ -36,5 +36,9 @@ void sbox_contact_rates(const mech_system *sys, const contact *c, const double *
                         double *gap, double *dd);
 void sbox_contact_forces(mech_system *sys, joint *j, const double *y, double *ydot);
 void sbox_stick_forces(mech_system *sys, joint *j, const double *y);
+/* A spatial clearance joint's sticking contacts (contacts[contact0 ..]): the sum of their normal
+** forces into total and every other force on the joint's first body a (world, from sys->Q; the
+** opposite of b's when a is the ground) into other; returns 0 when none sticks. */
+int stick_share(const mech_system *sys, const joint *j, double *total, double other[3]);
 
 #endif

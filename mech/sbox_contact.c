@@ -382,17 +382,8 @@ void sbox_stick_forces(mech_system *sys, joint *j, const double *y)
 {
     const double *q = y, *v = y + sys->nq;
     int first = j->contact0, end = j->contact0 + j->ncontact;
-    double total = 0;
-    for (int i = first; i < end; i++)
-        if (sys->contacts[i].sticking) total += sys->contacts[i].fn;
-    if (!(total > 0)) return;
-    const contact *c0 = &sys->contacts[first];
-    int ds = sys->bodies[c0->a].u_at, dg = sys->bodies[c0->b].u_at;
-    double other[3] = {0, 0, 0}; /* every other force on the slider, world */
-    if (ds >= 0 || dg >= 0) {
-        const double *Q = sys->Q + (ds >= 0 ? ds : dg);
-        for (int i = 0; i < 3; i++) other[i] = ds >= 0 ? Q[i] : -Q[i];
-    }
+    double total, other[3]; /* every other force on the slider, world */
+    if (!stick_share(sys, j, &total, other)) return;
     sbox_geom g;
     sbox_pose p;
     sbox_body slider, guide;

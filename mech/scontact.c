@@ -170,23 +170,31 @@ static void add_resultant(joint *j, const sjstate *s, const double cj[3], const 
 ** same load).  Exact when the journal's (or the bearing's) translation is free of Lagrange
 ** constraints and the other body fixed; rotations are ignored, as in the plane.
 */
+int stick_share(const mech_system *sys, const joint *j, double *total, double other[3])
+{
+    int first = j->contact0, end = j->contact0 + j->ncontact;
+    *total = 0;
+    for (int i = first; i < end; i++)
+        if (sys->contacts[i].sticking) *total += sys->contacts[i].fn;
+    other[0] = other[1] = other[2] = 0;
+    if (!(*total > 0)) return 0;
+    const contact *c0 = &sys->contacts[first];
+    int da = sys->bodies[c0->a].u_at, db = sys->bodies[c0->b].u_at;
+    if (da >= 0 || db >= 0) {
+        const double *Q = sys->Q + (da >= 0 ? da : db);
+        for (int i = 0; i < 3; i++) other[i] = da >= 0 ? Q[i] : -Q[i];
+    }
+    return 1;
+}
+
 static void journal_stick_forces(mech_system *sys, joint *j, const double *y)
 {
     const double *q = y, *v = y + sys->nq;
     int first = j->contact0, end = j->contact0 + j->ncontact;
     /* the joint's sticking contacts share the holding force by their normal forces: each
     ** alone would hold the journal against all of it */
-    double total = 0;
-    for (int i = first; i < end; i++)
-        if (sys->contacts[i].sticking) total += sys->contacts[i].fn;
-    if (!(total > 0)) return;
-    const contact *c0 = &sys->contacts[first];
-    int da = sys->bodies[c0->a].u_at, db = sys->bodies[c0->b].u_at;
-    double other[3] = {0, 0, 0}; /* every other force on the journal, world */
-    if (da >= 0 || db >= 0) {
-        const double *Q = sys->Q + (da >= 0 ? da : db);
-        for (int i = 0; i < 3; i++) other[i] = da >= 0 ? Q[i] : -Q[i];
-    }
+    double total, other[3]; /* every other force on the journal, world */
+    if (!stick_share(sys, j, &total, other)) return;
     sjstate s;
     joint_state(sys, j, q, v, &s);
     for (int k = first; k < end; k++) {

@@ -104,6 +104,19 @@ local function friction_law(fname, p)
   options.fail(2, fname, "field 'friction' must be ambrosio, adams, none or a law of mech.friction (got %s)", f)
 end
 
+-- The normal law of the channel def from p's stiffness: Lankarani-Nikravesh at the corners with
+-- Hertz's K for a corner of p.radius, or an area law on the materials, damped or not.
+local function box_law(def, p, guide, slider)
+  if p.stiffness == "corners" then
+    def.contact = mech.contact.lankarani_nikravesh{ materials = { guide, slider }, radius = p.radius,
+      restitution = p.restitution }
+  else
+    def.materials = { guide, slider }
+    def.damping = p.damping and true or false
+    if p.damping then def.restitution = p.restitution end
+  end
+end
+
 -- The crank-slider; o overrides spec003.PARAMS.
 function spec003.model(o)
   local fname = "spec003.model"
@@ -134,14 +147,7 @@ function spec003.model(o)
       clearance = { x = p.clearance, z = p.clearance },
       slider = { length = p.length, width = p.width, height = p.height },
       stiffness = p.stiffness, friction = friction_law(fname, p) }
-    if p.stiffness == "corners" then
-      def.contact = mech.contact.lankarani_nikravesh{ materials = { guide, sl }, radius = p.radius,
-        restitution = p.restitution }
-    else
-      def.materials = { guide, sl }
-      def.damping = p.damping and true or false
-      if p.damping then def.restitution = p.restitution end
-    end
+    box_law(def, p, guide, sl)
     sys:prismatic(def)
   else
     sys:universal{ slider, rod, at = S, axis_a = { 0, 0, 1 }, axis_b = { 1, 0, 0 }, name = "rod_pin" }
@@ -224,14 +230,7 @@ function spec003.impact(o)
       axis = { R[1][2], R[2][2], R[3][2] }, ref = { R[1][1], R[2][1], R[3][1] } },
     stiffness = p.stiffness }
   local guide, sl = material(fname, "guide", p.guide), material(fname, "slider", p.slider)
-  if p.stiffness == "corners" then
-    def.contact = mech.contact.lankarani_nikravesh{ materials = { guide, sl }, radius = p.radius,
-      restitution = p.restitution }
-  else
-    def.materials = { guide, sl }
-    def.damping = p.damping and true or false
-    if p.damping then def.restitution = p.restitution end
-  end
+  box_law(def, p, guide, sl)
   sys:prismatic(def)
   sys:prismatic{ sys.ground, s, axis = { 1, 0, 0 }, name = "lock" }
   return sys
