@@ -3023,7 +3023,7 @@ function STEMPLATES.spec001(g, rate)
 end
 
 local STEMPLATE_NAMES = { "top", "slider_crank", "chain", "chain", "free", "redundant", "spec001", "clearance",
-  "clearance", "box", "box" }
+  "clearance", "box", "box", "box" }
 if HAVE.spec003 then STEMPLATE_NAMES[#STEMPLATE_NAMES + 1] = "spec003" end
 
 -- Things done to spatial systems and their entities mid-case: more entities (after runs
