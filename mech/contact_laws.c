@@ -13,6 +13,7 @@
 */
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "mech_contact.h"
 
@@ -289,13 +290,18 @@ mech_status mech_friction_check(const mech_friction_law *law, mech_error *err)
         return mech_error_set(err, MECH_ERR_ARG,
                               "bounded is for dahl and the force form of lugre, not the "
                               "normalized form");
+    /* the bounds that are other parameters say their values */
+    char mu_s_must[40], v1_must[40];
+    snprintf(mu_s_must, sizeof mu_s_must, ">= mu = %g", law->mu);
+    snprintf(v1_must, sizeof v1_must, "> v0 = %g", law->v0);
     const rule rules[] = {
         {u & USES_MU, nonnegative(law->mu), "mu", ">= 0", law->mu},
-        {u & USES_MU_S, nonnegative(law->mu_s) && law->mu_s >= law->mu, "mu_s", ">= mu", law->mu_s},
+        {u & USES_MU_S, nonnegative(law->mu_s) && law->mu_s >= law->mu, "mu_s", mu_s_must,
+         law->mu_s},
         {u & USES_V_REG, positive(law->v_reg), "v_reg", "> 0", law->v_reg},
         {u & USES_V_EPS, positive(law->v_eps), "v_eps", "> 0", law->v_eps},
         {u & USES_V0, positive(law->v0), "v0", "> 0", law->v0},
-        {u & USES_V1, positive(law->v1) && law->v1 > law->v0, "v1", "> v0", law->v1},
+        {u & USES_V1, positive(law->v1) && law->v1 > law->v0, "v1", v1_must, law->v1},
         {u & USES_STRIBECK, positive(law->vs), "vs", "> 0", law->vs},
         {u & USES_STRIBECK, positive(law->delta), "delta", "> 0", law->delta},
         {u & USES_SIGMA0, positive(law->sigma0), "sigma0", "> 0", law->sigma0},

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The area-dependent normal laws of a box slider against a wall: see sbox_law.h. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -73,9 +74,14 @@ static double stiffness_at(const sbox_law *law, const double h[3], const double 
 
 /* The pieces of the energy's quadrature: u in [0, 2^-GRADE], then up to 1 by factors of 2; a
 ** piece is halved while its halves' sum differs from it by more than TOL of the first estimate
-** (a kink where the patch's extents cross), to DEPTH halvings. */
+** (a kink where the patch's extents cross), to DEPTH halvings.  TOL is at least NOISE times the
+** slider's size over the depth: k(s) at a depth s comes from a section cut at off0 - s, so its
+** sides are known to about DBL_EPSILON (|off0| + size), a relative error of that over s; at
+** depths of 1e-13 m (a graze) the relative 1e-11 was noise, never met, and every piece was
+** halved to DEPTH (1e6 evaluations of k, seconds per call). */
 #define GRADE 10
 #define TOL   1e-11
+#define NOISE (64 * DBL_EPSILON)
 #define DEPTH 16
 
 static int ascending(const void *a, const void *b)
@@ -145,7 +151,7 @@ double sbox_law_energy(const sbox_law *law, const double h[3], const double m[3]
     /* each piece after s = s0 + L u^2, u in [0, 1] cut at 2^-GRADE .. 1/4, 1/2 (a stiffness
     ** whose side ratio runs to infinity at s0 is a rational function with a pole as near as
     ** the ratio's scale: the pieces shrink towards it) */
-    double V = 0;
+    double V = 0, tol = fmax(TOL, NOISE * (fabs(off0) + h[0] + h[1] + h[2]) / delta);
     for (int p = 0; p + 1 < n; p++) {
         vctx c = {law, h, m, e1, e2, off0, at[p], at[p + 1] - at[p], xwall};
         if (!(c.L > 0)) continue;
@@ -161,7 +167,7 @@ double sbox_law_energy(const sbox_law *law, const double h[3], const double m[3]
         }
         for (int piece = GRADE; piece >= 0; piece--) {
             double u0 = piece == GRADE ? 0 : ldexp(1, -piece - 1), u1 = ldexp(1, -piece);
-            V += adapt(&c, u0, u1, first[piece], TOL * fabs(total), 0);
+            V += adapt(&c, u0, u1, first[piece], tol * fabs(total), 0);
         }
     }
     return V;

@@ -134,7 +134,7 @@ static int spring_forces(mech_system *sys, force *f, double t, const double *q, 
     offset(sys, f->b, f->pb, q, v, sb, vb);
     for (int k = 0; k < 3; k++) d[k] = rb[k] + sb[k] - ra[k] - sa[k];
     double len = vec3_norm(d);
-    if (len > 0) vec3_scale(1 / len, d, e);
+    vec3_unit(d, e); /* d / len: 1 / len overflows for a subnormal length */
     double dv[3];
     vec3_sub(vb, va, dv);
     double rate = vec3_dot(e, dv), tension;

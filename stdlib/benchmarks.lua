@@ -78,6 +78,16 @@ function benchmarks.a_clearance(o)
   local fname = "benchmarks.a_clearance"
   local p = fields(fname, o, A_CLEARANCE)
   numbers(fname, p, { "radial", "radius", "K", "restitution", "mu", "v0", "v1" })
+  -- the laws' parameters checked here, so that an error names this function's field at the
+  -- caller's line
+  local function need(ok, field, must, v)
+    if not ok then fail(2, fname, "field '%s' must be %s (got %s)", field, must, tostring(v)) end
+  end
+  need(p.K > 0, "K", "> 0 [N/m^1.5]", p.K)
+  need(p.restitution > 0 and p.restitution <= 1, "restitution", "in (0, 1]", p.restitution)
+  need(p.mu >= 0, "mu", ">= 0", p.mu)
+  need(p.v0 > 0, "v0", "> 0 [m/s]", p.v0)
+  need(p.v1 > p.v0, "v1", "> v0 = " .. tostring(p.v0), p.v1)
   return { radial = p.radial, radius = p.radius,
     law = mech.contact.lankarani_nikravesh{ K = p.K, restitution = p.restitution },
     friction = mech.friction.ambrosio{ mu = p.mu, v0 = p.v0, v1 = p.v1 } }

@@ -639,6 +639,19 @@ void lcontact_friction(lua_State *L, int t, const char *fn, mech_friction_type t
     *out = fl;
 }
 
+/* A law of the other kind given as field `field`, or one whose field 'kind' was changed after
+** its constructor (neither kind). */
+static int wrong_kind(lua_State *L, const char *fn, const char *field, const char *want,
+                      const char *kind)
+{
+    if (strcmp(kind, "contact") == 0 || strcmp(kind, "friction") == 0)
+        return lu_error(L, fn, "field '%s' must be a %s law (got a %s law)", field, want, kind);
+    return lu_error(L, fn,
+                    "field '%s' must be a %s law (its field 'kind' is \"%s\", not \"%s\": "
+                    "changed after its constructor?)",
+                    field, want, kind, want);
+}
+
 int lcontact_read(lua_State *L, int idx, const char *fn, const char *field, mech_normal_law *nl,
                   mech_friction_law *fl)
 {
@@ -660,8 +673,7 @@ int lcontact_read(lua_State *L, int idx, const char *fn, const char *field, mech
     char sub[256];
     snprintf(sub, sizeof sub, "%s: field '%s'", fn, field);
     if (nl) {
-        if (strcmp(kind, "contact") != 0)
-            return lu_error(L, fn, "field '%s' must be a contact law (got a %s law)", field, kind);
+        if (strcmp(kind, "contact") != 0) return wrong_kind(L, fn, field, "contact", kind);
         for (int k = 0; k < MECH_NORMAL_COUNT; k++)
             if (strcmp(mech_normal_name((mech_normal_type)k), name) == 0) {
                 mech_normal_type type = normal_variant(L, idx, sub, (mech_normal_type)k);
@@ -670,8 +682,7 @@ int lcontact_read(lua_State *L, int idx, const char *fn, const char *field, mech
                 return 0;
             }
     } else {
-        if (strcmp(kind, "friction") != 0)
-            return lu_error(L, fn, "field '%s' must be a friction law (got a %s law)", field, kind);
+        if (strcmp(kind, "friction") != 0) return wrong_kind(L, fn, field, "friction", kind);
         for (int k = 0; k < MECH_FRICTION_COUNT; k++)
             if (k != MECH_FRICTION_NONE &&
                 strcmp(mech_friction_name((mech_friction_type)k), name) == 0) {

@@ -1065,13 +1065,13 @@ static void test_checks(void)
     f.type = MECH_FRICTION_COULOMB_TANH;
     check_friction(f, "v_reg must be > 0 (got -1)");
     f = friction(MECH_FRICTION_STICK), f.mu_s = 0.05;
-    check_friction(f, "mu_s must be >= mu (got 0.05)");
+    check_friction(f, "mu_s must be >= mu = 0.1 (got 0.05)");
     f.mu_s = 0.2, f.v_eps = 0;
     check_friction(f, "v_eps must be > 0 (got 0)");
     f = friction(MECH_FRICTION_AMBROSIO), f.v0 = 0;
     check_friction(f, "v0 must be > 0 (got 0)");
     f.v0 = 1e-3, f.v1 = 1e-3;
-    check_friction(f, "v1 must be > v0 (got 0.001)");
+    check_friction(f, "v1 must be > v0 = 0.001 (got 0.001)");
     f = friction(MECH_FRICTION_COULOMB), f.reg = MECH_FRICTION_REG_SQRT, f.v_reg = 0;
     check_friction(f, "v_reg must be > 0 (got 0)");
     f.reg = (mech_friction_reg)7;

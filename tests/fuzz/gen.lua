@@ -38,6 +38,20 @@
 -- sizes that disagree or are missing, no contact law or one of the wrong kind, the journal
 -- placed outside the cavity, clearance on joints of other kinds, the ideal joint's enforcement
 -- fields; their channels and their four contacts' (and names they have not) in records.
+--
+-- Prismatic joints with clearance, a box slider in a rectangular channel (STEMPLATES.box, now
+-- and then a chain's prismatic joint, spec003's crank-slider when the module is installed): the
+-- channel on the ground or on a moving carriage (turned, shaken, free), the slider resting on
+-- the floor, thrown at a side wall, started turned (slider.axis, slider.ref), at the end of a
+-- driven crank-slider, two in one channel; any two of the channel's, the slider's and the
+-- clearance sizes; the per-corner model with any contact law, the area models ("area",
+-- "patch", "constant") with materials by name or by E and nu, damped or not; any friction law
+-- (Ambrosio's and the ADAMS law with Tab. 5's coefficients or their steps' speeds, stick, which
+-- the joint refuses); hostile now and then: a slider as wide as its channel or wider,
+-- clearances zero or negative, sizes that disagree, the slider through a wall or turned into
+-- one, parallel axes, each law's fields given to the other model, bad materials, restitution
+-- and v_min; their channels (pose, per wall, per contact, and names they have not) in records;
+-- spec003.model, spec003.impact, spec003.slider and spec003.hull_area with mutated fields.
 local USAGE = "usage: mechlua tests/fuzz/gen.lua SEED FIRST STRIDE COUNT OUTDIR"
 local SEED, FIRST, STRIDE, COUNT, OUTDIR = tonumber(arg[1]), tonumber(arg[2]), tonumber(arg[3]),
   tonumber(arg[4]), arg[5]
@@ -156,8 +170,15 @@ local function walk(prefix, t, depth, seen)
 end
 
 local MODULES = { "mech", "plot", "analysis", "fft", "slidercrank", "benchmarks", "spec000", "spec001",
-  "options", "tap" }
-for _, m in ipairs(MODULES) do walk(m, require(m), 0, {}) end
+  "options", "tap", "spec003" }
+-- (spec003, the crank-slider of [Wang et al. 2025], may not be installed: its calls are then
+-- left out)
+local HAVE = {}
+for _, m in ipairs(MODULES) do
+  local ok, mod = pcall(require, m)
+  if ok or m ~= "spec003" then walk(m, ok and mod or require(m), 0, {}) end
+  HAVE[m] = ok
+end
 SURFACE.functions[#SURFACE.functions + 1] = "mech.materials.add"
 SURFACE.functions[#SURFACE.functions + 1] = "mech.materials.pair"
 SURFACE.functions[#SURFACE.functions + 1] = "help"
@@ -361,7 +382,7 @@ end
 
 local NLAWS = { "hertz", "kelvin_voigt", "hunt_crossley", "lankarani_nikravesh", "flores", "gonthier",
   "hu_guo" }
-local FLAWS = { "coulomb", "stick", "ambrosio", "lugre", "dahl", "threlfall", "stribeck" }
+local FLAWS = { "coulomb", "stick", "ambrosio", "lugre", "dahl", "threlfall", "stribeck", "adams" }
 local MATERIALS = { "steel", "nodular_cast_iron", "copper", "aluminium" }
 
 -- An inline contact law (or a law from a slot).
@@ -386,10 +407,11 @@ end
 
 -- A friction law with its options: the regularisations of Coulomb and Stribeck friction
 -- (v_reg), the bounded form and the reset of the bristle laws (Dahl, LuGre), the normalised
--- LuGre law.  `bristles` prefers the bounded form (a spatial clearance joint needs it to run
--- through an onset).  Now and then (probability h, default 0.05) one option or parameter is
--- bad: an unknown regularisation, v_reg without one or not positive, bounded and normalized
--- together, a reset that does not exist, options of the wrong type, mu_s below mu.
+-- LuGre law, the steps of Ambrosio's and the ADAMS law.  `bristles` prefers the bounded form (a
+-- spatial clearance joint needs it to run through an onset).  Now and then (probability h,
+-- default 0.05) one option or parameter is bad: an unknown regularisation, v_reg without one or
+-- not positive, bounded and normalized together, a reset that does not exist, options of the
+-- wrong type, mu_s below mu, v1 not above v0.
 local REGS = { "none", "linear", "tanh", "sqrt" }
 local SPEC001_FRICTION = { "none", "coulomb", "stribeck", "dahl", "lugre" } -- spec001.friction's names
 local HREG = { '"cubic"', '""', '"SQRT"', '"tanh "', "true", "1", "{}", '"none\\0"' }
@@ -442,8 +464,21 @@ function G:flaw(h, bristles)
     add("mu", mu)
     add("mu_s", bad and self:chance(0.5) and self:pick{ num(muv / 2), "-0.1" } or num(0.6))
     add("v_eps", bad and self:chance(0.5) and self:pick(HPOS) or num(self:logu(1e-6, 1e-3)))
-  elseif law == "ambrosio" then
-    add("mu", mu); add("v0", "1e-4"); add("v1", "1e-3")
+  elseif law == "ambrosio" or law == "adams" then
+    -- Ambrosio's ramp and the ADAMS law's steps from v0 to v1 (the defaults now and then); bad:
+    -- v1 not above v0, mu_s below mu
+    if law == "adams" then
+      add("mu_s", bad and self:chance(0.4) and num(muv / 2) or num(muv + self:float(0, 0.3)))
+    end
+    add("mu", mu)
+    if self:chance(0.8) then
+      local v0 = self:logu(1e-5, 1e-3)
+      add("v0", num(v0))
+      add("v1", bad and self:chance(0.4) and self:pick{ num(v0), num(v0 / 2), num(v0 * (1 + 1e-15)) }
+        or num(v0 * self:pick{ 1.5, 2, 10 }))
+    elseif law == "ambrosio" and self:chance(0.5) then
+      add("v0", "1e-4"); add("v1", "1e-3")
+    end
   elseif law == "lugre" then
     local normalized = self:chance(0.3)
     add("mu", mu); add("mu_s", "0.6"); add("vs", num(self:logu(1e-4, 1e-1)))
@@ -538,6 +573,19 @@ local SCLEARBAD = { "violation", "misalignment", "distance", "gap", "fn", "radia
 local SCONTACTQ = { "gap", "penetration", "rate", "fn", "ft", "vt", "mu", "active", "impacts", "v0", "z", "stick" }
 local SCONTACTBAD = { "z1", "z2", "zy", "ex", "fx", "tilt", "slip", "x", "f", "fn_j", "gap.x" }
 local CONTACT_ENDS = { "radial_a", "radial_b", "axial_a", "axial_b" }
+-- A prismatic joint with clearance (a box slider in a channel): the slider's pose in the guide's
+-- frame, per wall <wall>_<quantity>, the resultant, and its contacts' gap and fn through the joint
+-- ("xpos.c3.gap" with the corners, "zneg.fn" with the area laws); then names it has not (an ideal
+-- joint's, a revolute joint's with clearance, a ninth corner, a fifth wall, the other model's
+-- contacts, mangled paths).
+local BOX_WALLS = { "xpos", "xneg", "zpos", "zneg" }
+local SBOXQ = { "x", "y", "z", "roll", "pitch", "yaw", "impacts", "active", "fx", "fy", "fz", "f", "mx", "my", "mz",
+  "m", "fx_j", "fy_j", "fz_j", "mx_j", "my_j", "mz_j" }
+local SBOXWQ = { "mode", "penetration", "fn", "ft", "area", "stiffness" }
+local SBOXBAD = { "violation", "misalignment", "distance", "angle", "gap", "fn", "xpos", "ypos_fn", "xpos_gap", "xpos_",
+  "_fn", "xpos.c8.gap", "xpos.c-1.gap", "xpos.c07.gap", "xpos.c0", "xpos.c0.z1", "xpos.c0..gap", ".xpos.c0.gap",
+  "xpos.c0.gap.fn", "xpos..fn", "radial_a.gap", "ex", "tilt", "roll_j", "yaw_j", "x_j", "xpos_mode_j", "zneg.c0.gap ",
+  "XPOS_fn", "xpos_fn_j", "c0.gap", "xpos.c 0.gap", "xpos.c0x.gap", "xpos.c9999999999999999999.gap", "ynone.fn" }
 
 function G:schannel(sys)
   local ents = sys.ents
@@ -557,6 +605,8 @@ function G:schannel(sys)
     else qn = self:pick(SBODYQ) end
   elseif e.kind == "joint" and e.jtype == "clearance" then
     qn = self:pick(bad and SCLEARBAD or SCLEARQ)
+  elseif e.kind == "joint" and e.jtype == "box" then
+    qn = self:bchannel(e, bad)
   elseif e.kind == "joint" then
     qn = self:pick(bad and SJOINTBAD or SJOINTQ)
   elseif e.kind == "ccontact" then
@@ -906,10 +956,12 @@ function G:simulate(sys, rate)
   if self:chance(0.2) then f[#f + 1] = { "atol", num(self:logu(1e-12, 1e-4)) } end
   if method == "bdf" and self:chance(0.3) then f[#f + 1] = { "max_order", tostring(self:int(1, 5)) } end
   if method == "dopri5" and self:chance(0.2) then f[#f + 1] = { "max_step", num(t / self:int(1, 50)) } end
-  if sys.clear and self:chance(0.85) then
+  if sys.clear and self:chance(sys.box and 0.95 or 0.85) then
     -- a journal's contacts with an unregularised or barely regularised friction law, or laws
     -- far too stiff, hold an explicit method at tiny steps (5e5 steps for 10 ms, 20 s under
-    -- ASan: "slow" cases): the steps are bounded instead (the error names max_steps)
+    -- ASan: "slow" cases): the steps are bounded instead (the error names max_steps); a box
+    -- slider jammed across its channel, spinning, with Ambrosio's friction holds BDF of order 1
+    -- at 2e-9 s steps (2e6 steps for 5 ms)
     f[#f + 1] = { "max_steps", self:pick{ "1e4", "2e4", "5e4" } }
   elseif sys.dim == 3 and self:chance(0.1) then
     f[#f + 1] = { self:pick{ "max_steps", "max_distance" }, self:pick{ "1", "10", "1e5", "0", "-1", "NAN", "1e-300", "2^63" } }
@@ -1372,8 +1424,22 @@ local SFIELD = {
   fn = function(g) return g:callback("t, s", "0, 0, 1", g.cursys and g:v(g.cursys)) end,
   law = function(g) return g:callback("l, rate, t", "10 * l", g.cursys and g:v(g.cursys)) end,
   motion = function(g) return g:callback("t", "t", g.cursys and g:v(g.cursys)) end,
-  -- sys:revolute's clearance fields, each alone or with some of the others
-  clearance = function(g) return fmt("{ radial = %s, axial = %s }", num(g:logu(5e-5, 1e-3)), num(g:logu(5e-5, 1e-3))) end,
+  -- sys:revolute's clearance fields and sys:prismatic's (a box slider), each alone or with some
+  -- of the others, either joint's given to the other now and then
+  clearance = function(g)
+    return fmt(g:chance(0.5) and "{ radial = %s, axial = %s }" or "{ x = %s, z = %s }", num(g:logu(5e-5, 1e-3)),
+      num(g:logu(5e-5, 1e-3)))
+  end,
+  slider = function(g)
+    return fmt("{ length = %s, width = %s, height = %s }", num(g:logu(1e-2, 6e-2)), num(g:logu(5e-3, 4e-2)),
+      num(g:logu(5e-3, 4e-2)))
+  end,
+  channel = function(g) return fmt("{ width = %s, height = %s }", num(g:logu(5e-3, 4e-2)), num(g:logu(5e-3, 4e-2))) end,
+  stiffness = function(g) return q(g:pick{ "corners", "area", "patch", "constant" }) end,
+  materials = function(g) return fmt("{ %s, %s }", g:bmaterial(), g:bmaterial()) end,
+  material = function(g) return g:bmaterial() end,
+  damping = function(g) return g:chance(0.8) and "true" or "false" end,
+  v_min = function(g) return num(g:logu(1e-6, 1e-2)) end,
   bearing = function(g) return fmt("{ radius = %s, length = %s }", num(g:logu(4e-3, 3e-2)), num(g:logu(1e-2, 6e-2))) end,
   journal = function(g) return fmt("{ radius = %s, length = %s }", num(g:logu(4e-3, 3e-2)), num(g:logu(1e-2, 6e-2))) end,
   contact = function(g) return g:nlaw() end,
@@ -1798,12 +1864,27 @@ function G:sjoint(sys, kind, a, b, at, h, rate)
   end
   -- with clearance now and then (G:cfields): a revolute joint's, or (an error) another kind's;
   -- with the enforcement fields above now and then (an error too)
+  -- or a box slider's (G:bsizes, G:blaws): a prismatic joint's, or (an error) another kind's
   local clear = kind == "revolute" and self:chance(0.08) or self:chance(0.01)
+  local box = not clear and (kind == "prismatic" and self:chance(0.08) or self:chance(0.01))
   if clear then self:cfields(f, h) end
+  local stiff
+  if box then
+    if not self:hz() then -- (the enforcement fields above are refused with clearance)
+      for i = #f, 3, -1 do
+        local k = f[i][1]
+        if k == "method" or k == "k" or k == "c" or k == "baumgarte" then table.remove(f, i) end
+      end
+    end
+    local sizes = self:bsizes()
+    for _, x in ipairs(sizes) do f[#f + 1] = x end
+    stiff = self:blaws(f)
+  end
   local e = self:entity(sys, kind, "joint", self:entname(kind:sub(1, 3)), f, rate)
   e.jtype = kind == "translational" and "prismatic" or kind
   e.dim = 3
   if clear and kind == "revolute" then self:cjoint(sys, e) end
+  if box and kind == "prismatic" then self:bjoint(sys, e, stiff) end
   return e
 end
 
@@ -1928,7 +2009,7 @@ end
 function G:sentity(sys, h, rate)
   local bodies = self:sbodies(sys)
   local r = self:wpick{ { 3, "body" }, { 3, "joint" }, { 2, "drive" }, { 2, "spring" }, { 1, "rspring" },
-    { 2, "load" }, { 1, "point" }, { 1, "clearance" } }
+    { 2, "load" }, { 1, "point" }, { 1, "clearance" }, { 1, "box" } }
   if r == "body" or #bodies == 0 then
     return self:sbody(sys, self:entname("b"), self:pt3(1), h, nil, rate)
   elseif r == "joint" then
@@ -1940,6 +2021,12 @@ function G:sentity(sys, h, rate)
     if a == b and self:chance(0.7) then b = self:v(sys) .. ".ground" end
     local at = self:pt3(1)
     return self:sclearance(sys, a, b, function() return { { "at", at } } end, h, rate)
+  elseif r == "box" then -- a channel through a point, the slider centred on it
+    local a, b = self:body_ref(sys, h), self:body_ref(sys, h)
+    if a == b and self:chance(0.7) then b = self:v(sys) .. ".ground" end
+    local Y, X, Z = self:bframe()
+    local J = self:bprep(h, Y, X, Z)
+    return self:sbox(sys, a, b, J, { { "at", self:pt3(1) } }, rate)
   elseif r == "drive" then
     local t = self:any("joint", function(s) return s.sys == sys end)
     if not t or self:chance(0.3) then t = self:pick(bodies) end
@@ -2328,6 +2415,539 @@ function STEMPLATES.clearance(g, rate)
   return sys
 end
 
+-- ---- prismatic joints with clearance, a box slider in a rectangular channel (sys:prismatic{ ...,
+-- clearance = { x, z }, slider, channel, contact, friction, stiffness, materials, damping,
+-- restitution, v_min }: man mechlua-spatial(3)) ---------------------------------------------------
+
+local BOX_KEYS = { channel = { "width", "height" }, slider = { "width", "height" }, clearance = { "x", "z" } }
+local BOX_PARTS = { "channel", "slider", "clearance" }
+-- The guide's frames (axis Y, ref X): the world's axes (Z up for the first two: gravity presses the
+-- slider on the floor zneg), or one turned at random.
+local BOX_FRAMES = { { { 0, 1, 0 }, { 1, 0, 0 } }, { { 1, 0, 0 }, { 0, -1, 0 } }, { { 0, 0, 1 }, { 1, 0, 0 } },
+  { { 0, -1, 0 }, { 0, 0, 1 } } }
+local HMATERIAL = { '"unobtainium"', '""', '"Steel"', '"steel "', "{ E = -1, nu = 0.3 }", "{ E = 2e11, nu = 0.5 }",
+  "{ E = 2e11, nu = -1 }", "{ E = NAN, nu = 0.3 }", "{ E = INF, nu = 0.3 }", "{ E = 0, nu = 0 }", "{ nu = 0.3 }",
+  "{ E = 2e11 }", '{ E = "2e11", nu = 0.3 }', "{ E = 2e11, nu = 0.3, rho = 7800 }", "{ E = 5e-324, nu = 0.3 }",
+  "{ E = 1e308, nu = 0.49 }", "{ 2e11, 0.3 }", "{ E = 2e11, nu = 0.3, zz = 1 }", "1", "true", "H.rec()",
+  'H.meta("__index")', "H.proxy({ E = 2e11, nu = 0.3 })", "{ E = 2e11, nu = NAN }", "{ E = -0.0, nu = 0.3 }" }
+
+local function cross3(a, b)
+  return { a[2] * b[3] - a[3] * b[2], a[3] * b[1] - a[1] * b[3], a[1] * b[2] - a[2] * b[1] }
+end
+
+local function scale3(v, s) return { v[1] * s, v[2] * s, v[3] * s } end
+
+-- v turned by the angle a about the unit vector k (Rodrigues).
+local function turn3(v, k, a)
+  local c, s = math.cos(a), math.sin(a)
+  local kv = cross3(k, v)
+  local d = (k[1] * v[1] + k[2] * v[2] + k[3] * v[3]) * (1 - c)
+  return { v[1] * c + kv[1] * s + k[1] * d, v[2] * c + kv[2] * s + k[2] * d, v[3] * c + kv[3] * s + k[3] * d }
+end
+
+-- A guide's frame: Y (the travel), X (lateral) and Z = X x Y, unit and orthogonal.
+function G:bframe()
+  if self:chance(0.75) then
+    local f = self:pick(BOX_FRAMES)
+    return f[1], f[2], cross3(f[2], f[1])
+  end
+  local A = matmul3(matmul3(rot3("z", self:float(-4, 4)), rot3("y", self:float(-1.5, 1.5))), rot3("x", self:float(-4, 4)))
+  local Y, X = { A[1][2], A[2][2], A[3][2] }, { A[1][1], A[2][1], A[3][1] }
+  return Y, X, cross3(X, Y)
+end
+
+-- The sizes of a box joint, as fields clearance, channel and slider: the slider's length and, for
+-- the width and the height, two of the channel's, the slider's and the clearance (now and then
+-- all three, agreeing).  With the guide's frame (Y, X, Z) the slider starts turned now and then
+-- (slider.axis, slider.ref: small roll, pitch and yaw that keep its corners inside).  Hostile
+-- (hz): a slider as wide as its channel or wider, a clearance zero, negative, not finite or
+-- tiny, three sizes that disagree, one alone, no length or a bad one, sizes far beyond a
+-- machine's, a part that is not a table or has a field of another part; a slider turned into a
+-- wall or a quarter turn, slider.ref without axis, parallel or hostile axes.  Returns the fields
+-- and { cx, cz, length, width, height, turned }.
+function G:bsizes(Y, X, Z)
+  local w, hh, L = self:logu(5e-3, 4e-2), self:logu(5e-3, 4e-2), self:logu(1e-2, 6e-2)
+  local cx, cz = self:logu(2e-5, 1e-3), self:logu(2e-5, 1e-3)
+  local parts = { channel = {}, slider = { length = num(L) }, clearance = {} }
+  local function sizes(vals, dim) -- vals: the channel's, the slider's, the clearance; dim 1 width, 2 height
+    local r = self:int(1, 10)
+    local which = r <= 3 and { 1, 2 } or r <= 6 and { 1, 3 } or r <= 9 and { 2, 3 } or { 1, 2, 3 }
+    for _, i in ipairs(which) do
+      local part = BOX_PARTS[i]
+      parts[part][BOX_KEYS[part][dim]] = num(vals[i])
+    end
+  end
+  sizes({ w + 2 * cx, w, cx }, 1)
+  sizes({ hh + 2 * cz, hh, cz }, 2)
+  local turned = false
+  if Y and self:chance(0.15) then -- turned a little: its corners stay inside
+    local amax = 0.3 * math.min(cx, cz) / (L / 2 + w / 2 + hh / 2) / 3
+    local a, b, c = self:float(-amax, amax), self:float(-amax, amax), self:float(-amax, amax)
+    local sy, sx = turn3(turn3(turn3(Y, Z, a), Y, b), X, c), turn3(turn3(turn3(X, Z, a), Y, b), X, c)
+    parts.slider.axis, parts.slider.ref = vec(sy), vec(sx)
+    if self:chance(0.2) then parts.slider.ref = nil end
+    turned = true
+  end
+  if self:hz() then
+    self.mutations = self.mutations + 1
+    local dim = self:int(1, 2)
+    local key, ckey = BOX_KEYS.slider[dim], BOX_KEYS.clearance[dim]
+    local W, S, C = dim == 1 and w + 2 * cx or hh + 2 * cz, dim == 1 and w or hh, dim == 1 and cx or cz
+    local r = self:int(1, 10)
+    if r == 1 then -- a slider as wide as its channel, or wider
+      parts.clearance = {}
+      parts.channel[key], parts.slider[key] = num(W), num(W * self:pick{ 1, 1.05, 2, 1 + 1e-15 })
+    elseif r == 2 then -- a clearance zero, negative, not finite, huge or tiny
+      parts.channel[key] = nil
+      parts.slider[key], parts.clearance[ckey] = num(S), self:pick(HCLEAR)
+    elseif r == 3 then -- three sizes that disagree
+      parts.channel[key], parts.slider[key] = num(W), num(S)
+      parts.clearance[ckey] = num(C * self:pick{ 1.5, 0.5, 1 + 1e-9, -1, 2 })
+    elseif r == 4 then -- one size alone, or none
+      for _, part in ipairs(BOX_PARTS) do
+        if part ~= BOX_PARTS[self:int(1, 3)] then parts[part][BOX_KEYS[part][dim]] = nil end
+      end
+    elseif r == 5 then -- the length missing or bad
+      parts.slider.length = self:pick{ nil, "0", "-0.03", "NAN", "INF", "1e300", "5e-324", '"0.03"', "{}", self:hostile() }
+    elseif r == 6 then -- sizes far beyond a machine's
+      local big = self:pick{ 1e20, 1e-300, 1e300, 1e154, 5e-324, 1e-9 }
+      parts = { channel = {}, slider = { length = num(big), width = num(big), height = num(big) },
+        clearance = { x = num(self:pick{ cx, big / 2, big * 1e-17 }), z = num(self:pick{ cz, big / 4 }) } }
+    elseif r == 7 then -- a part that is not a table
+      parts[self:pick(BOX_PARTS)] = self:pick{ "0.01", '"0.01"', "true", "{ 0.01, 0.02 }", "function() end",
+        "H.proxy({ x = 1e-4, z = 1e-4 })", 'H.meta("__index")', "H.rec()" }
+    elseif r == 8 then -- a field of another part, or unknown
+      local part = self:pick(BOX_PARTS)
+      if type(parts[part]) == "table" then
+        parts[part][self:pick{ "length", "width", "height", "x", "z", "y", "radius", "radial", "depth", "Width", "axis" }] = num(1e-3)
+      end
+    elseif r == 9 then -- a hostile value in any size
+      local part = self:pick(BOX_PARTS)
+      parts[part][BOX_KEYS[part][dim]] = self:hostile()
+    else -- turned: into a wall, a quarter turn, ref without axis, parallel or hostile axes
+      local k = self:int(1, 5)
+      if k == 1 and Y then
+        local a = self:pick{ 0.05, 0.2, 1 }
+        parts.slider.axis, parts.slider.ref = vec(turn3(Y, Z, a)), vec(turn3(X, Z, a))
+      elseif k == 2 and Y then
+        parts.slider.axis, parts.slider.ref = vec(X), vec(Y)
+      elseif k == 3 then
+        parts.slider.axis, parts.slider.ref = nil, self:dir3()
+      elseif k == 4 then
+        local d = self:dir_pair(true)
+        parts.slider.axis, parts.slider.ref = d[1], d[2]
+      else
+        parts.slider[self:pick{ "axis", "ref" }] = self:hvec3()
+      end
+    end
+  end
+  local f = {}
+  for _, part in ipairs(BOX_PARTS) do
+    local p = parts[part]
+    if type(p) == "string" then
+      f[#f + 1] = { part, p }
+    else
+      local keys = {}
+      for k in pairs(p) do keys[#keys + 1] = k end
+      table.sort(keys) -- (pairs' order is not the same on every run: the case must be)
+      local items = {}
+      for _, k in ipairs(keys) do items[#items + 1] = k .. " = " .. p[k] end
+      if #items > 0 or self:chance(0.05) then f[#f + 1] = { part, "{ " .. concat(items, ", ") .. " }" } end
+    end
+  end
+  return f, { cx = cx, cz = cz, length = L, width = w, height = hh, turned = turned }
+end
+
+-- A material of mech.materials by name, or { E, nu }.
+function G:bmaterial()
+  if self:chance(0.75) then return q(self:pick(MATERIALS)) end
+  return fmt("{ E = %s, nu = %s }", num(self:logu(1e9, 3e11)), num(self:float(0, 0.45)))
+end
+
+-- The laws of a box joint appended to f: stiffness "corners" (the default) with a contact law of
+-- mech.contact, or an area model ("area", "patch", "constant") with material(s) by name or by E
+-- and nu, damped (restitution, v_min) or not; mostly a friction law (the paper's Ambrosio or
+-- ADAMS law with the coefficients of mech.materials.pair, one of spec001.friction's, any law
+-- with its options, stick among them, which the joint refuses).  Hostile (hz): no contact law
+-- with the corners, one with an area model, materials with the corners, an unknown model,
+-- damping without restitution or the reverse, restitution or v_min out of range, materials that
+-- do not exist or are not materials, a contact law as friction or the reverse, the ideal joint's
+-- enforcement fields.  Returns the model meant ("corners" or "walls": its contacts' names).
+function G:blaws(f)
+  local stiff = self:wpick{ { 5, "corners" }, { 2, "area" }, { 1, "patch" }, { 1, "constant" } }
+  if stiff ~= "corners" or self:chance(0.5) then f[#f + 1] = { "stiffness", q(stiff) } end
+  local contact, friction
+  if stiff == "corners" then
+    if self:chance(0.1) then
+      local s = self:slot("nlaw")
+      self:step("V[%d] = %s", s.id, self:nlaw())
+      contact = self:v(s)
+    else
+      contact = self:nlaw()
+    end
+  else
+    if self:chance(0.3) then f[#f + 1] = { "material", self:bmaterial() }
+    else f[#f + 1] = { "materials", fmt("{ %s, %s }", self:bmaterial(), self:bmaterial()) } end
+    if self:chance(0.6) then
+      f[#f + 1] = { "damping", "true" }
+      f[#f + 1] = { "restitution", num(self:float(0.2, 1)) }
+      if self:chance(0.3) then f[#f + 1] = { "v_min", num(self:logu(1e-6, 1e-2)) } end
+    elseif self:chance(0.3) then
+      f[#f + 1] = { "damping", "false" }
+    end
+  end
+  if self:chance(0.75) then
+    local r = self:int(1, 10)
+    if r <= 3 then -- the paper's, with Tab. 5's coefficients (an aluminium guide)
+      local pair = fmt('mech.materials.pair("aluminium", %q)', self:pick(MATERIALS))
+      friction = self:chance(0.5) and fmt("mech.friction.ambrosio{ mu = %s.mu, v0 = 1e-4, v1 = 2e-4 }", pair)
+        or fmt("mech.friction.adams{ mu_s = %s.mu_s, mu = %s.mu, v0 = 1e-4, v1 = 2e-4 }", pair, pair)
+    elseif r == 4 then
+      friction = fmt("spec001.friction(%s%s)", q(self:pick(SPEC001_FRICTION)),
+        self:chance(0.3) and ", " .. num(self:logu(1e-6, 1e-2)) or "")
+    elseif r == 5 then
+      local s = self:slot("flaw")
+      self:step("V[%d] = %s", s.id, self:flaw(nil, true))
+      friction = self:v(s)
+    else
+      friction = self:flaw(nil, true)
+    end
+  end
+  if self:hz() then
+    self.mutations = self.mutations + 1
+    local r = self:int(1, 13)
+    if r == 1 then contact = nil
+    elseif r == 2 then contact = self:nlaw()
+    elseif r == 3 then
+      f[#f + 1] = self:chance(0.5) and { "material", self:bmaterial() } or { "materials", fmt("{ %s, %s }", self:bmaterial(), self:bmaterial()) }
+    elseif r == 4 then
+      f[#f + 1] = { "stiffness", self:pick{ '"Area"', '"corner"', '""', '"area "', '"area\\0"', "1", "true", "{}", '"contact"', '"none"' } }
+    elseif r == 5 then
+      f[#f + 1] = self:chance(0.5) and { "damping", "true" } or { "restitution", num(self:float(0, 1)) }
+    elseif r == 6 then
+      f[#f + 1] = { "damping", "true" }
+      f[#f + 1] = { "restitution", self:pick{ "0", "-0.5", "1.5", "1 + 1e-15", "NAN", "INF", "5e-324", '"0.5"' } }
+    elseif r == 7 then
+      f[#f + 1] = { "v_min", self:pick{ "0", "-1e-4", "NAN", "INF", "1e300", "5e-324", '"1e-4"', "{}" } }
+    elseif r == 8 then
+      local bad = self:pick(HMATERIAL)
+      local k = self:int(1, 4)
+      if k == 1 then f[#f + 1] = { "material", bad }
+      elseif k == 2 then f[#f + 1] = { "materials", self:chance(0.5) and fmt("{ %s, %s }", bad, self:bmaterial()) or fmt("{ %s, %s }", self:bmaterial(), bad) }
+      elseif k == 3 then f[#f + 1] = { "materials", self:pick{ '{ "steel" }', '{ "steel", "steel", "steel" }', '"steel"', "{}", "{ nil, \"steel\" }", '{ a = "steel", b = "steel" }' } }
+      else f[#f + 1] = { "materials", fmt("{ %s, %s }", self:bmaterial(), self:bmaterial()) }; f[#f + 1] = { "material", self:bmaterial() } end
+    elseif r == 9 then friction = fmt("mech.friction.stick{ mu = %s, mu_s = 0.6, v_eps = 1e-4 }", num(self:float(0, 0.5)))
+    elseif r == 10 then friction = self:chance(0.5) and self:nlaw() or self:hostile()
+    elseif r == 11 then contact = self:chance(0.5) and self:flaw() or self:hostile()
+    elseif r == 12 then f[#f + 1] = { "damping", self:pick{ '"yes"', "1", "0", "NAN", "{}", "print" } }
+    else
+      local k = self:pick{ "method", "k", "c", "baumgarte" }
+      f[#f + 1] = { k, ({ method = '"penalty"', k = "1e5", c = "10", baumgarte = "{ 5, 5 }" })[k] }
+    end
+  end
+  if contact then f[#f + 1] = { "contact", contact } end
+  if friction then f[#f + 1] = { "friction", friction } end
+  return stiff == "corners" and "corners" or "walls"
+end
+
+-- The fields of a box joint but its bodies and anchors, in the guide's frame (Y, X, Z) (or
+-- random axes without one): sizes, laws, axis and ref (now and then hostile: missing ref, a
+-- random or parallel pair), and the slider's offset from the channel's centre line (world):
+-- inside (or resting on the zneg wall), or (hostile) through a wall, far away, not finite.
+-- Hostile now and then: the box fields on a joint of another kind.
+function G:bprep(h, Y, X, Z)
+  self:hbegin(h)
+  local kind = "prismatic"
+  if self:hz() then
+    self.mutations = self.mutations + 1
+    kind = self:pick{ "revolute", "cylindrical", "translational", "fixed", "planar", "spherical", "universal" }
+  end
+  local f, sz = self:bsizes(Y, X, Z)
+  local J = { kind = kind, f = f, sz = sz, stiff = self:blaws(f) }
+  local axis, ref = Y and vec(Y) or self:dir3(h), X and vec(X) or nil
+  if self:hz() then
+    self.mutations = self.mutations + 1
+    local r = self:int(1, 3)
+    if r == 1 then ref = nil
+    elseif r == 2 then axis, ref = self:dir3(), self:dir3()
+    else
+      local d = self:dir_pair(true)
+      axis, ref = d[1], d[2]
+    end
+  end
+  J.axis, J.ref = axis, ref
+  local off = { 0, 0, 0 }
+  if Y and not sz.turned and self:chance(0.6) then
+    if self:chance(0.4) then -- resting on the wall zneg
+      off = scale3(Z, -sz.cz)
+    else
+      local a, b, c = self:float(-0.4, 0.4) * sz.cx, self:float(-0.01, 0.01), self:float(-0.4, 0.4) * sz.cz
+      off = { a * X[1] + b * Y[1] + c * Z[1], a * X[2] + b * Y[2] + c * Z[2], a * X[3] + b * Y[3] + c * Z[3] }
+    end
+  end
+  if Y and self:hz() then
+    self.mutations = self.mutations + 1
+    if self:chance(0.2) then off = self:hvec3()
+    else
+      local d = self:pick{ 1.5, 3, 1 + 1e-9, 100 } * (self:chance(0.5) and sz.cx or sz.cz)
+      off = scale3(self:pick{ X, Z, scale3(X, -1), scale3(Z, -1) }, d)
+    end
+  end
+  J.off = off
+  return J
+end
+
+-- The slot of a box joint: its channels and some of its contacts' (sys.ents: four corners'
+-- with the corners, the four walls' with the area laws), and now and then one of its contacts
+-- as an object (sys:entity), for the method sweeps.
+function G:bjoint(sys, e, stiff)
+  e.jtype, e.stiff = "box", stiff
+  sys.clear, sys.box = true, true
+  local names = {}
+  for i, w in ipairs(BOX_WALLS) do
+    names[i] = stiff == "corners" and fmt("%s.%s.c%d", e.name, w, self:int(0, 7)) or e.name .. "." .. w
+    sys.ents[#sys.ents + 1] = { kind = "ccontact", name = names[i] }
+  end
+  if self:chance(0.3) then
+    local c = self:slot("contact", { sys = sys, name = self:pick(names), dim = 3 })
+    self:step("V[%d] = %s:entity(%s)", c.id, self:v(sys), q(c.name))
+  end
+end
+
+-- A box joint's channel (G:schannel): its own, per wall, its contacts' through it, or one it has
+-- not (bad).
+function G:bchannel(e, bad)
+  if bad then
+    if self:chance(0.3) then -- a contact of the other model
+      return e.stiff == "corners" and self:pick(BOX_WALLS) .. "." .. self:pick{ "gap", "fn" }
+        or fmt("%s.c%d.%s", self:pick(BOX_WALLS), self:int(0, 7), self:pick{ "gap", "fn" })
+    end
+    return self:pick(SBOXBAD)
+  end
+  local r = self:int(1, 3)
+  if r == 1 then return self:pick(SBOXQ) end
+  if r == 2 then return self:pick(BOX_WALLS) .. "_" .. self:pick(SBOXWQ) end
+  if e.stiff == "corners" then return fmt("%s.c%d.%s", self:pick(BOX_WALLS), self:int(0, 7), self:pick{ "gap", "fn" }) end
+  return self:pick(BOX_WALLS) .. "." .. self:pick{ "gap", "fn" }
+end
+
+-- sys:prismatic{ a, b, <place>, axis, ref, <box fields> } from G:bprep's J; place gives the
+-- anchors' fields.
+function G:sbox(sys, a, b, J, place, rate)
+  local f = { { 1, a }, { 2, b } }
+  for _, x in ipairs(place) do f[#f + 1] = x end
+  for _, x in ipairs(J.f) do f[#f + 1] = x end
+  if J.kind ~= "spherical" and J.kind ~= "universal" then
+    f[#f + 1] = { J.kind == "planar" and "normal" or "axis", J.axis }
+    if J.ref then f[#f + 1] = { "ref", J.ref } end
+  end
+  local e = self:entity(sys, J.kind, "joint", self:entname("guide"), f, rate)
+  e.dim = 3
+  e.jtype = J.kind
+  if J.kind == "prismatic" then self:bjoint(sys, e, J.stiff) end
+  return e
+end
+
+-- A box slider in its channel: on the ground's channel (centred, resting on the floor, thrown
+-- across, spun), in the channel of a moving carriage (turned, shaken along a driven joint, free,
+-- on a spherical joint), at the end of a crank-slider (crank, rod and slider of [Wang et al.
+-- 2025]'s sizes: the crank driven about z, a spherical joint crank-rod, a revolute joint
+-- rod-slider about z), a single impact on a side wall (no gravity, the turning held by an ideal
+-- joint now and then), or two sliders in one channel's body; sizes, laws and placements hostile
+-- now and then; loads, drivers and springs on its bodies, and a run at once now and then.
+function STEMPLATES.box(g, rate)
+  local sys = g:ssystem(rate)
+  local h = g:pick{ 0, 0, 0.1, 0.3 }
+  local G0 = g:v(sys) .. ".ground"
+  local Y, X, Z = g:bframe()
+  local P = { g:float(-0.2, 0.2), g:float(-0.2, 0.2), g:float(-0.2, 0.2) }
+  local r = g:wpick{ { 4, 1 }, { 2, 2 }, { 2, 3 }, { 1, 4 }, { 1, 5 } }
+  local bodies, joints = {}, {}
+  local function slider_at(J, at, extra)
+    local sv = g:sbody(sys, g:entname("slider"), vsrc(add3(at, J.off)), h, extra, rate)
+    bodies[#bodies + 1] = sv
+    return sv
+  end
+  if r == 1 then -- the ground's channel
+    local J = g:bprep(h, Y, X, Z)
+    local extra = g:chance(0.3) and { { "velocity", vec(scale3(X, g:float(-0.5, 0.5))) } } or nil
+    local s = slider_at(J, P, extra)
+    local place = g:chance(0.3) and type(J.off) == "table" and J.off[1] == 0 and J.off[2] == 0 and J.off[3] == 0
+      and { { "at", vec(P) } } or { { "a_at", vec(P) }, { "b_at", "{ 0, 0, 0 }" } }
+    joints[1] = g:sbox(sys, G0, g:v(s), J, place, rate)
+  elseif r == 2 then -- a moving carriage's channel
+    local c = g:sbody(sys, g:entname("carriage"), vec(P), h, nil, rate)
+    bodies[1] = c
+    local k = g:int(1, 4)
+    if k == 1 then joints[#joints + 1] = g:sjoint(sys, "revolute", G0, g:v(c), vec(P), h, rate)
+    elseif k == 2 then joints[#joints + 1] = g:sjoint(sys, "prismatic", G0, g:v(c), vec(P), h, rate)
+    elseif k == 3 then joints[#joints + 1] = g:sjoint(sys, "spherical", G0, g:v(c), vec(P), h, rate) end
+    if joints[1] and g:chance(0.7) then g:sdrive(sys, joints[1], h, rate) end
+    local J = g:bprep(h, Y, X, Z)
+    local s = slider_at(J, P)
+    joints[#joints + 1] = g:sbox(sys, g:v(c), g:v(s), J, { { "a_at", "{ 0, 0, 0 }" }, { "b_at", "{ 0, 0, 0 }" } }, rate)
+  elseif r == 3 then -- the crank-slider: crank 40 mm, rod 130 mm, the slider along world y
+    local rc, l = 0.04, 0.13
+    local w = g:pick{ 20, 60, 200, 0, -100 } * math.pi / 30
+    local S = { 0, rc + l, 0 }
+    Y, X, Z = { 0, 1, 0 }, { 1, 0, 0 }, { 0, 0, 1 }
+    local crank = g:sbody(sys, "crank", vec{ 0, rc / 2, 0 }, 0, { { "velocity", vec{ -w * rc / 2, 0, 0 } },
+      { "omega", vec{ 0, 0, w } } }, rate)
+    local rod = g:sbody(sys, "rod", vec{ 0, rc + l / 2, 0 }, h, { { "velocity", vec{ -w * rc / 2, 0, 0 } },
+      { "omega", vec{ 0, 0, -w * rc / l } } }, rate)
+    local pin = g:entity(sys, "revolute", "joint", g:entname("crank_pin"), { { 1, G0 }, { 2, g:v(crank) },
+      { "at", "{ 0, 0, 0 }" }, { "axis", "{ 0, 0, 1 }" } }, rate)
+    pin.jtype, pin.dim = "revolute", 3
+    g:entity(sys, "spherical", "joint", g:entname("crank_rod"), { { 1, g:v(crank) }, { 2, g:v(rod) },
+      { "at", vec{ 0, rc, 0 } } }, rate).jtype = "spherical"
+    local J = g:bprep(h, Y, X, Z)
+    J.off = { 0, 0, 0 }
+    local s = slider_at(J, S)
+    if g:chance(0.9) then
+      g:entity(sys, "revolute", "joint", g:entname("rod_pin"), { { 1, g:v(rod) }, { 2, g:v(s) }, { "at", vec(S) },
+        { "axis", "{ 0, 0, 1 }" } }, rate).jtype = "revolute"
+    else
+      g:sjoint(sys, g:pick(SJOINT_KINDS), g:v(rod), g:v(s), vec(S), h, rate)
+    end
+    joints[1] = g:sbox(sys, G0, g:v(s), J, { { "at", vec(S) } }, rate)
+    joints[2] = pin
+    if g:chance(0.8) then g:entity(sys, "drive", "driver", g:entname("motor"), { { 1, g:v(pin) }, { "speed", num(w) } }, rate) end
+  elseif r == 4 then -- a single impact on a side wall, no gravity
+    local J = g:bprep(h, Y, X, Z)
+    local speed = g:pick{ 0.1, 1, 3 }
+    local s = slider_at(J, P, { { "velocity", vec(scale3(X, speed)) } })
+    joints[1] = g:sbox(sys, G0, g:v(s), J, { { "a_at", vec(P) }, { "b_at", "{ 0, 0, 0 }" } }, rate)
+    if g:chance(0.5) then joints[2] = g:sjoint(sys, "prismatic", G0, g:v(s), vec(P), 0, rate) end
+  else -- two sliders in one carriage's channel, one behind the other
+    local c = g:sbody(sys, g:entname("carriage"), vec(P), h, nil, rate)
+    bodies[1] = c
+    for i = 1, 2 do
+      local J = g:bprep(h, Y, X, Z)
+      local Q = add3(P, scale3(Y, (i - 1.5) * 0.1))
+      local s = slider_at(J, Q)
+      joints[#joints + 1] = g:sbox(sys, g:v(c), g:v(s), J, { { "a_at", vec(scale3(Y, (i - 1.5) * 0.1)) },
+        { "b_at", "{ 0, 0, 0 }" } }, rate)
+    end
+  end
+  if #bodies > 0 and g:chance(0.4) then g:sload(sys, g:pick(bodies), g:chance(0.4), h, rate) end
+  if g:chance(0.2) then g:sdrive(sys, g:pick(joints), h, rate) end
+  if g:chance(0.1) then g:srspring(sys, g:pick(joints), h, rate) end
+  if #bodies > 0 and g:chance(0.15) then g:sspring(sys, G0, g:v(g:pick(bodies)), h, rate) end
+  for _ = 1, g:pick{ 0, 0, 0, 1, 2 } do g:sentity(sys, h, rate) end
+  if g:chance(0.5) then g:simulate(sys, g:pick{ 0, 0.1 }) end
+  return sys
+end
+
+-- The spec003 module's crank-slider ([Wang et al. 2025]) with mutated parameters, its single
+-- impact (spec003.impact), and spec003.hull_area on runs' columns or odd tables.  (The module
+-- may be missing: the template is then not picked, G:sabuse's calls fail.)
+local SPEC003_FRICTION = { "ambrosio", "adams", "none" }
+local SPEC003_STIFF = { "area", "patch", "constant", "corners" }
+
+function STEMPLATES.spec003(g, rate)
+  local s = g:slot("system", { ents = {}, sane = false, mutations0 = g.mutations, dim = 3 })
+  g.cursys = s
+  local f = {}
+  local r = g:int(1, 4)
+  if r <= 3 then
+    if g:chance(0.7) then f[#f + 1] = { "rpm", num(g:pick{ 20, 60, 200, 0, -20, 1000 }) } end
+    local clear = g:chance(0.8)
+    local stiff = g:pick(SPEC003_STIFF)
+    if g:chance(0.6) then f[#f + 1] = { "clearance", clear and num(g:logu(2e-5, 1e-3)) or "false" }
+    elseif not clear then f[#f + 1] = { "clearance", "false" } end
+    if g:chance(0.6) then f[#f + 1] = { "stiffness", q(stiff) } else stiff = "area" end
+    if g:chance(0.5) then
+      f[#f + 1] = { "friction", g:chance(0.7) and q(g:pick(SPEC003_FRICTION)) or g:chance(0.5) and g:flaw(nil, true) or "false" }
+    end
+    if g:chance(0.3) then f[#f + 1] = { "guide", g:bmaterial() } end
+    if g:chance(0.3) then f[#f + 1] = { "slider", g:bmaterial() } end
+    if g:chance(0.2) then f[#f + 1] = { "mu", num(g:float(0, 0.5)) } end
+    if g:chance(0.1) then f[#f + 1] = { "mu_s", num(g:float(0.3, 0.8)) } end
+    if g:chance(0.2) then f[#f + 1] = { "damping", g:chance(0.5) and "true" or "false" } end
+    if g:chance(0.2) then f[#f + 1] = { "restitution", num(g:float(0.2, 1)) } end
+    if g:chance(0.1) then f[#f + 1] = { "radius", num(g:logu(1e-4, 1e-2)) } end
+    if g:chance(0.1) then
+      local v0 = g:logu(1e-5, 1e-3)
+      f[#f + 1] = { "v0", num(v0) }
+      f[#f + 1] = { "v1", num(v0 * 2) }
+    end
+    if g:chance(0.3) then -- one parameter made hostile
+      g.mutations = g.mutations + 1
+      local k = g:int(1, 10)
+      if k == 1 then f[#f + 1] = { "rpm", g:pick{ "NAN", "INF", "1e300", "1e6", '"20"', "{}" } }
+      elseif k == 2 then f[#f + 1] = { "clearance", g:pick{ "0", "-1e-4", "NAN", "INF", "true", '"1e-4"', "0.01", "1e300", "5e-324", "{}" } }
+      elseif k == 3 then f[#f + 1] = { g:pick{ "crank", "rod" }, g:pick{ "0", "-0.04", "0.2", "NAN", "1e300", "0.13" } }
+      elseif k == 4 then f[#f + 1] = { "stiffness", g:pick{ '"Area"', '""', "1", '"corner"', "true" } }
+      elseif k == 5 then f[#f + 1] = { "friction", g:pick{ '"stick"', '"coulomb"', '"AMBROSIO"', '""', "true", "1", g:hostile() } }
+      elseif k == 6 then f[#f + 1] = { g:pick{ "guide", "slider" }, g:pick(HMATERIAL) }
+      elseif k == 7 then f[#f + 1] = { g:pick{ "m_crank", "m_rod", "m_slider", "length", "width", "height" }, g:pick{ "0", "-1", "NAN", "1e300", "5e-324" } }
+      elseif k == 8 then f[#f + 1] = { g:pick{ "J_crank", "J_rod", "J_slider" }, g:chance(0.7) and g:pick(HINERTIA) or g:hostile() }
+      elseif k == 9 then f[#f + 1] = { "friction", '"adams"' }; f[#f + 1] = { "mu_s", "0.1" }; f[#f + 1] = { "mu", "0.5" }
+      else f[#f + 1] = { g:pick{ "zz", "gravity", "baumgarte", "v0", "v1", "restitution", "radius" }, g:pick{ "NAN", "-1", "0", '"x"', "1e300" } } end
+    end
+    g:step("V[%d] = spec003.model%s", s.id, g:args(f, rate))
+    for _, b in ipairs{ "crank", "rod", "slider" } do
+      local e = g:slot("body", { sys = s, name = b, dim = 3 })
+      s.ents[#s.ents + 1] = e
+      g:step("V[%d] = %s:entity(%q)", e.id, g:v(s), b)
+    end
+    for _, j in ipairs{ { "crank_pin", "revolute" }, { "crank_rod", "spherical" }, { "rod_pin", clear and "revolute" or "universal" },
+      { "guide", "prismatic" } } do
+      local e = g:slot("joint", { sys = s, name = j[1], jtype = j[2], dim = 3 })
+      s.ents[#s.ents + 1] = e
+      g:step("V[%d] = %s:entity(%q)", e.id, g:v(s), j[1])
+      if clear and j[1] == "guide" then g:bjoint(s, e, stiff == "corners" and "corners" or "walls") end
+    end
+    s.ents[#s.ents + 1] = { kind = "driver", name = "motor" }
+  else
+    local stiff = g:pick(SPEC003_STIFF)
+    if g:chance(0.7) then f[#f + 1] = { "roll", num(g:pick{ 0, 0.5, 1, 1.5, -1 }) } end
+    if g:chance(0.7) then f[#f + 1] = { "yaw", num(g:pick{ 0, 0.3, 1, 1.5, -0.3 }) } end
+    if g:chance(0.5) then f[#f + 1] = { "speed", num(g:pick{ 0.1, 1, 3 }) } end
+    if g:chance(0.6) then f[#f + 1] = { "stiffness", q(stiff) } else stiff = "area" end
+    if g:chance(0.3) then f[#f + 1] = { "damping", g:chance(0.5) and "true" or "false" } end
+    if g:chance(0.2) then f[#f + 1] = { "clearance", num(g:logu(1e-4, 2e-3)) } end
+    if g:chance(0.2) then f[#f + 1] = { g:pick{ "guide", "slider" }, g:bmaterial() } end
+    if g:chance(0.3) then
+      g.mutations = g.mutations + 1
+      f[#f + 1] = { g:pick{ "roll", "yaw", "speed", "clearance", "restitution", "zz", "rpm" },
+        g:pick{ "NAN", "INF", "0", "-1", "90", "1e300", '"1"', "{}", "5e-324" } }
+    end
+    g:step("V[%d] = spec003.impact%s", s.id, g:args(f, rate))
+    local e = g:slot("body", { sys = s, name = "slider", dim = 3 })
+    s.ents[#s.ents + 1] = e
+    g:step("V[%d] = %s:entity(%q)", e.id, g:v(s), "slider")
+    for _, j in ipairs{ "guide", "lock" } do
+      local je = g:slot("joint", { sys = s, name = j, jtype = "prismatic", dim = 3 })
+      s.ents[#s.ents + 1] = je
+      g:step("V[%d] = %s:entity(%q)", je.id, g:v(s), j)
+      if j == "guide" then g:bjoint(s, je, stiff == "corners" and "corners" or "walls") end
+    end
+  end
+  if g:chance(0.3) then g:sentity(s, 0.1, rate) end
+  if g:chance(0.6) then g:simulate(s, g:pick{ 0, 0.1 }) end
+  return s
+end
+
+-- spec003.hull_area(x, y, sx, sy) on a run's columns, on tables, or on hostile values.
+function G:hull_area()
+  local run = self:any("run")
+  local x, y
+  local r = self:int(1, 4)
+  if r == 1 and run then
+    x, y = fmt("%s[%s]", self:v(run), self:channel(run.sys)), fmt("%s[%s]", self:v(run), self:channel(run.sys))
+  elseif r == 2 then
+    x, y = self:pick{ "{ 0, 1, 1, 0 }", "{ 1, 2, 3 }", "H.big(1000)", "{}", "{ 0 }", "{ 0, 0, 0 }", "{ 1, 1, 1, 1 }",
+      "{ NAN, 1, 2 }", "{ INF, -INF, 0 }", "{ 1e308, -1e308, 1e308 }" }, self:pick{ "{ 0, 0, 1, 1 }", "{ 1, 2, 3 }",
+      "H.big(1000, 0.5)", "{}", "{ 0 }", "{ 5e-324, 0, 1 }", "{ 1, 2 }", "{ NAN, NAN, NAN }" }
+  else
+    x, y = self:chance(0.5) and "{ 0, 1, 0.5 }" or self:hostile(), self:chance(0.5) and "{ 0, 0, 1 }" or self:hostile()
+  end
+  local sc = self:chance(0.5) and "" or ", " .. self:pick{ "1", "0", "-1", "NAN", "1e-300", "nil", "1e308", self:hostile() }
+    .. ", " .. self:pick{ "1", "0", "NAN", "nil", "5e-324", self:hostile() }
+  self:step("return spec003.hull_area(%s, %s%s)", x, y, sc)
+end
+
 -- The spec001 module's slider-crank with mutated parameters.
 function STEMPLATES.spec001(g, rate)
   local s = g:slot("system", { ents = {}, sane = false, mutations0 = g.mutations, dim = 3 })
@@ -2403,7 +3023,8 @@ function STEMPLATES.spec001(g, rate)
 end
 
 local STEMPLATE_NAMES = { "top", "slider_crank", "chain", "chain", "free", "redundant", "spec001", "clearance",
-  "clearance" }
+  "clearance", "box", "box", "box" }
+if HAVE.spec003 then STEMPLATE_NAMES[#STEMPLATE_NAMES + 1] = "spec003" end
 
 -- Things done to spatial systems and their entities mid-case: more entities (after runs
 -- too), entities of one dimension given to the other, the stubs of the other dimension,
@@ -2493,8 +3114,20 @@ function G:sabuse()
       local b = self:any("body", function(s) return s.sys == sys end)
       local field = law.kind == "nlaw" and "contact = " .. lv or "contact = mech.contact.hertz{ K = 1e9 }, friction = " .. lv
       sys.clear = true
-      self:step("return %s:revolute{ %s.ground, %s, at = { 0, 0, 0 }, axis = { 0, 0, 1 }, clearance = { radial = 5e-4, "
-        .. "axial = 5e-4 }, bearing = { radius = 0.01, length = 0.04 }, %s }", v, v, b and self:v(b) or v .. ".ground", field)
+      if self:chance(0.5) then
+        self:step("return %s:revolute{ %s.ground, %s, at = { 0, 0, 0 }, axis = { 0, 0, 1 }, clearance = { radial = 5e-4, "
+          .. "axial = 5e-4 }, bearing = { radius = 0.01, length = 0.04 }, %s }", v, v, b and self:v(b) or v .. ".ground", field)
+      else -- a box slider's, with the corners (an area model takes only its friction)
+        if law.kind ~= "nlaw" and self:chance(0.3) then field = 'stiffness = "area", material = "steel", friction = ' .. lv end
+        self:step("return %s:prismatic{ %s.ground, %s, at = { 0, 0, 0 }, axis = { 0, 1, 0 }, ref = { 1, 0, 0 }, clearance = "
+          .. "{ x = 1e-4, z = 1e-4 }, slider = { length = 0.03, width = 0.015, height = 0.015 }, %s }", v, v,
+          b and self:v(b) or v .. ".ground", field)
+      end
+    end },
+    { HAVE.spec003 and 2 or 0, function() self:hull_area() end },
+    { HAVE.spec003 and 1 or 0, function()
+      self:step("return spec003.slider(%s, %s)", self:chance(0.7) and num(self:float(0, 1)) or self:hnum(),
+        self:pick{ "nil", "{}", "{ rpm = NAN }", "{ crank = 0.2, rod = 0.1 }", "{ rpm = 1e300 }", "spec003.PARAMS", self:hostile() })
     end },
     { 1, function()
       self:step("return require('spec001').slider(%s, %s)", self:chance(0.7) and num(self:float(0, 1)) or self:hnum(),
@@ -2526,6 +3159,7 @@ function G:generate()
   self:emit('local options, tap = require "options", require "tap"')
   self:emit('local benchmarks, spec000 = require "benchmarks", require "spec000"')
   self:emit('local spec001 = require "spec001"')
+  self:emit('local spec003 = (function() local ok, m = pcall(require, "spec003"); return ok and m or nil end)()')
   -- a third of the cases build spatial systems (now and then a planar one beside them)
   local spatial = self:chance(1 / 3)
   local episodes = self:int(1, 3)

@@ -79,6 +79,18 @@ tap.raises(function() benchmarks.a{ clearance = 0.5e-3 } end,
   "benchmarks.a: field 'clearance' must be a table", "a clearance that is not a table")
 tap.raises(function() benchmarks.a_clearance(0.5e-3) end,
   "benchmarks.a_clearance: expected a table of fields (got number)", "a_clearance takes a table")
+-- the laws' parameters are checked in a_clearance, at the caller's line (F16: a v0 above the
+-- default v1 failed in benchmarks.lua with "mech.friction.ambrosio: v1 must be > v0 (got 0.001)")
+for _, c in ipairs {
+  { { v0 = 0.05 }, "benchmarks.a_clearance: field 'v1' must be > v0 = 0.05 (got 0.001)" },
+  { { v0 = 0 }, "benchmarks.a_clearance: field 'v0' must be > 0 [m/s] (got 0)" },
+  { { mu = -0.1 }, "benchmarks.a_clearance: field 'mu' must be >= 0 (got -0.1)" },
+  { { K = 0 }, "benchmarks.a_clearance: field 'K' must be > 0 [N/m^1.5] (got 0)" },
+  { { restitution = 1.5 }, "benchmarks.a_clearance: field 'restitution' must be in (0, 1] (got 1.5)" },
+} do
+  local msg = tap.raises(function() benchmarks.a_clearance(c[1]) end, c[2], "a_clearance: " .. c[2]:match("field '%w+'"))
+  tap.like(msg or "", "^[^:]*test_benchmarks%.lua:%d+: ", "a_clearance: its error at the caller's line")
+end
 
 do -- the setting make bench and the README quote for A is converged (issue 14 item 13): at
   -- DOPRI5 rtol 1e-9 the two revolutions have the 23 impacts of an rtol 1e-11 reference and

@@ -259,4 +259,29 @@ local kv = mech.contact.kelvin_voigt{ K = 1e6, c = 10 }
 tap.ok(pcall(s2.contact, s2, { b2, law = kv, surface = { at = { 0, -1 }, normal = { 0, 1 } } }),
   "an unchanged law table is read back as it was made")
 
+-- A law whose field 'kind' was changed after its constructor (fuzz: a law kept, then edited):
+-- "must be a contact law (got a  law)" named nothing; now the field and its value (F15).
+do
+  local s = mech.spatial {}
+  local b = s:body { name = "b", mass = 1, inertia = { 1, 1, 1 } }
+  local law = mech.contact.hertz { K = 1e9 }
+  law.kind = ""
+  tap.raises(function()
+    s:revolute { s.ground, b, at = { 0, 0, 0 }, axis = { 0, 0, 1 }, name = "bear", clearance = { radial = 5e-4, axial = 5e-4 },
+      bearing = { radius = 0.01, length = 0.04 }, contact = law }
+  end, "sys:revolute (clearance of 'bear'): field 'contact' must be a contact law (its field 'kind' is \"\", not "
+    .. "\"contact\": changed after its constructor?)", "a contact law whose kind was emptied")
+  local fr = mech.friction.coulomb { mu = 0.1 }
+  fr.kind = "lubricant"
+  tap.raises(function()
+    s:prismatic { s.ground, b, axis = { 0, 1, 0 }, ref = { 1, 0, 0 }, name = "guide", clearance = { x = 1e-4, z = 1e-4 },
+      slider = { length = 0.03, width = 0.015, height = 0.015 }, contact = mech.contact.hertz { K = 1e9 }, friction = fr }
+  end, "sys:prismatic (clearance of 'guide'): field 'friction' must be a friction law (its field 'kind' is "
+    .. "\"lubricant\", not \"friction\": changed after its constructor?)", "a friction law whose kind was changed")
+  tap.raises(function()
+    s:prismatic { s.ground, b, axis = { 0, 1, 0 }, ref = { 1, 0, 0 }, name = "guide2", clearance = { x = 1e-4, z = 1e-4 },
+      slider = { length = 0.03, width = 0.015, height = 0.015 }, contact = mech.friction.coulomb { mu = 0.1 } }
+  end, "field 'contact' must be a contact law (got a friction law)", "a friction law as the contact law: as before")
+end
+
 tap.done()

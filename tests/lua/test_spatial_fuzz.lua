@@ -168,4 +168,17 @@ do -- spec001.model and spec001.friction check their arguments and blame their c
   tap.ok(pcall(spec001.model, { clearance = { friction = "stribeck", v_reg = 1e-3 } }), "good values still make the model")
 end
 
+-- A spring whose ends are a subnormal length apart (a body at { 5e-324, 0, 0 } tied to the
+-- ground's origin): its direction was d * (1 / len), and 1 / 5e-324 overflows, so the first
+-- evaluation failed with "the forces on body 'b' are not finite" (mech/spatial_dim.c); d / len
+-- is the unit vector.
+do
+  local s = mech.spatial { gravity = { 0, 0, 0 } }
+  local b = body(s, { at = { 5e-324, 0, 0 } })
+  s:spring { s.ground, b, k = 10, c = 1, name = "sp" }
+  local ok, run = pcall(s.simulate, s, { t = 1e-3, quiet = true, record = { "sp.f", "b.x" } })
+  tap.ok(ok and run.status == "complete", "a spring of length 5e-324 runs: " .. tostring(ok and run.status or run))
+  tap.ok(ok and run["sp.f"][1] == 0 or false, "at its rest length (the start's), no tension: " .. tostring(ok and run["sp.f"][1]))
+end
+
 tap.done()
