@@ -57,7 +57,8 @@ function options.numbers(fname, p, names)
   for _, k in ipairs(names) do
     local v = p[k]
     if type(v) ~= "number" or v ~= v or math.abs(v) == math.huge then
-      options.fail(2, fname, "field '%s' must be a finite number (got %s)", k, tostring(v))
+      options.fail(2, fname, "field '%s' must be a finite number (got %s)", k,
+        type(v) == "number" and tostring(v) or options.typename(v))
     end
   end
 end

@@ -99,8 +99,15 @@ local function friction_law(fname, p)
     local pair = mech.materials.pair(p.guide, p.slider)
     mu, mu_s = mu or pair.mu, mu_s or pair.mu_s
   end
-  if f == "ambrosio" then return mech.friction.ambrosio{ mu = mu, v0 = p.v0, v1 = p.v1 } end
-  if f == "adams" then return mech.friction.adams{ mu_s = mu_s, mu = mu, v0 = p.v0, v1 = p.v1 } end
+  -- the law's own checks, reported as this function's field
+  local function made(ok, law)
+    if not ok then options.fail(3, fname, "field 'friction' (%s): %s", f, tostring(law):gsub("^[^:]*:%d+: ", "")) end
+    return law
+  end
+  local law -- not a tail call: fail counts the levels
+  if f == "ambrosio" then law = made(pcall(mech.friction.ambrosio, { mu = mu, v0 = p.v0, v1 = p.v1 })) end
+  if f == "adams" then law = made(pcall(mech.friction.adams, { mu_s = mu_s, mu = mu, v0 = p.v0, v1 = p.v1 })) end
+  if law then return law end
   options.fail(2, fname, "field 'friction' must be ambrosio, adams, none or a law of mech.friction (got %s)", f)
 end
 
@@ -157,12 +164,34 @@ function spec003.model(o)
   return sys
 end
 
+-- The points of hull_area and spread: x and y arrays of finite numbers of the same length, the
+-- scales finite and > 0.
+local function points(fname, x, y, sx, sy)
+  if type(x) ~= "table" or type(y) ~= "table" then
+    options.fail(2, fname, "arguments #1 and #2 (x, y) must be arrays of numbers (got %s, %s)", options.typename(x),
+      options.typename(y))
+  end
+  for i, sc in ipairs{ sx, sy } do
+    if type(sc) ~= "number" or not (sc > 0 and sc < math.huge) then
+      options.fail(2, fname, "argument #%d (%s) must be a finite number > 0 (got %s)", i + 2, i == 1 and "sx" or "sy",
+        type(sc) == "number" and tostring(sc) or options.typename(sc))
+    end
+  end
+  if #x ~= #y then options.fail(2, fname, "x and y must have the same length (%d, %d)", #x, #y) end
+  for i = 1, #x do
+    local a, b = x[i], y[i]
+    if type(a) ~= "number" or type(b) ~= "number" or a ~= a or b ~= b or math.abs(a) == math.huge
+      or math.abs(b) == math.huge then
+      options.fail(2, fname, "point %d (%s, %s) must be two finite numbers", i, tostring(a), tostring(b))
+    end
+  end
+end
+
 -- The area of the convex hull of the points (x[i] / sx, y[i] / sy), i = 1 .. #x (the scatter
 -- measure of a Poincare map: 0 for a periodic motion's few points, growing as they spread).
 function spec003.hull_area(x, y, sx, sy)
-  local fname = "spec003.hull_area"
   sx, sy = sx or 1, sy or 1
-  if #x ~= #y then options.fail(1, fname, "x and y must have the same length (%d, %d)", #x, #y) end
+  points("spec003.hull_area", x, y, sx, sy)
   local pts = {}
   for i = 1, #x do pts[i] = { x[i] / sx, y[i] / sy } end
   table.sort(pts, function(a, b) return a[1] < b[1] or (a[1] == b[1] and a[2] < b[2]) end)
@@ -189,7 +218,7 @@ end
 -- (0 for a periodic motion, and not 0 for points scattered along a line, unlike the hull's area).
 function spec003.spread(x, y, sx, sy)
   sx, sy = sx or 1, sy or 1
-  if #x ~= #y then options.fail(1, "spec003.spread", "x and y must have the same length (%d, %d)", #x, #y) end
+  points("spec003.spread", x, y, sx, sy)
   local n = #x
   if n == 0 then return 0 end
   local mx, my = 0, 0
@@ -221,6 +250,12 @@ function spec003.impact(o)
   local R = { { cb * ca, -sb, cb * sa }, { sb * ca, cb, sb * sa }, { -sa, 0, ca } }
   local H = { P.width / 2, P.length / 2, P.height / 2 }
   local reach = H[1] * math.abs(R[1][1]) + H[2] * math.abs(R[1][2]) + H[3] * math.abs(R[1][3])
+  local zreach = H[1] * math.abs(R[3][1]) + H[2] * math.abs(R[3][2]) + H[3] * math.abs(R[3][3])
+  if not (p.clearance > 0) or reach - 1e-6 >= H[1] + p.clearance or zreach >= H[3] + p.clearance then
+    options.fail(1, fname, "roll %g and yaw %g degrees take the slider's corners %.4g mm across and %.4g mm up "
+      .. "from its centre: more than the channel's %.4g mm (clearance %g m): turn it less or give more clearance",
+      p.roll, p.yaw, reach * 1e3, zreach * 1e3, (H[1] + p.clearance) * 1e3, p.clearance)
+  end
   local sys = mech.spatial{ gravity = { 0, 0, 0 } }
   local s = sys:body{ name = "slider", mass = P.m_slider, inertia = P.J_slider,
     at = { H[1] + p.clearance - reach - 1e-6, 0, 0 }, velocity = { p.speed, 0, 0 } }

@@ -64,6 +64,19 @@ tap.raises(function() spec003.model{ guide = "cheese" } end, "field 'guide' must
 tap.raises(function() spec003.model{ stiffness = "soft" } end, "stiffness", "an unknown law is refused")
 tap.raises(function() spec003.impact{ speed = 0 } end, "spec003.impact: field 'speed' must be > 0",
   "an impact needs a speed")
+-- found by the fuzzer: errors that came from inside the module, or a silent NaN
+tap.raises(function() spec003.hull_area(3, {}) end, "spec003.hull_area: arguments #1 and #2 (x, y) must be arrays",
+  "hull_area: not arrays")
+tap.raises(function() spec003.hull_area({ 1 }, { 2 }, 0) end, "argument #3 (sx) must be a finite number > 0 (got 0)",
+  "hull_area: a zero scale")
+tap.raises(function() spec003.spread({ 1, 0 / 0 }, { 2, 3 }) end, "spec003.spread: point 2", "spread: a NaN point")
+local _, msg = pcall(spec003.model, { friction = "adams", mu = 0.5, mu_s = 0.1 })
+tap.like(msg, "^[^:]*test_spec003%.lua:%d+: spec003%.model: field 'friction' %(adams%): mech%.friction%.adams: mu_s "
+  .. "must be >= mu = 0%.5", "model: a friction law's error as the field's, at the caller's line")
+tap.raises(function() spec003.model{ m_slider = {} } end, "field 'm_slider' must be a finite number (got table)",
+  "model: a table for a number is named by its type")
+tap.raises(function() spec003.impact{ yaw = 90 } end, "spec003.impact: roll 0 and yaw 90 degrees take the slider's "
+  .. "corners 15 mm across", "impact: a pose that does not fit")
 tap.is(spec003.hull_area({ 0, 1, 1, 0, 0.5, 0.2 }, { 0, 0, 1, 1, 0.5, 0.9 }), 1, "hull_area: a unit square with "
   .. "points inside")
 tap.is(spec003.hull_area({ 0, 2, 0 }, { 0, 0, 2 }, 2, 1), 1, "hull_area: scaled")
