@@ -70,7 +70,10 @@ tap.raises(function() spec003.hull_area(3, {}) end, "spec003.hull_area: argument
 tap.raises(function() spec003.hull_area({ 1 }, { 2 }, 0) end, "argument #3 (sx) must be a finite number > 0 (got 0)",
   "hull_area: a zero scale")
 tap.raises(function() spec003.spread({ 1, 0 / 0 }, { 2, 3 }) end, "spec003.spread: point 2", "spread: a NaN point")
-local _, msg = pcall(spec003.model, { friction = "adams", mu = 0.5, mu_s = 0.1 })
+local _, msg = pcall(function()
+  local sys = spec003.model{ friction = "adams", mu = 0.5, mu_s = 0.1 }
+  return sys
+end)
 tap.like(msg, "^[^:]*test_spec003%.lua:%d+: spec003%.model: field 'friction' %(adams%): mech%.friction%.adams: mu_s "
   .. "must be >= mu = 0%.5", "model: a friction law's error as the field's, at the caller's line")
 tap.raises(function() spec003.model{ m_slider = {} } end, "field 'm_slider' must be a finite number (got table)",
