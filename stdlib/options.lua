@@ -58,7 +58,7 @@ function options.numbers(fname, p, names)
     local v = p[k]
     if type(v) ~= "number" or v ~= v or math.abs(v) == math.huge then
       options.fail(2, fname, "field '%s' must be a finite number (got %s)", k,
-        type(v) == "number" and tostring(v) or options.typename(v))
+        (type(v) == "number" or type(v) == "string") and tostring(v) or options.typename(v))
     end
   end
 end
