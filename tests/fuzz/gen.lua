@@ -266,6 +266,28 @@ function G:int(a, b) return a + (self.next() >> 11) % (b - a + 1) end
 function G:float(a, b) return a + (b - a) * ((self.next() >> 11) * 2.0 ^ -53) end
 function G:chance(p) return (self.next() >> 11) * 2.0 ^ -53 < p end
 function G:pick(list) return list[self:int(1, #list)] end
+
+-- The size parts of a clearance joint (parts[name]: a table of fields or a hostile string) as
+-- fields { name, source } in the given order, each table's keys sorted (pairs' order is not the
+-- same on every run: the case must be); an empty table kept now and then.
+function G:part_fields(parts, order)
+  local f = {}
+  for _, part in ipairs(order) do
+    local p = parts[part]
+    if type(p) == "string" then
+      f[#f + 1] = { part, p }
+    else
+      local keys = {}
+      for k in pairs(p) do keys[#keys + 1] = k end
+      table.sort(keys)
+      local items = {}
+      for _, k in ipairs(keys) do items[#items + 1] = k .. " = " .. p[k] end
+      if #items > 0 or self:chance(0.05) then f[#f + 1] = { part, "{ " .. concat(items, ", ") .. " }" } end
+    end
+  end
+  return f
+end
+
 -- A log-uniform number between a and b (both > 0).
 function G:logu(a, b) return math.exp(self:float(math.log(a), math.log(b))) end
 
@@ -2231,20 +2253,7 @@ function G:csizes()
       parts[part][SIZE_KEYS[part][dim]] = self:hostile()
     end
   end
-  local f = {}
-  for _, part in ipairs(ORDER) do
-    local p = parts[part]
-    if type(p) == "string" then
-      f[#f + 1] = { part, p }
-    else
-      local keys = {}
-      for k in pairs(p) do keys[#keys + 1] = k end
-      table.sort(keys) -- (pairs' order is not the same on every run: the case must be)
-      local items = {}
-      for _, k in ipairs(keys) do items[#items + 1] = k .. " = " .. p[k] end
-      if #items > 0 or self:chance(0.05) then f[#f + 1] = { part, "{ " .. concat(items, ", ") .. " }" } end
-    end
-  end
+  local f = self:part_fields(parts, ORDER)
   return f, cr, ca
 end
 
@@ -2541,20 +2550,7 @@ function G:bsizes(Y, X, Z)
       end
     end
   end
-  local f = {}
-  for _, part in ipairs(BOX_PARTS) do
-    local p = parts[part]
-    if type(p) == "string" then
-      f[#f + 1] = { part, p }
-    else
-      local keys = {}
-      for k in pairs(p) do keys[#keys + 1] = k end
-      table.sort(keys) -- (pairs' order is not the same on every run: the case must be)
-      local items = {}
-      for _, k in ipairs(keys) do items[#items + 1] = k .. " = " .. p[k] end
-      if #items > 0 or self:chance(0.05) then f[#f + 1] = { part, "{ " .. concat(items, ", ") .. " }" } end
-    end
-  end
+  local f = self:part_fields(parts, BOX_PARTS)
   return f, { cx = cx, cz = cz, length = L, width = w, height = hh, turned = turned }
 end
 
