@@ -78,15 +78,6 @@ function tap.raises(fn, text, name, ...)
   return msg
 end
 
--- A known shortfall (TAP's TODO): the check runs and its result is reported, "not ok ... # TODO
--- reason" while it fails, without failing the test; prove(1) lists it as "TODO passed" once it
--- holds, the sign to make it a tap.ok.
-function tap.todo(cond, name, reason)
-  run = run + 1
-  out(cond and "" or "not ", "ok ", run, name and (" - " .. name) or "", " # TODO ", reason or "", "\n")
-  return cond and true or false
-end
-
 function tap.skip(reason, count)
   count = count or 1
   assert(math.type(count) == "integer" and count >= 0 and count <= 1000000,
