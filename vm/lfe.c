@@ -378,7 +378,7 @@ static int sys_guide(lua_State *L)
         double s = side ? s_up : s_low, sign = side ? -1 : 1;
         double p[2] = {at[0] + s * nrm[0], at[1] + s * nrm[1]};
         double nw[2] = {sign * nrm[0], sign * nrm[1]};
-        lsys_to_body(sys, on, p, d.surface_point);
+        lsys_to_body2(sys, on, p, d.surface_point);
         d.normal[0] = co * nw[0] + so * nw[1];
         d.normal[1] = -so * nw[0] + co * nw[1];
         d.flip_tangent = side; /* both surfaces count friction along the axis */

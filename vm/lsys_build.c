@@ -203,10 +203,14 @@ void lsys_point(lua_State *L, lsys *ls, int t, const char *fn, int b, double *ou
 
 void lsys_to_body(const mech_system *sys, int b, const double *at, double *out)
 {
-    if (mech_system_dim(sys) == 3) {
+    if (mech_system_dim(sys) == 3)
         lspatial_to_body(sys, b, at, out);
-        return;
-    }
+    else
+        lsys_to_body2(sys, b, at, out);
+}
+
+void lsys_to_body2(const mech_system *sys, int b, const double at[2], double out[2])
+{
     double pose[3]; /* the body's pose as given (before assembly) */
     mech_body_initial_pose(sys, b, pose);
     double dx = at[0] - pose[0], dy = at[1] - pose[1];
@@ -493,7 +497,7 @@ static int add_joint(lua_State *L, mech_joint_type type, const char *fn)
             double pose[3];
             mech_body_initial_pose(LSYS_LIVE(ls), d.body_b, pose);
             double at[2] = {pose[0], pose[1]};
-            lsys_to_body(LSYS_LIVE(ls), d.body_a, at, d.pa);
+            lsys_to_body2(LSYS_LIVE(ls), d.body_a, at, d.pa);
             d.pb[0] = d.pb[1] = 0;
         } else {
             lsys_anchors(L, ls, t, fn, d.body_a, d.body_b, 0, d.pa, d.pb);

@@ -13,6 +13,8 @@
 
 /// World point `at` in body b's coordinates (its pose as given, before assembly).
 void lsys_to_body(const mech_system *sys, int b, const double *at, double *out);
+/// The planar case only (planar joints and FE bodies): two coordinates each way.
+void lsys_to_body2(const mech_system *sys, int b, const double at[2], double out[2]);
 
 /// Body b's point p (body coordinates) in the world (its pose as given, before assembly).
 void lsys_to_world(const mech_system *sys, int b, const double *p, double *out);
