@@ -166,13 +166,18 @@ static void friction(contact *ct, const double *y, double *ydot, const double vt
 /*
 ** The area models: contact k is the slider against wall k.  Its gap is the deepest corner's and
 ** its rate that corner's (so the onset and the impact speed are the deepest corner's); the
-** force F = F_N n + f acts at the centroid of the slider's section by the wall (a point of both
-** bodies), F_N = k delta, f the friction law at the centroid's slip.  The power on the bodies
-** is F . vrel at the centroid, -F_N dc + f . v_t with dc the centroid's normal rate.  Damped,
-** F_N = k delta (1 + 3 (1 - e^2)/4 dc / v0), clamped >= 0: at the centroid's rate, which is
-** continuous (the deepest corner changes as a slider rocks on a face, and its rate with it),
-** and so that the law dissipates (F_N - k delta) dc >= 0; at the onset the section is the
-** deepest corner and dc its rate.  The law stores V (sbox_law.h), in a full evaluation.
+** force F = F_N n + f acts at the pressure centre c of the overlap (sbox_section.pcentre: the
+** centre of a pressure that grows as the local depth, a point of both bodies), F_N = k delta,
+** f the friction law at c's slip.  The centre, not the patch's centroid: on an edge or a face
+** the centroid's moment jumps from nothing (the whole edge in) to F times half the edge (one
+** corner in) as the slider rocks through less than delta / length, a stiff non-smooth rocking
+** that explicit methods step through at 1e-7 s; the pressure centre moves with the tilt, like
+** a row of springs.  The power on the bodies is F . vrel at c, -F_N dc + f . v_t with dc the
+** normal rate of c.  Damped, F_N = k delta (1 + 3 (1 - e^2)/4 dc / v0), clamped >= 0: at c's
+** rate, which is continuous (the deepest corner changes as a slider rocks on a face, and its
+** rate with it), and so that the law dissipates (F_N - k delta) dc >= 0; at the onset the
+** overlap is the deepest corner and dc its rate.  The law stores V (sbox_law.h), in a full
+** evaluation.
 */
 static void wall_forces(mech_system *sys, joint *j, const double *y, double *ydot,
                         const sbox_geom *g, const sbox_pose *p, const sbox_body *slider,
@@ -193,11 +198,11 @@ static void wall_forces(mech_system *sys, joint *j, const double *y, double *ydo
         sbox_face_from_section(h, m, &sec, &f);
         int xwall = k < SBOX_ZPOS;
         double stiff = sbox_law_stiffness(&law, h, m, &sec, &f, e1, e2, xwall);
-        /* the deepest corner's rate, and the centroid's kinematics */
+        /* the deepest corner's rate, and the pressure centre's kinematics */
         double pc[3], foot[3], cw[3];
         sbox_corner(g, p, sec.deepest, pc);
         for (int i = 0; i < 3; i++) foot[i] = pc[i] - sec.gap[sec.deepest] * n[i];
-        mat3_vec(p->R, sec.centroid, cw);
+        mat3_vec(p->R, sec.pcentre, cw);
         vec3_add(p->P, cw, cw);
         sbox_rates rc, rn;
         sbox_point_kinematics(pc, foot, n, slider, guide, &rc);
@@ -330,8 +335,8 @@ void sbox_contact_forces(mech_system *sys, joint *j, const double *y, double *yd
  */
 
 /* Contact ct's point on the slider ps, the guide's point pg and the wall's normal n, as pass 1
-** takes them: a corner and its foot on the wall, or the centroid of the slider's section by the
-** wall (a point of both bodies). */
+** takes them: a corner and its foot on the wall, or the overlap's pressure centre (a point of
+** both bodies). */
 static void contact_point(const sbox_geom *g, const sbox_pose *p, const contact *ct, double ps[3],
                           double pg[3], double n[3])
 {
@@ -347,7 +352,7 @@ static void contact_point(const sbox_geom *g, const sbox_pose *p, const contact 
     sbox_section sec;
     sbox_face_terms(g, p, ct->slot, n, m, &off);
     sbox_cut(h, m, off, &sec);
-    mat3_vec(p->R, sec.centroid, ps);
+    mat3_vec(p->R, sec.pcentre, ps);
     vec3_add(p->P, ps, ps);
     memcpy(pg, ps, 3 * sizeof(double));
 }
@@ -372,7 +377,8 @@ static void add_resultant(mech_system *sys, joint *j, const double *q, const dou
 ** shared among the joint's sticking contacts by their normal forces (a slider on its four
 ** corners, or on two walls), its magnitude clamped to mu_s F_N; from v_eps to 2 v_eps it moves
 ** linearly to the kinetic force -mu F_N v_t/|v_t|.  It acts at the contact's point, the corner
-** or the section's centroid, and adds to the wall's friction resultant and the joint's.  Exact
+** or the overlap's pressure centre, and adds to the wall's friction resultant and the joint's.
+*Exact
 ** when the slider's translation is free of Lagrange constraints and the guide fixed, and the
 ** load to hold lies in every sticking contact's wall plane (the travel Y is in all of them; a
 ** lateral load along X is held by the z walls' contacts alone, and so only in part when an x

@@ -77,8 +77,10 @@ static void plane_basis(const double m[3], double e1[3], double e2[3])
 }
 
 /* The area of the part of slider face (i, s) (s = 1: +h_i, 0: -h_i) with g < 0: its rectangle
-** clipped to the half-plane, in the coordinates from corner d. */
-static double face_part(const double h[3], const double g[8], int i, int s, int d)
+** clipped to the half-plane, in the coordinates from corner d; cen its centroid there (the
+** moments taken from the part's first vertex, so that a small part far from d keeps its
+** digits). */
+static double face_part(const double h[3], const double g[8], int i, int s, int d, double cen[3])
 {
     int j = (i + 1) % 3, l = (i + 2) % 3;
     /* the rectangle's corners in cyclic order: (bit j, bit l) = 00, 10, 11, 01 */
@@ -102,11 +104,18 @@ static double face_part(const double h[3], const double g[8], int i, int s, int 
             n++;
         }
     }
-    double twice = 0;
-    for (int k = 0; k < n; k++) {
-        int k1 = (k + 1) % n;
-        twice += x[k] * y[k1] - x[k1] * y[k];
+    double twice = 0, mx = 0, my = 0;
+    for (int k = 1; k + 1 < n; k++) {
+        double ax = x[k] - x[0], ay = y[k] - y[0], bx = x[k + 1] - x[0], by = y[k + 1] - y[0];
+        double t = ax * by - bx * ay;
+        twice += t;
+        mx += t * (ax + bx) / 3;
+        my += t * (ay + by) / 3;
     }
+    cen[i] = rel_coord(h, s << i, d, i);
+    cen[j] = n > 0 ? x[0] : 0;
+    cen[l] = n > 0 ? y[0] : 0;
+    if (twice != 0) cen[j] += mx / twice, cen[l] += my / twice;
     return fabs(twice) / 2;
 }
 
@@ -124,6 +133,7 @@ void sbox_cut(const double h[3], const double m[3], double off, sbox_section *ou
     const double *g = out->gap;
     /* no cut: the centroid stands at c*'s foot on the plane */
     for (int k = 0; k < 3; k++) out->centroid[k] = corner_coord(h, d, k) - g[d] * m[k];
+    memcpy(out->pcentre, out->centroid, sizeof out->pcentre);
     if (out->nin == 0) return;
 
     /* the cut: the crossings of the twelve edges, from c* */
@@ -196,15 +206,28 @@ void sbox_cut(const double h[3], const double m[3], double off, sbox_section *ou
         for (int k = 0; k < n; k++) out->v[k][q] = ud + w[k][q];
     }
 
-    /* the faces' parts beyond, and the volume from c* */
-    double vol = area * -g[d];
+    /* the faces' parts beyond, and the volume from c*: pyramids with their apex at c*, whose
+    ** centroids lie 3/4 of the way to their bases' */
+    double vol = area * -g[d], mom[3];
+    for (int q = 0; q < 3; q++) mom[q] = vol * (c0[q] + cen[q]);
     for (int i = 0; i < 3; i++)
         for (int s = 0; s < 2; s++) {
-            double a = face_part(h, g, i, s, d);
+            double fc[3];
+            double a = face_part(h, g, i, s, d, fc);
             out->side[2 * i + s] = a;
-            if (s != ((d >> i) & 1)) vol += 2 * h[i] * a;
+            if (s == ((d >> i) & 1)) continue;
+            vol += 2 * h[i] * a;
+            for (int q = 0; q < 3; q++) mom[q] += 2 * h[i] * a * fc[q];
         }
     out->volume = vol / 3;
+    /* the pressure centre: the overlap's centroid moved along m onto the plane */
+    memcpy(out->pcentre, out->centroid, sizeof out->pcentre);
+    if (vol > 0) {
+        double c[3];
+        for (int q = 0; q < 3; q++) c[q] = 0.75 * mom[q] / vol;
+        double gc = g[d] + vec3_dot(m, c);
+        for (int q = 0; q < 3; q++) out->pcentre[q] = corner_coord(h, d, q) + (c[q] - gc * m[q]);
+    }
 }
 
 /* How far a slider edge from a corner at depth delta runs beyond the plane: delta / |m_i|,

@@ -86,7 +86,8 @@
 ** agree at ties.
 **
 ** The kinematics of a slider point ps against a guide point pg on ps's normal line to the face
-** (a corner and its foot D, or the cut's centroid taken as a point of both bodies), each a
+** (a corner and its foot D, or the overlap's pressure centre taken as a point of both bodies), each
+*a
 ** material point of its body.  With the bodies' states (a reference point r, its velocity v
 ** and the angular velocity w, in the world) a point p moves at v + w x (p - r); vrel is the
 ** velocity of ps on the slider less that of pg on the guide, delta_dot = -vrel . n_k (> 0 when
@@ -127,8 +128,10 @@ typedef struct sbox_section {
     double v[6][3]; /* its vertices in the box's coordinates, in order around it */
     double area;    /* its area */
     double centroid[3];
-    double side[6]; /* the area of each box face beyond: -x, +x, -y, +y, -z, +z */
-    double volume;  /* the volume of the box beyond */
+    double pcentre[3]; /* the overlap's centroid projected along m onto the plane: the centre of
+                       ** a pressure that grows as the depth (of no overlap: the centroid) */
+    double side[6];    /* the area of each box face beyond: -x, +x, -y, +y, -z, +z */
+    double volume;     /* the volume of the box beyond */
 } sbox_section;
 
 /* One face of the channel against the slider; see the head of this file. */

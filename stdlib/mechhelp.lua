@@ -249,11 +249,12 @@ With clearance ([Wang et al. 2025]), no equation: a box slider on b in a rectang
   with slider = { ..., axis = {...}, ref = {...} } (its long edge and width direction in the
   world).
   The area laws ([Wang et al. 2025], Eqs. 18-22): a contact <name>.xpos .. .zneg per wall,
-  F = k delta (the deepest corner's delta) at the patch's centroid; k from the materials:
+  F = k delta (the deepest corner's delta) at the overlap's pressure centre (its centroid
+  moved onto the wall); k from the materials:
   "area" by the overlap's mode (a corner's triangles, an edge's rectangles, a face: Wu's
   fits weighted by the projection on the wall), "patch" the rectangle fit on the section,
   "constant" the flat punch (2d the face's width across the travel); damping = true: the
-  Lankarani-Nikravesh factor at the centroid's rate.  Stored energy: int k(s) s ds at the
+  Lankarani-Nikravesh factor at that point's rate.  Stored energy: int k(s) s ds at the
   present orientation (with a turning slider the law is not conservative: mechlua-spatial(3)).
   Friction (any law, per contact): the paper's Eqs. 25-26 are mech.friction.ambrosio{ mu,
   v0 = 1e-4, v1 = 2e-4 }; mech.friction.adams{ mu_s, mu, v0, v1 } static and dynamic;

@@ -35,6 +35,7 @@
 ** third derivative is ~ |w|^3 L ~ 3e2, so the truncation is ~ 5e-11, the rounding
 ** eps |g| / h ~ 1e-9 (|g| < 5): 1e-8 (seen: 6e-10).
 */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -802,6 +803,113 @@ static void test_brute_force(void)
     diag("largest relative difference of the sizes %.3g", worst_sizes);
 }
 
+/* Simpson's rule on [0, L] with one interval: exact for cubics. */
+static double simpson(double f0, double fm, double f1, double L)
+{
+    return L * (f0 + 4 * fm + f1) / 6;
+}
+
+/* The pressure centre of the overlap (sbox_cut's pcentre) against closed forms of the overlap's
+** centroid, for random boxes and planes that cut off a corner (a tetrahedron of legs
+** delta / |m_k|: its centroid a quarter of the way along each), an edge (triangles of legs
+** delta(s) / |m_j|, delta(s) / |m_l| along it, delta linear in s: the centroid by Simpson's
+** rule, exact for these cubics) or a face (a slab of thickness delta(x) / |m_i|, delta linear
+** across the face: Simpson's in both directions), moved along m onto the plane.  The depths run
+** from 1e-9 of the box to most of it, so that the small overlaps of a contact are checked.
+** Tolerance: every quantity is taken from the deepest corner in sums of positive terms, a few
+** dozen flops on numbers of the overlap's size L: 1e-13 L (seen: a few 1e-16 L), beside the
+** rounding of the result's slider coordinates, a few ulps of the half sizes. */
+static void test_pressure_centre(void)
+{
+    double worst[3] = {0, 0, 0}, worst_plane = 0;
+    int count[3] = {0, 0, 0};
+    for (int trial = 0; trial < 3000; trial++) {
+        const double h[3] = {uniform(0.2, 2), uniform(0.2, 2), uniform(0.2, 2)};
+        double m[3], nm;
+        do {
+            for (int i = 0; i < 3; i++) m[i] = uniform(-1, 1);
+        } while ((nm = vec3_norm(m)) < 0.2 || nm > 1);
+        vec3_scale(1 / nm, m, m);
+        /* the corners' m . u, in order */
+        double gu[8];
+        int order[8];
+        for (int c = 0; c < 8; c++) {
+            gu[c] = 0;
+            for (int i = 0; i < 3; i++) gu[c] += m[i] * ((c >> i) & 1 ? h[i] : -h[i]);
+            order[c] = c;
+        }
+        for (int a = 1; a < 8; a++)
+            for (int b = a; b > 0 && gu[order[b]] < gu[order[b - 1]]; b--) {
+                int t = order[b];
+                order[b] = order[b - 1], order[b - 1] = t;
+            }
+        int kind = trial % 3, nin = kind == 0 ? 1 : kind == 1 ? 2 : 4, d = order[0];
+        if (kind == 2) { /* the four deepest a face? */
+            int agree = 0x7;
+            for (int q = 1; q < 4; q++) agree &= ~(order[q] ^ d) & 0x7;
+            if (popcount8(agree) != 1) continue;
+        }
+        double lo = gu[order[nin - 1]], hi = gu[order[nin]];
+        double frac = pow(10, uniform(-9, 0)) * (kind == 0 ? 1 : uniform(0.05, 0.95));
+        if (kind == 0) lo = gu[d];
+        double off = -(lo + frac * (hi - lo));
+        sbox_section s;
+        sbox_cut(h, m, off, &s);
+        if (s.nin != nin || s.deepest != d) continue;
+        double dm = -s.gap[d], sg[3], am[3], c[3] = {0, 0, 0}, size = 0;
+        for (int i = 0; i < 3; i++) sg[i] = (d >> i) & 1 ? -1 : 1, am[i] = fabs(m[i]);
+        if (kind == 0) {
+            for (int i = 0; i < 3; i++) c[i] = sg[i] * dm / am[i] / 4, size += dm / am[i];
+        } else if (kind == 1) {
+            int i = 0, other = order[1];
+            if (popcount8(d ^ other) != 1) continue; /* a tie: the second not a neighbour */
+            while (!(((d ^ other) >> i) & 1)) i++;
+            int j = (i + 1) % 3, l = (i + 2) % 3;
+            double L = 2 * h[i], d2 = -s.gap[other], dmid = (dm + d2) / 2;
+            double V = simpson(dm * dm, dmid * dmid, d2 * d2, L);
+            c[i] = sg[i] * simpson(0, L / 2 * dmid * dmid, L * d2 * d2, L) / V;
+            double lat = simpson(dm * dm * dm, dmid * dmid * dmid, d2 * d2 * d2, L) / (3 * V);
+            c[j] = sg[j] * lat / am[j], c[l] = sg[l] * lat / am[l];
+            size = L + dm / am[j] + dm / am[l];
+        } else {
+            int agree = ~(order[1] ^ d) & ~(order[2] ^ d) & ~(order[3] ^ d) & 0x7, i = 0;
+            while (!((agree >> i) & 1)) i++;
+            int j = (i + 1) % 3, l = (i + 2) % 3;
+            double Lj = 2 * h[j], Ll = 2 * h[l];
+            /* thickness along i at (x_j, x_l) from c*: t = (dm - |m_j| x_j - |m_l| x_l) / |m_i| */
+            double V = 0, Mj = 0, Ml = 0, Mi = 0;
+            const double wq[3] = {1, 4, 1};
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++) {
+                    double xj = a * Lj / 2, xl = b * Ll / 2;
+                    double t = (dm - am[j] * xj - am[l] * xl) / am[i], w = wq[a] * wq[b];
+                    V += w * t, Mj += w * xj * t, Ml += w * xl * t, Mi += w * t * t / 2;
+                }
+            c[i] = sg[i] * Mi / V, c[j] = sg[j] * Mj / V, c[l] = sg[l] * Ml / V;
+            size = Lj + Ll + dm / am[i];
+        }
+        double gc = -dm + vec3_dot(m, c), want[3], err = 0;
+        for (int q = 0; q < 3; q++) {
+            want[q] = c[q] - gc * m[q];
+            double ud = (d >> q) & 1 ? h[q] : -h[q];
+            err = fmax(err, fabs((s.pcentre[q] - ud) - want[q]));
+        }
+        /* beside the rounding of the point's slider coordinates: a few ulps of h */
+        double ulps = 8 * DBL_EPSILON * fmax(h[0], fmax(h[1], h[2]));
+        worst[kind] = fmax(worst[kind], fmax(0, err - ulps) / size);
+        worst_plane = fmax(worst_plane, fmax(0, fabs(off + vec3_dot(m, s.pcentre)) - ulps) / size);
+        count[kind]++;
+    }
+    diag("pressure centre: %d corners, %d edges, %d faces; worst %.3g, %.3g, %.3g of the "
+         "overlap's size, off the plane %.3g",
+         count[0], count[1], count[2], worst[0], worst[1], worst[2], worst_plane);
+    ok(count[0] > 500 && count[1] > 500 && count[2] > 100, "pressure centre: every kind met");
+    ok(worst_plane <= 1e-13, "pressure centre: on the plane");
+    ok(worst[0] <= 1e-13, "pressure centre of a corner: the tetrahedron's centroid on the plane");
+    ok(worst[1] <= 1e-13, "pressure centre of an edge: the wedge's centroid on the plane");
+    ok(worst[2] <= 1e-13, "pressure centre of a face: the slab's centroid on the plane");
+}
+
 /* The cut area across the mode changes of test_corner's pose pushed along X: continuous. */
 static void test_switches(void)
 {
@@ -1147,6 +1255,7 @@ int main(void)
     test_through();
     test_cut_cube();
     test_brute_force();
+    test_pressure_centre();
     test_switches();
     test_kinematics_hand();
     test_kinematics_fd();

@@ -431,10 +431,11 @@ static void test_damped(void)
 /*
 ** Free to turn: the slider thrown across the channel with a spin, elastic area and patch laws,
 ** no gravity.  Now k changes with the orientation during each contact, and F = k delta at the
-** patch's centroid is no gradient of V: the energy changes at each impact by what the turning
-** did to V beyond the force's work.  Measured and bounded here (the constant law, whose k does
-** not change, keeps the energy but for its force's moment about the deepest corner: there too
-** the centroid is not where delta' is measured).
+** overlap's pressure centre is no gradient of V: the energy changes at each impact by what the
+** turning did to V beyond the force's work.  Measured and bounded here (the constant law, whose
+** k does not change, keeps the energy but for its force's moment about the deepest corner: the
+** pressure centre is not where delta' is measured; only a force at the deepest corner would
+** keep it, with a moment that jumps between the ends of an edge as the slider rocks).
 */
 static void test_turning(void)
 {
@@ -476,11 +477,13 @@ static void test_turning(void)
         mech_system_destroy(sys);
     }
     ok(hits[0] >= 10 && hits[1] >= 10 && hits[2] >= 10, "turning: tens of impacts");
-    /* the bounds: twice what was measured when this test was written (0.66 %, 9.6 %, 3.8 %:
-    ** the laws' own, not the integrator's: the same at rtol 1e-9) */
-    ok(worst[0] <= 0.015 * E0[0], "turning: the constant law changes the energy by 1.5 % at most");
-    ok(worst[1] <= 0.2 * E0[1] && worst[2] <= 0.08 * E0[2],
-       "turning: the area law by 20 %, the patch law by 8 % at most");
+    /* the bounds: twice what was measured (4.4 %, 1.9 %, 2.7 %: the laws' own, not the
+    ** integrator's: the same at rtol 1e-9).  With the force at the patch's centroid, as before
+    ** the pressure centre, they were 0.66 %, 9.6 % and 3.8 % (the largest change in one
+    ** impact: 0.6 %, 5.2 %, 4.4 % then, 2.5 %, 1.0 %, 2.1 % now) */
+    ok(worst[0] <= 0.09 * E0[0], "turning: the constant law changes the energy by 9 % at most");
+    ok(worst[1] <= 0.04 * E0[1] && worst[2] <= 0.06 * E0[2],
+       "turning: the area law by 4 %, the patch law by 6 % at most");
 }
 
 /* The stored energy at depths down to the rounding of the wall's offset (fuzz, F17: a slider

@@ -151,8 +151,8 @@ do
   tap.like(model(with { stiffness = "patch", materials = { "aluminium", { E = 1e11, nu = 0.3 } } }):describe(),
     "stiffness patch %(the projected patch%); guide E 7%.2e%+10 Pa nu 0%.33, slider E 1e%+11 Pa nu 0%.3",
     "patch: a material given by E and nu")
-  -- a flat drop onto the floor from 1 um, damped: no turning (the force at the patch's centroid,
-  -- under the centre), so the law stores the energy V of sbox_law.h exactly and the balance closes
+  -- a flat drop onto the floor from 1 um, damped: no turning (the force at the overlap's pressure
+  -- centre, under the centre), so the law stores the energy V of sbox_law.h exactly and the balance closes
   local drop = area({ damping = true, restitution = 0.58 }, { at = { 0, 0, -0.2e-3 + 1e-6 } })
   local run = drop:simulate { t = 0.01, report = 1e-5, record = { "system.balance", "system.contact_damping",
     "guide.zneg_fn", "guide.zneg_mode", "guide.zneg_area", "guide.zneg_stiffness", "guide.impacts", "guide.pitch" } }
@@ -397,6 +397,45 @@ do
   tap.ok(dd <= 1e-6 * planar["system.contact_damping"][n] and df <= 1e-6 * planar["system.friction"][n],
     string.format("planar limit: the same energy into contact damping (%.2g J apart) and friction "
       .. "(%.2g J apart)", dd, df))
+end
+
+-- ---- where the area laws' force acts: the overlap's pressure centre -----------------------------
+-- A slider rolled by 1e-5 rad about its travel drops 1 um onto the floor (constant law, elastic,
+-- frictionless) and rocks on its face as it bounces.  While the whole face is in, the overlap is
+-- a slab whose vertical thickness runs linearly across the face: t(x) = A + x tan(roll) over the
+-- face's width W = w cos(roll), A the thickness under the face's centre, the deepest corner's
+-- penetration less W/2 |tan(roll)|.  A pressure growing as the depth acts at the slab's mean x,
+-- tan(roll) W^2 / (12 A) from the face's centre, which is -h sin(roll) from the slider's (h the
+-- half height); the force is vertical, so x = -my / fz of the joint's resultant about the
+-- slider's centre.  Neglected: the slab's ends along the tilted sides, depth times roll, ~1e-12
+-- of the distances here (1e-4 m): 1e-7 relative and 1e-13 m (seen: 1e-10 relative).  The patch's
+-- centroid, where the force acted before, is -h sin(roll) (within 1e-9 m): the moment then
+-- vanished while the face was in, and jumped to F w / 2 as it lifted.
+do
+  local th = 1e-5
+  local sys = model({ clearance = { x = 0.1e-3, z = 0.2e-3 }, stiffness = "constant", material = "aluminium",
+    slider = { length = 0.03, width = 0.015, height = 0.015, axis = { 0, 1, 0 },
+      ref = { math.cos(th), 0, math.sin(th) } } }, { at = { 0, 0, -0.2e-3 + 1e-6 } })
+  local run = sys:simulate { t = 1e-3, report = 1e-6, record = { "guide.fz", "guide.my", "guide.roll",
+    "guide.zneg_mode", "guide.zneg_penetration" } }
+  local rows, worst, lo, hi = 0, 0, math.huge, -math.huge
+  for i = 1, #run do
+    local F = run["guide.fz"][i]
+    if F > 0 and run["guide.zneg_mode"][i] == 3 then
+      local r, d = run["guide.roll"][i], run["guide.zneg_penetration"][i]
+      local B, W = math.tan(r), 0.015 * math.cos(r)
+      local A = d - W / 2 * math.abs(B)
+      local want = B * W * W / (12 * A) - 0.0075 * math.sin(r)
+      local got = -run["guide.my"][i] / F
+      worst = math.max(worst, math.abs(got - want) / (1e-7 * math.abs(want) + 1e-13))
+      lo, hi = math.min(lo, r), math.max(hi, r)
+      rows = rows + 1
+    end
+  end
+  tap.diag(string.format("pressure centre: %d rows on the face, roll from %.3g to %.3g rad; worst %.3g of the "
+    .. "tolerance", rows, lo, hi, worst))
+  tap.ok(rows >= 10 and lo < 0 and hi > 0, "pressure centre: the slider rocks on its face through flat")
+  tap.ok(worst <= 1, "pressure centre: the force acts at the slab's centroid, tan(roll) W^2 / (12 A) across")
 end
 
 -- ---- a slider that starts turned: slider = { ..., axis, ref } ----------------------------------
