@@ -65,6 +65,11 @@ typedef struct model_ops {
     /* The states evaluated are about to be freed: nothing is left for the channels to read
     ** (they read NaN until the next full evaluation). */
     void (*forget)(void *ctx);
+    /* Whether the full evaluations that follow compute the stored energies that cost more
+    ** than the forces (the box joint's area laws integrate theirs); on at the start.  A run
+    ** turns them off for the evaluations of its events when no event reads an energy.  NULL:
+    ** none costs. */
+    void (*costly_energy)(void *ctx, int on);
     /*
     ** The kinematic map q' = N(q) u: writes the nq position rates of positions q and
     ** velocities u into qdot; 0 done, > 0 retry with a smaller step, < 0 failed (as rhs).

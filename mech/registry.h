@@ -285,6 +285,8 @@ struct mech_system {
     double contact_energy;        /* stored in contacts (part of elastic) */
     int full_eval;                /* the evaluation in progress is a full one (its energies are
                                   ** reported: contacts may skip theirs otherwise) */
+    int skip_costly_energy;       /* full evaluations leave out the energies that cost
+                                  ** (model_ops.costly_energy) */
     double p_contact, p_friction; /* power dissipated by contact damping and friction */
     double energy0;               /* kinetic + potential at the assembled initial state */
     const double *y_eval;         /* the state evaluated (for the energy accounts) */

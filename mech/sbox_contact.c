@@ -248,7 +248,8 @@ static void wall_forces(mech_system *sys, joint *j, const double *y, double *ydo
         for (int i = 0; i < 3; i++) box->ftv[k][i] = fr[0] * t1[i] + fr[1] * t2[i];
         sys->p_contact += (fn - elastic) * rn.delta_dot; /* the power the law dissipates */
         sys->p_friction -= fr[0] * vt[0] + fr[1] * vt[1];
-        if (sys->full_eval) sys->contact_energy += sbox_law_energy(&law, h, m, off, e1, e2, xwall);
+        if (sys->full_eval && !sys->skip_costly_energy)
+            sys->contact_energy += sbox_law_energy(&law, h, m, off, e1, e2, xwall);
     }
 }
 

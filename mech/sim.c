@@ -85,6 +85,7 @@ typedef struct sim {
     int failed;        /* a user callback failed while evaluating */
     mech_error cb_err; /* its message */
     double memory;     /* the most bytes the rows and events may take */
+    int event_energy;  /* an event reads an energy (or a function, anything) */
 } sim;
 
 mech_sim_options mech_sim_default_options(void)
@@ -126,6 +127,17 @@ static int evaluate_at(sim *s, double t, const double *y)
     s->cb_err = err;
     s->failed = 1;
     return -1;
+}
+
+/* A full evaluation for the events: without the costly energies unless an event reads one
+** (the rows and the actions of events keep them). */
+static int evaluate_for_events(sim *s, double t, const double *y)
+{
+    void (*energy)(void *, int) = s->event_energy ? NULL : s->m.ops->costly_energy;
+    if (energy) energy(s->m.ctx, 0);
+    int rc = evaluate_at(s, t, y);
+    if (energy) energy(s->m.ctx, 1);
+    return rc;
 }
 
 /* Evaluates the model at (t, y) and writes every recorded channel into out. */
@@ -223,7 +235,7 @@ static int event_functions(void *ctx, double t, const double *y, double *g)
     int nmodel = s->m.nevents;
     s->m.ops->event_values(s->m.ctx, t, y, g);
     if (s->nint == nmodel) return 0;
-    if (evaluate_at(s, t, y) != 0) return -1;
+    if (evaluate_for_events(s, t, y) != 0) return -1;
     for (int k = nmodel; k < s->nint; k++) {
         int i = s->imap[k];
         const mech_event_def *e = &s->opt->events[i];
@@ -312,7 +324,8 @@ static int periodic_time(sim *s, mech_integ *integ, int d, double k, double ta, 
     for (int it = 0; it < 200 && hi - lo > tol; it++) {
         double t = hi - fhi * (hi - lo) / (fhi - flo);
         if (!(t > lo && t < hi)) t = 0.5 * (lo + hi);
-        if (mech_integ_dense(integ, t, s->ybuf) != MECH_OK || evaluate_at(s, t, s->ybuf) != 0)
+        if (mech_integ_dense(integ, t, s->ybuf) != MECH_OK ||
+            evaluate_for_events(s, t, s->ybuf) != 0)
             return -1;
         double f = winding(s, d) - k;
         if (f == 0 || (f > 0) == (fhi > 0)) {
@@ -345,7 +358,7 @@ static int periodic_events(sim *s, mech_integ *integ)
         const mech_event_def *e = &o->events[d];
         if (!(e->channel && e->period > 0)) continue;
         if (!evaluated) {
-            if (evaluate_at(s, t1, mech_integ_state(integ)) != 0) return -1;
+            if (evaluate_for_events(s, t1, mech_integ_state(integ)) != 0) return -1;
             evaluated = 1;
         }
         double u0 = s->uprev[d], u1 = winding(s, d);
@@ -427,7 +440,7 @@ static int periodic_after_cut(sim *s, mech_integ *integ)
     for (int d = 0; d < o->nevents; d++) {
         const mech_event_def *e = &o->events[d];
         if (!(e->channel && e->period > 0)) continue;
-        if (evaluate_at(s, t1, mech_integ_state(integ)) != 0) return -1;
+        if (evaluate_for_events(s, t1, mech_integ_state(integ)) != 0) return -1;
         double u0 = s->ustart[d], u1 = winding(s, d);
         s->uprev[d] = u1;
         double passed = e->direction > 0 ? floor(u1) - floor(u0) : ceil(u0) - ceil(u1);
@@ -566,8 +579,10 @@ static mech_status check_options(const mech_sim_options *o, sim *s, mech_error *
             return mech_error_set(err, MECH_ERR_ARG,
                                   "event '%s': give either a channel and a level, or a function",
                                   name);
+        if (e->fn) s->event_energy = 1; /* it may read anything */
         if (e->channel) {
             if ((st = s->m.ops->channel_lookup(s->m.ctx, e->channel, &s->evch[i], err))) return st;
+            if (s->evch[i].kind == MECH_KIND_SYSTEM) s->event_energy = 1;
             if (!isfinite(e->level))
                 return mech_error_set(err, MECH_ERR_ARG, "event '%s': level must be finite", name);
             if (!(isfinite(e->period) && e->period >= 0))

@@ -163,6 +163,11 @@ static mech_status sm_evaluate(void *ctx, double t, const double *y, mech_error 
     return mech_system_evaluate(ctx, t, y, err);
 }
 
+static void sm_costly_energy(void *ctx, int on)
+{
+    ((mech_system *)ctx)->skip_costly_energy = !on;
+}
+
 static void sm_forget(void *ctx)
 {
     mech_system *sys = ctx;
@@ -295,12 +300,13 @@ static double sm_channel_value(const void *ctx, const mech_channel *ch)
 /* The operations both dimensions share; they differ in the kinematic map and the projection. */
 #define SYSTEM_MODEL_OPS                                                                           \
     .prepare = sm_prepare, .rhs = mech_system_rhs, .evaluate = sm_evaluate, .forget = sm_forget,   \
-    .event_values = sm_event_values, .events_start = sm_events_start,                              \
-    .event_crossed = sm_event_crossed, .refuse_lyapunov = sm_refuse_lyapunov,                      \
-    .step_accepted = sm_step_accepted, .energy_runaway = sm_energy_runaway, .scale = sm_scale,     \
-    .atol = sm_atol, .describe_state = sm_describe_state, .state_notes = sm_state_notes,           \
-    .describe = sm_describe, .last_error = sm_last_error, .clear_error = sm_clear_error,           \
-    .project = sm_project, .channel_lookup = sm_channel_lookup, .channel_value = sm_channel_value,
+    .costly_energy = sm_costly_energy, .event_values = sm_event_values,                            \
+    .events_start = sm_events_start, .event_crossed = sm_event_crossed,                            \
+    .refuse_lyapunov = sm_refuse_lyapunov, .step_accepted = sm_step_accepted,                      \
+    .energy_runaway = sm_energy_runaway, .scale = sm_scale, .atol = sm_atol,                       \
+    .describe_state = sm_describe_state, .state_notes = sm_state_notes, .describe = sm_describe,   \
+    .last_error = sm_last_error, .clear_error = sm_clear_error, .project = sm_project,             \
+    .channel_lookup = sm_channel_lookup, .channel_value = sm_channel_value,
 
 static const model_ops planar_ops = {SYSTEM_MODEL_OPS.kinematics = NULL, /* q' = u */
                                      .normalize = NULL};

@@ -168,6 +168,29 @@ do
   local k = mech.stiffness.rectangle { materials = { "aluminium", "steel" }, area = 0.03 * 0.015, a = 0.015, b = 0.0075 } -- the sides 30 and 15 mm
   tap.ok(math.abs(run["guide.zneg_stiffness"][n] - k) <= 1e-9 * k,
     string.format("area: k of the face is Eq. 20's (%.6g N/m)", k))
+  -- the stored energy is an integral: the evaluations for events leave it out unless an event
+  -- reads an energy; the rows keep it (the same balance with a gap event as without), and an
+  -- event on the elastic energy is located where the energy has its level
+  local function dropped(events)
+    return drop:simulate { t = 2e-3, report = 1e-5, rtol = 1e-8, events = events, record = { "system.balance",
+      "system.elastic", "guide.zneg_fn" } }
+  end
+  local plain = dropped(nil)
+  local gap = dropped { { name = "touch", channel = "guide.zneg.gap", value = 0, direction = -1 } }
+  local same = #gap.t == #plain.t
+  for i = 1, #plain.t do same = same and gap["system.balance"][i] == plain["system.balance"][i] end
+  tap.ok(same and #gap.events >= 1, string.format("energy: with a gap event (%d onsets) the rows' balance is "
+    .. "the same to the bit", #gap.events))
+  -- (within its rate times the event's time tolerance, 1e-12 s, ten times that, and the local
+  -- error of the step cut there, rtol of the energy)
+  local top, rate, E = 0, 0, plain["system.elastic"]
+  for i = 1, #plain.t do top = math.max(top, E[i]) end
+  for i = 2, #plain.t do rate = math.max(rate, math.abs(E[i] - E[i - 1]) / (plain.t[i] - plain.t[i - 1])) end
+  local level = top / 2
+  local e = dropped { { name = "half", channel = "system.elastic", value = level, direction = 1 } }
+  local v = e.events[1] and e.events[1].values["system.elastic"]
+  tap.ok(v and math.abs(v - level) <= 1e-11 * rate + 1e-8 * level, string.format("energy: an event on the elastic energy "
+    .. "finds it at its level (%.9g J against %.9g J, the rate up to %.3g J/s)", v or 0 / 0, level, rate))
   local pre = "sys:prismatic %(clearance of 'guide'%): "
   tap.like(select(2, pcall(area, { contact = hertz })), pre .. "'contact' is for stiffness = \"corners\"",
     "errors: a contact law with an area model")
