@@ -113,6 +113,16 @@ end
 
 -- The normal law of the channel def from p's stiffness: Lankarani-Nikravesh at the corners with
 -- Hertz's K for a corner of p.radius, or an area law on the materials, damped or not.
+local STIFFNESS = { corners = true, area = true, patch = true, constant = true }
+
+-- p.stiffness one of the joint's laws, named by fname (not by the joint inside it).
+local function stiffness(fname, p)
+  if not STIFFNESS[p.stiffness] then
+    options.fail(2, fname, "field 'stiffness' must be \"corners\", \"area\", \"patch\" or \"constant\" (got %s)",
+      tostring(p.stiffness))
+  end
+end
+
 local function box_law(def, p, guide, slider)
   if p.stiffness == "corners" then
     def.contact = mech.contact.lankarani_nikravesh{ materials = { guide, slider }, radius = p.radius,
@@ -133,6 +143,7 @@ function spec003.model(o)
   if p.clearance and not (type(p.clearance) == "number" and p.clearance > 0) then
     options.fail(1, fname, "field 'clearance' must be a number > 0 [m] or false (got %s)", tostring(p.clearance))
   end
+  stiffness(fname, p)
   if not (p.rod > p.crank and p.crank > 0) then
     options.fail(1, fname, "the rod (%g m) must be longer than the crank (%g m)", p.rod, p.crank)
   end
@@ -243,6 +254,7 @@ function spec003.impact(o)
   local p = options.read(fname, o, spec003.IMPACT)
   options.numbers(fname, p, { "roll", "yaw", "speed", "clearance", "restitution", "radius" })
   if not (p.speed > 0) then options.fail(1, fname, "field 'speed' must be > 0 [m/s] (got %g)", p.speed) end
+  stiffness(fname, p)
   local P = spec003.PARAMS
   local a, b = math.rad(p.roll), math.rad(p.yaw)
   -- R = Rz(yaw) Ry(roll): the slider's x and y axes in the world

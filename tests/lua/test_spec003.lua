@@ -62,7 +62,10 @@ tap.raises(function() spec003.model{ clearance = -1 } end, "spec003.model: field
   "a negative clearance is refused, naming the field")
 tap.raises(function() spec003.model{ guide = "cheese" } end, "field 'guide' must name one of mech.materials",
   "an unknown material is named")
-tap.raises(function() spec003.model{ stiffness = "soft" } end, "stiffness", "an unknown law is refused")
+tap.raises(function() spec003.model{ stiffness = "soft" } end, "spec003.model: field 'stiffness' must be "
+  .. "\"corners\", \"area\", \"patch\" or \"constant\" (got soft)", "an unknown law is refused, by the module")
+tap.raises(function() spec003.impact{ stiffness = 3 } end, "spec003.impact: field 'stiffness' must be",
+  "and by the impact")
 tap.raises(function() spec003.impact{ speed = 0 } end, "spec003.impact: field 'speed' must be > 0",
   "an impact needs a speed")
 -- found by the fuzzer: errors that came from inside the module, or a silent NaN
