@@ -379,8 +379,7 @@ static void add_resultant(mech_system *sys, joint *j, const double *q, const dou
 ** corners, or on two walls), its magnitude clamped to mu_s F_N; from v_eps to 2 v_eps it moves
 ** linearly to the kinetic force -mu F_N v_t/|v_t|.  It acts at the contact's point, the corner
 ** or the overlap's pressure centre, and adds to the wall's friction resultant and the joint's.
-*Exact
-** when the slider's translation is free of Lagrange constraints and the guide fixed, and the
+** Exact when the slider's translation is free of Lagrange constraints and the guide fixed, and the
 ** load to hold lies in every sticking contact's wall plane (the travel Y is in all of them; a
 ** lateral load along X is held by the z walls' contacts alone, and so only in part when an x
 ** wall's contacts stick too); rotations are ignored, as in the plane.

@@ -86,9 +86,8 @@
 ** agree at ties.
 **
 ** The kinematics of a slider point ps against a guide point pg on ps's normal line to the face
-** (a corner and its foot D, or the overlap's pressure centre taken as a point of both bodies), each
-*a
-** material point of its body.  With the bodies' states (a reference point r, its velocity v
+** (a corner and its foot D, or the overlap's pressure centre taken as a point of both bodies),
+** each a material point of its body.  With the bodies' states (a reference point r, its velocity v
 ** and the angular velocity w, in the world) a point p moves at v + w x (p - r); vrel is the
 ** velocity of ps on the slider less that of pg on the guide, delta_dot = -vrel . n_k (> 0 when
 ** the penetration grows: n_k points into the channel) and v_t = vrel - (vrel . n_k) n_k.  For a

@@ -111,11 +111,9 @@ local function friction_law(fname, p)
   options.fail(2, fname, "field 'friction' must be ambrosio, adams, none or a law of mech.friction (got %s)", f)
 end
 
--- The normal law of the channel def from p's stiffness: Lankarani-Nikravesh at the corners with
--- Hertz's K for a corner of p.radius, or an area law on the materials, damped or not.
+-- p.stiffness one of the joint's laws (sys:prismatic's 'stiffness'), checked here so that the
+-- error names fname, not the joint inside it.
 local STIFFNESS = { corners = true, area = true, patch = true, constant = true }
-
--- p.stiffness one of the joint's laws, named by fname (not by the joint inside it).
 local function stiffness(fname, p)
   if not STIFFNESS[p.stiffness] then
     options.fail(2, fname, "field 'stiffness' must be \"corners\", \"area\", \"patch\" or \"constant\" (got %s)",
@@ -123,6 +121,8 @@ local function stiffness(fname, p)
   end
 end
 
+-- The normal law of the channel def from p's stiffness: Lankarani-Nikravesh at the corners with
+-- Hertz's K for a corner of p.radius, or an area law on the materials, damped or not.
 local function box_law(def, p, guide, slider)
   if p.stiffness == "corners" then
     def.contact = mech.contact.lankarani_nikravesh{ materials = { guide, slider }, radius = p.radius,
