@@ -137,6 +137,7 @@ spec000.SLIDER_CRANK = {
   K = 1e4, chi = 1e3,
   mu = 0.03, mu_s = 0.04, v_eps = 1e-5,
   k_joint = 1e5,                    -- N/m, penalty factors k_RX = k_RY of Eq. 4
+  c_joint = 0,                      -- N s/m, a damper beside them (Eq. 4 has none)
   joint = "penalty",                -- or "lagrange" ([Zheng & Wang, abstract])
   P0 = 6.0, Omega = math.pi / 6,    -- N m, rad/s: the moment P0 sin(Omega t) on the crank
   gravity = 9.81,
@@ -152,6 +153,9 @@ function spec000.slider_crank(o)
   local p = fields(fname, o, spec000.SLIDER_CRANK)
   if p.joint ~= "penalty" and p.joint ~= "lagrange" then
     fail(1, fname, "field 'joint' must be \"penalty\" or \"lagrange\" (got %s)", tostring(p.joint))
+  end
+  if p.c_joint < 0 then
+    fail(1, fname, "field 'c_joint' must be >= 0 N s/m (got %g)", p.c_joint)
   end
   if p.nx % 2 ~= 0 or p.ny % 2 ~= 0 then
     fail(1, fname, "nx and ny must be even: the rod joins the slider's centre node")
@@ -171,7 +175,7 @@ function spec000.slider_crank(o)
   local centre = slider:find_nodes{ near = { B, 0 } }[1]
   if p.joint == "penalty" then
     sys:revolute{ rod, slider:node(centre), at = { B, 0 }, name = "B", method = "penalty",
-      k = p.k_joint }
+      k = p.k_joint, c = p.c_joint }
   else
     sys:revolute{ rod, slider:node(centre), at = { B, 0 }, name = "B" }
   end
