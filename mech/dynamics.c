@@ -112,18 +112,21 @@ static void row_minv(const mech_system *sys, int k, const double *j, double *out
     }
 }
 
-/* The entry of S of pair kp (two rows sharing diagonal blocks) for the inverse masses minv
-** (inlined: a call per entry costs the slider-crank 3 % of its right-hand side). */
+/* The entry of S of pair kp (two rows sharing diagonal blocks) for the inverse masses minv,
+** blocks and minv_full sys's (its callers keep them at hand: inlined, with the loads of each
+** call, the slider-crank's right-hand side cost 2 % more). */
 __attribute__((always_inline)) static inline double pair_value(const mech_system *sys,
-                                                               const kpair *kp, const double *minv)
+                                                               const kpair *kp, const double *minv,
+                                                               const mass_block *blocks,
+                                                               const double *mfull)
 {
     const rowinfo *ri = &sys->rows[kp->r];
     const crow *cr = &sys->cr[kp->r], *cc = &sys->cr[kp->c];
     double sum = 0;
     for (int m = 0; m < kp->nm; m++) {
         const double *jr = kp->s[m] ? cr->jb : cr->ja, *jc = kp->u[m] ? cc->jb : cc->ja;
-        const mass_block *k = &sys->blocks[kp->s[m] ? ri->blk_b : ri->blk_a];
-        sum = mass_block_quad(k, minv, sys->minv_full, jr, jc, sum);
+        const mass_block *k = &blocks[kp->s[m] ? ri->blk_b : ri->blk_a];
+        sum = mass_block_quad(k, minv, mfull, jr, jc, sum);
     }
     return sum;
 }
@@ -216,10 +219,12 @@ static void fill_products(mech_system *sys, int ns)
 static void fill_schur(mech_system *sys, const double *minv, int ns)
 {
     double *K = sys->K;
+    const double *mfull = sys->minv_full;
+    const mass_block *blocks = sys->blocks;
     memset(K, 0, sizeof(double) * (size_t)(ns * ns));
     for (int p = 0; p < sys->npairs; p++) {
         const kpair *kp = &sys->pairs[p];
-        K[kp->r * ns + kp->c] = K[kp->c * ns + kp->r] = pair_value(sys, kp, minv);
+        K[kp->r * ns + kp->c] = K[kp->c * ns + kp->r] = pair_value(sys, kp, minv, blocks, mfull);
     }
     if (sys->blkrows_at[sys->nblocks] > 0)
         fill_products(sys, ns); /* rows on full or rigid blocks */
@@ -426,10 +431,12 @@ fail:
 static void fill_sparse(mech_system *sys, const sparse_map *sm, const double *minv)
 {
     double *A = sparse_values(sm->lu);
+    const double *mfull = sys->minv_full;
+    const mass_block *blocks = sys->blocks;
     memset(A, 0, sizeof(double) * (size_t)sparse_nnz(sm->lu));
     const int *slot = sm->pair;
     for (int p = 0; p < sys->npairs; p++, slot += 2)
-        A[slot[0]] = A[slot[1]] = pair_value(sys, &sys->pairs[p], minv);
+        A[slot[0]] = A[slot[1]] = pair_value(sys, &sys->pairs[p], minv, blocks, mfull);
     if (sys->blkrows_at[sys->nblocks] > 0) {
         rows_minv(sys);
         slot = sm->prod;
