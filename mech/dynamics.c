@@ -15,6 +15,11 @@
 ** (at most two) bodies a row involves, one per velocity of each body's block, and S is
 ** summed over the blocks two rows share: a few hundred flops for a slider-crank.  For
 ** planar bodies and nodes the velocities are the coordinates' rates (q' = u).
+**
+** Two solvers factor it (mech_system_set_solver): dense, into the full matrix K, or sparse
+** (sparse.h), into the values of a pattern fixed at finalize, where each term lands in a slot
+** found once (struct sparse_map).  Both sum the same terms in the same order, so their
+** matrices are the same to the bit; only the factorizations differ.
 */
 #include <math.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 ** KLU takes its memory from SuiteSparse_config's functions, one set for the whole process:
 ** the first sparse matrix made points them at libmech's allocator, once, and only while
 ** they are still the C library's own (a program that chose its own for SuiteSparse keeps
-** them; its allocations are then not counted by mech_alloc_count).
+** them, and KLU's allocations then go uncounted by mech_alloc_count).
 **
 ** Pivots: klu_refactor keeps the row order of the last fresh factorization, which was
 ** chosen for other values.  It is kept while the new pivots pass two checks, both O(n):
@@ -216,8 +216,6 @@ int sparse_first_singular(sparse_lu *s, double tol, double *b)
         }
         if (bad < 0) klu_solve(sym, num, s->n, 1, b, &c);
         klu_free_numeric(&num, &c);
-    } else if (sym && c.status == KLU_SINGULAR) {
-        bad = c.singular_col >= 0 && c.singular_col < s->n ? c.singular_col : 0;
     }
     if (sym) klu_free_symbolic(&sym, &c);
     return bad;
