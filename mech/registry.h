@@ -2,7 +2,7 @@
 /*
 ** The registry of a system (registry.c): the storage of every entity (the structs below,
 ** which every stage reads) and what the constructors share, below every stage.  A constructor
-*checks its definition, takes a name, grows its array, appends
+** checks its definition, takes a name, grows its array, appends
 ** and calls system_changed; nothing here calls assembly or dynamics.
 */
 #ifndef MECH_REGISTRY_H
