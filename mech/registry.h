@@ -2,7 +2,7 @@
 /*
 ** The registry of a system (registry.c): the storage of every entity (the structs below,
 ** which every stage reads) and what the constructors share, below every stage.  A constructor
-*checks its definition, takes a name, grows its array, appends
+** checks its definition, takes a name, grows its array, appends
 ** and calls system_changed; nothing here calls assembly or dynamics.
 */
 #ifndef MECH_REGISTRY_H
@@ -19,6 +19,7 @@
 
 struct dim_ops;    /* dim.h */
 struct joint_type; /* joint_type.h */
+struct sparse_map; /* dynamics.c: a reduced matrix of the sparse solve */
 
 /* The most equations a joint has (a spatial fixed joint). */
 #define JOINT_NEQ_MAX 6
@@ -221,6 +222,7 @@ struct mech_system {
     mech_start start;      /* as chosen (MECH_START_AUTO by default) */
     mech_start start_used; /* by the last assembly: IDEAL or AS_GIVEN */
     char start_note[400];  /* after finalize: the warning of mech_system_start_note, or "" */
+    mech_solver solver;    /* as chosen (MECH_SOLVER_AUTO by default) */
     int final;
 
     body *bodies;
@@ -261,7 +263,7 @@ struct mech_system {
     double *rhs;   /* nrows: gamma - 2 alpha Phi' - beta^2 Phi */
     double *Q;     /* nu generalized forces */
     double *udot;  /* nu accelerations u' */
-    double *K;     /* (nrows + nmassless)^2 reduced matrix */
+    double *K;     /* (nrows + nmassless)^2 reduced matrix (the dense solve; NULL otherwise) */
     double *mj;    /* nrows x 2 x BODY_NU_MAX: M^-1 j of each row on its full or rigid blocks */
     kpair *pairs;  /* its structurally non-zero entries from diagonal mass blocks */
     int npairs;
@@ -269,13 +271,19 @@ struct mech_system {
     ** holds 2 r + side (0: the row's body a, 1: its body b) for block k */
     int *blkrows, *blkrows_at;
     double *sol;         /* nrows + nmassless */
-    int *piv;            /* nrows + nmassless */
+    int *piv;            /* nrows + nmassless (the dense solve; NULL otherwise) */
     double *y0;          /* nstate: the assembled initial state */
     double *ydot;        /* nstate: scratch derivative for full evaluations */
     double *cs;          /* cos and sin of every body's angle during one evaluation */
     const double *cs_q;  /* the positions cs was computed from (NULL: none) */
     double *rot;         /* spatial: every body's rotation matrix during one evaluation (9 each) */
     const double *rot_q; /* the positions rot was computed from (NULL: none) */
+    /* the solver finalize chose (MECH_SOLVER_DENSE or MECH_SOLVER_SPARSE); the sparse solve's
+    ** matrices: sp_fast the fast solve's (the rows only), sp_gen the general one's (the rows
+    ** and the massless columns): the same one when there are no massless columns, sp_fast NULL
+    ** without the fast solve (dynamics.c) */
+    mech_solver solver_used;
+    struct sparse_map *sp_fast, *sp_gen;
 
     /* last full evaluation */
     double t_eval;

@@ -637,7 +637,9 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
     mech_model m;
     mech_status st = system_model(sys, &m, err);
     if (st) return st;
-    return sim_run_model(&m, sys, o, out, err);
+    st = sim_run_model(&m, sys, o, out, err);
+    if (*out) (*out)->stats.solver = mech_system_solver(sys); /* finalized by the run */
+    return st;
 }
 
 mech_status sim_run_model(const mech_model *model, mech_system *handle, const mech_sim_options *o,

@@ -102,7 +102,7 @@ static void free_workspace(mech_system *sys)
     mech_free(sys->rhs);
     mech_free(sys->Q);
     mech_free(sys->udot);
-    mech_free(sys->K);
+    dynamics_free(sys);
     mech_free(sys->mj);
     sys->mj = NULL;
     mech_free(sys->pairs);
@@ -112,7 +112,6 @@ static void free_workspace(mech_system *sys)
     sys->blkrows = sys->blkrows_at = NULL;
     sys->npairs = 0;
     mech_free(sys->sol);
-    mech_free(sys->piv);
     mech_free(sys->y0);
     mech_free(sys->ydot);
     sys->ydot = NULL;
@@ -122,9 +121,9 @@ static void free_workspace(mech_system *sys)
     mech_free(sys->rot);
     sys->rot = NULL;
     sys->rot_q = NULL;
-    sys->minv = sys->Q = sys->udot = sys->K = sys->sol = sys->rhs = sys->y0 = NULL;
+    sys->minv = sys->Q = sys->udot = sys->sol = sys->rhs = sys->y0 = NULL;
     sys->q = sys->v = sys->y_eval = NULL; /* the last evaluation may have been of y0 */
-    sys->massless = sys->piv = NULL;
+    sys->massless = NULL;
     sys->rows = NULL;
     sys->cr = NULL;
 }
@@ -225,18 +224,16 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     sys->rhs = mech_calloc(nr, sizeof(double));
     sys->Q = mech_calloc(nn, sizeof(double));
     sys->udot = mech_calloc(nn, sizeof(double));
-    sys->K = mech_calloc(nk * nk, sizeof(double));
     sys->mj = mech_calloc(nr * 2 * BODY_NU_MAX, sizeof(double));
     sys->sol = mech_calloc(nk, sizeof(double));
-    sys->piv = mech_calloc(nk, sizeof(int));
     sys->y0 = mech_calloc((size_t)sys->nstate, sizeof(double));
     sys->ydot = mech_calloc((size_t)sys->nstate, sizeof(double));
     sys->cs = mech_calloc((size_t)(2 * sys->nbodies), sizeof(double));
     sys->rot = mech_calloc((size_t)(9 * sys->nbodies), sizeof(double));
     if (!sys->minv || !sys->blocks || !sys->minv_full || !sys->massless || !sys->massless_block ||
         !sys->massless_row || !sys->massless_coef || !sys->massless_w || !sys->minv_aug ||
-        !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->udot || !sys->K || !sys->mj ||
-        !sys->sol || !sys->piv || !sys->y0 || !sys->ydot || !sys->cs || !sys->rot) {
+        !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->udot || !sys->mj || !sys->sol ||
+        !sys->y0 || !sys->ydot || !sys->cs || !sys->rot) {
         free_workspace(sys);
         return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory sizing the workspaces");
     }
@@ -349,6 +346,12 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
                 if ((side ? sys->rows[r].blk_b : sys->rows[r].blk_a) == k)
                     sys->blkrows[at++] = 2 * r + side;
         sys->blkrows_at[k + 1] = at;
+    }
+
+    mech_status dst = dynamics_setup(sys, err);
+    if (dst) {
+        free_workspace(sys);
+        return dst;
     }
 
     /* a body without inertia must have its rotation tied by some Lagrange equation */

@@ -239,9 +239,11 @@ static int run_csv(lua_State *L)
 static void push_stats(lua_State *L, mech_run *run)
 {
     mech_run_stats s = mech_run_get_stats(run);
-    lua_createtable(L, 0, 11);
+    lua_createtable(L, 0, 12);
     lua_pushstring(L, mech_method_name(s.method));
     lua_setfield(L, -2, "method");
+    lua_pushstring(L, mech_solver_name(s.solver));
+    lua_setfield(L, -2, "solver");
     lua_pushinteger(L, s.integ.steps);
     lua_setfield(L, -2, "steps");
     lua_pushinteger(L, s.integ.rejected);

@@ -440,19 +440,22 @@ static int sys_gc(lua_State *L)
 }
 
 /*
-** mech.planar{ gravity = {gx, gy}, baumgarte = {a, b}, assemble = true, start = "auto" } and
-** mech.spatial{ gravity = {gx, gy, gz}, baumgarte = {a, b}, assemble = true }: a new system of
-** dimension dim (spatial systems have no joints with clearance, so no start).
+** mech.planar{ gravity = {gx, gy}, baumgarte = {a, b}, assemble = true, start = "auto",
+** solver = "auto" } and mech.spatial{ gravity = {gx, gy, gz}, baumgarte = {a, b}, assemble = true,
+** solver = "auto" }: a new system of dimension dim (spatial systems have no joints with
+** clearance, so no start).
 */
 static int new_system(lua_State *L, int dim)
 {
     const char *fn = dim == 3 ? "mech.spatial" : "mech.planar";
-    static const char *const known2[] = {"gravity", "baumgarte", "assemble", "start", NULL};
-    static const char *const known3[] = {"gravity", "baumgarte", "assemble", NULL};
-    /* in the order of mech_start */
+    static const char *const known2[] = {"gravity", "baumgarte", "assemble",
+                                         "start",   "solver",    NULL};
+    static const char *const known3[] = {"gravity", "baumgarte", "assemble", "solver", NULL};
+    /* in the order of mech_start, of mech_solver */
     static const char *const starts[] = {"auto", "ideal", "as_given", NULL};
+    static const char *const solvers[] = {"auto", "dense", "sparse", NULL};
     double g[3] = {0, 0, 0};
-    int assemble = 1, start = MECH_START_AUTO;
+    int assemble = 1, start = MECH_START_AUTO, solver = MECH_SOLVER_AUTO;
     double bg[2] = {NAN, NAN};
     if (!lua_isnoneornil(L, 1)) {
         int t = lu_checktable(L, 1, fn,
@@ -465,6 +468,7 @@ static int new_system(lua_State *L, int dim)
         lu_vec2(L, t, fn, "baumgarte", bg);
         assemble = lu_bool(L, t, fn, "assemble", 1);
         if (dim == 2) start = lu_option(L, t, fn, "start", starts, MECH_START_AUTO);
+        solver = lu_option(L, t, fn, "solver", solvers, MECH_SOLVER_AUTO);
         if (start == MECH_START_IDEAL && !assemble)
             lu_error(L, fn,
                      "field 'start' = \"ideal\" is an assembly: it needs assemble = true "
@@ -489,7 +493,8 @@ static int new_system(lua_State *L, int dim)
     if (!isnan(bg[0]) && mech_system_set_baumgarte(ls->sys, bg[0], bg[1], &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
     mech_system_set_assembly(ls->sys, assemble);
-    if (mech_system_set_start(ls->sys, (mech_start)start, &err) != MECH_OK)
+    if (mech_system_set_start(ls->sys, (mech_start)start, &err) != MECH_OK ||
+        mech_system_set_solver(ls->sys, (mech_solver)solver, &err) != MECH_OK)
         return lu_mech_error(L, fn, &err);
     return 1;
 }

@@ -192,8 +192,9 @@ typedef struct mech_run_stats {
                             ///< each crossing once; a contact's onsets and ends are not listed
                             ///< (its impacts channel counts them)
     mech_method method;
-    double wall_time; ///< [s]
-    double t_end;     ///< time reached [s]
+    double wall_time;   ///< [s]
+    double t_end;       ///< time reached [s]
+    mech_solver solver; ///< the constrained solve's: MECH_SOLVER_DENSE or MECH_SOLVER_SPARSE
 } mech_run_stats;
 
 mech_run_stats mech_run_get_stats(const mech_run *run);

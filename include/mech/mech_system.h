@@ -332,6 +332,44 @@ mech_start mech_system_start(const mech_system *sys);
 int mech_system_start_note(const mech_system *sys, char *buf, size_t size);
 
 /*
+** How the constrained solve factors its reduced matrix: S = G M^-1 G^T over the Lagrange
+** equations (G their Jacobian, M the mass matrix), bordered by the coordinates without
+** inertia.  Both solvers give the same accelerations and multipliers up to rounding, and the
+** same errors (a singular matrix names the same joint, driver or body).
+**
+** MECH_SOLVER_DENSE: Cholesky, or LU with pivoting, of the full matrix: the fastest for small
+** mechanisms, but its cost grows as the cube of the number of equations.
+**
+** MECH_SOLVER_SPARSE: sparse LU (SuiteSparse's KLU) of the entries two equations share a body
+** in: its cost grows about linearly for chains and other mechanisms whose bodies each carry a
+** few joints.  The pattern is analysed at finalize, the pivots chosen at the first
+** evaluation and reused while they stay sound; nothing is allocated while stepping.  KLU's
+** memory comes from libmech's allocator (through SuiteSparse_config's functions, which
+** libmech points at its own the first time, unless the program changed them).
+**
+** MECH_SOLVER_AUTO (the default): MECH_SOLVER_SPARSE when the reduced matrix has at least
+** 24 equations and at most half of its entries can be non-zero (measured: below that size the
+** two are within 20 % of each other, and beyond that share the dense solve is faster), otherwise
+** MECH_SOLVER_DENSE: the slider-cranks stay dense, chains of 12 links or more go sparse.
+*/
+typedef enum mech_solver {
+    MECH_SOLVER_AUTO = 0,
+    MECH_SOLVER_DENSE = 1,
+    MECH_SOLVER_SPARSE = 2,
+} mech_solver;
+
+/// Chooses the solver of the constrained solve (default MECH_SOLVER_AUTO); the next finalize
+/// applies it.
+mech_status mech_system_set_solver(mech_system *sys, mech_solver solver, mech_error *err);
+
+/// After finalize: the solver in use, MECH_SOLVER_DENSE or MECH_SOLVER_SPARSE; before, the
+/// one set.
+mech_solver mech_system_solver(const mech_system *sys);
+
+/// "auto", "dense" or "sparse"; NULL for a value that is not a mech_solver.
+const char *mech_solver_name(mech_solver solver);
+
+/*
 ** Checks the model, sizes the workspaces and, unless turned off, assembles: Newton
 ** iterations make the Lagrange and penalty joint equations hold at t = 0 (drivers at
 ** their initial values) moving the bodies as little as possible, then the velocities

@@ -5,6 +5,9 @@
 #ifndef MECH_TEST_MODELS_H
 #define MECH_TEST_MODELS_H
 
+#include <math.h>
+#include <stdio.h>
+
 #include "mech.h"
 
 /*
@@ -81,6 +84,48 @@ static inline long model_run_allocations(mech_system *sys, mech_method method, d
     long used = mech_alloc_count() - before;
     mech_run_free(run);
     return st ? -1 : used;
+}
+
+/*
+** A planar chain of n links hanging from the ground: links "link1" .. "linkN" of 0.1 m,
+** 0.1 kg (a slender rod's inertia), joined end to end by revolute joints "j1" .. "jN" (j1 to
+** the ground at the origin), at rest, the links at angles near -0.3 rad that vary along it (no
+** two consecutive ones aligned), gravity -y: 2 n Lagrange equations, n degrees of freedom.
+** With massless, links 2, 4, ... have no inertia (their rotation follows from the joints: the
+** general solve).  Not finalized.  NULL on failure, with err filled.
+*/
+static inline mech_system *model_chain_massless(int n, int massless, mech_error *err)
+{
+    mech_system *sys;
+    double g[2] = {0, -9.81}, L = 0.1, m = 0.1, p[2] = {0, 0};
+    if (mech_system_create(&sys, g, err)) return NULL;
+    mech_status st = MECH_OK;
+    for (int i = 1; i <= n && !st; i++) {
+        char bname[24], jname[24];
+        snprintf(bname, sizeof bname, "link%d", i);
+        snprintf(jname, sizeof jname, "j%d", i);
+        double th = -0.3 + 0.4 * sin(0.7 * i);
+        mech_body_def b = mech_body_default();
+        b.name = bname, b.mass = m, b.inertia = massless && i % 2 == 0 ? 0 : m * L * L / 12;
+        b.pos[0] = p[0] + 0.5 * L * cos(th), b.pos[1] = p[1] + 0.5 * L * sin(th), b.angle = th;
+        int id;
+        st = mech_body_add(sys, &b, &id, err);
+        mech_joint_def j = mech_joint_default();
+        j.name = jname, j.body_a = id - 1, j.body_b = id, j.pb[0] = -L / 2;
+        if (i > 1) j.pa[0] = L / 2;
+        if (!st) st = mech_joint_add(sys, &j, NULL, err);
+        p[0] += L * cos(th), p[1] += L * sin(th);
+    }
+    if (st) {
+        mech_system_destroy(sys);
+        return NULL;
+    }
+    return sys;
+}
+
+static inline mech_system *model_chain(int n, mech_error *err)
+{
+    return model_chain_massless(n, 0, err);
 }
 
 /* The ideal slider-crank of benchmark A. */

@@ -6,6 +6,7 @@
 #define MECH_TEST_SMODELS_H
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mech.h"
@@ -138,6 +139,48 @@ static inline mech_system *smodel_slider_crank(double omega, int driven, mech_er
         mech_driver_def dd = mech_driver_default();
         dd.name = "motor", dd.type = MECH_DRIVE_JOINT_ANGLE, dd.target = 0, dd.speed = omega;
         if (!st) st = mech_driver_add(sys, &dd, NULL, err);
+    }
+    if (st) {
+        mech_system_destroy(sys);
+        return NULL;
+    }
+    return sys;
+}
+
+/*
+** A spatial chain of n links hanging from the ground: rods "link1" .. "linkN" of 0.1 m along
+** their body x axes, 0.1 kg, joined end to end by revolute joints "j1" .. "jN" (j1 to the
+** ground at the origin) whose axes alternate between the world z and y axes, so that it swings
+** out of every plane; at rest along +x, gravity -z: 5 n Lagrange equations, n degrees of
+** freedom.  With spherical, the joints are spherical instead (3 n equations, 3 n degrees of
+** freedom).  Not finalized.  NULL on failure, with err filled.
+*/
+static inline mech_system *smodel_chain(int n, int spherical, mech_error *err)
+{
+    static const double Wy[9] = {1, 0, 0, 0, 0, 1, 0, -1, 0}; /* z along world y */
+    mech_system *sys;
+    double g[3] = {0, 0, -9.81}, L = 0.1, m = 0.1;
+    if (mech_system_create_spatial(&sys, g, err)) return NULL;
+    mech_status st = MECH_OK;
+    for (int i = 1; i <= n && !st; i++) {
+        char bname[24], jname[24];
+        snprintf(bname, sizeof bname, "link%d", i);
+        snprintf(jname, sizeof jname, "j%d", i);
+        mech_sbody_def b = mech_sbody_default();
+        b.name = bname, b.mass = m;
+        b.inertia[0] = 1e-6, b.inertia[1] = b.inertia[2] = m * L * L / 12;
+        b.pos[0] = (i - 0.5) * L;
+        int id;
+        st = mech_sbody_add(sys, &b, &id, err);
+        mech_sjoint_def j = mech_sjoint_default();
+        j.name = jname, j.type = spherical ? MECH_SPHERICAL : MECH_REVOLUTE;
+        j.body_a = id - 1, j.body_b = id, j.pb[0] = -L / 2;
+        if (i > 1) j.pa[0] = L / 2;
+        if (i % 2 == 0) {
+            memcpy(j.frame_a, Wy, sizeof Wy);
+            memcpy(j.frame_b, Wy, sizeof Wy);
+        }
+        if (!st) st = mech_sjoint_add(sys, &j, NULL, err);
     }
     if (st) {
         mech_system_destroy(sys);

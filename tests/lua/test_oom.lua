@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: MIT
 -- Out of memory in the bindings, beyond tests/lua/test_alloc_fail.lua's scenario: meshes
--- (built, checked, read from the gmsh files of tests/data), flexible bodies with their
--- frequencies, mesh and guide, sys:lyapunov, the analysis module and fft, the text of
+-- (built, checked, read from the gmsh files of tests/data), a run on the sparse solver
+-- (KLU's allocations go through libmech's), flexible bodies with their frequencies, mesh
+-- and guide, sys:lyapunov, the analysis module and fft, the text of
 -- systems, entities, runs and columns, a run's events, stats and columns, run:csv, a
 -- simulation that fails after its run was made (finding F1), callbacks whose failure is
 -- reported with memory short, the functions that add entities to a system, planar and
@@ -131,6 +132,17 @@ local scenarios = {
     local run = sys:simulate{ t = 1e-3, quiet = true, record = { "b.x" },
       events = { { channel = "b.y", value = -1e-6 } } }
     return run.rows
+  end },
+  { "a chain on the sparse solver (KLU's allocations)", function()
+    local sys = mech.planar{ gravity = { 0, -9.81 }, solver = "sparse" }
+    local prev = sys.ground
+    for i = 1, 4 do
+      local link = sys:body{ name = "l" .. i, mass = 0.1, inertia = 1e-4, at = { (i - 0.5) * 0.1, 0 } }
+      sys:revolute{ prev, link, at = { (i - 1) * 0.1, 0 }, name = "j" .. i }
+      prev = link
+    end
+    local run = sys:simulate{ t = 0.01, report = 0.005, quiet = true, record = { "l4.y", "j1.fy" } }
+    return run.stats.solver .. " " .. digest{ run["l4.y"]:table(), run["j1.fy"]:table() }
   end },
   { "a simulation with a Lua channel and events", function()
     local run = simulate((oscillator()))

@@ -11,7 +11,7 @@ local function raises(f, text, name) return tap.raises(f, text, name) end
 raises(function() mech.planar{ gravity = "down" } end,
   "mech.planar: field 'gravity' must be a table of two numbers {x, y}", "gravity must be a vector")
 raises(function() mech.planar{ gravty = { 0, -9.81 } } end,
-  "mech.planar: unknown field 'gravty' (known fields: gravity, baumgarte, assemble, start)",
+  "mech.planar: unknown field 'gravty' (known fields: gravity, baumgarte, assemble, start, solver)",
   "misspelled fields are caught")
 raises(function() mech.planar{ baumgarte = { -1, 5 } } end,
   "Baumgarte alpha and beta must be finite and >= 0", "negative Baumgarte coefficient")

@@ -87,7 +87,7 @@ tap.like(s0:describe(), "^spatial; gravity %(0, 0, %-9%.81%) m/s%^2; Baumgarte a
 raises(function() mech.spatial { gravity = { 0, -9.81 } } end,
   "mech.spatial: field 'gravity' must be a table of three numbers {x, y, z}", "gravity has three components")
 raises(function() mech.spatial { start = "ideal" } end,
-  "mech.spatial: unknown field 'start' (known fields: gravity, baumgarte, assemble)",
+  "mech.spatial: unknown field 'start' (known fields: gravity, baumgarte, assemble, solver)",
   "no start: spatial systems have no joints with clearance")
 raises(function() mech.spatial(3) end, "mech.spatial: expected a table { gravity = {gx, gy, gz} } (got number)",
   "the argument is a table")
