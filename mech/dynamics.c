@@ -503,3 +503,75 @@ mech_status mech_system_evaluate(mech_system *sys, double t, const double *y, me
     }
     return MECH_OK;
 }
+
+/* ---- the least change onto the constraints (project.c) ------------------------------------ */
+
+/* du -= M^-1 j lam over block kb for the entries j of row r on its side `side`. */
+static void least_change_block(const mech_system *sys, const double *minv, int kb, int r, int side,
+                               const double *j, double lam, double *du)
+{
+    if (kb < 0) return;
+    const mass_block *k = &sys->blocks[kb];
+    if (k->full == MASS_DIAGONAL) {
+        for (int i = 0; i < k->n; i++) du[k->at + i] -= minv[k->at + i] * j[i] * lam;
+    } else { /* M^-1 j was kept by fill_schur_blocks */
+        const double *w = sys->mj + ((size_t)r * 2 + (size_t)side) * BODY_NU_MAX;
+        for (int i = 0; i < k->n; i++) du[k->at + i] -= w[i] * lam;
+    }
+}
+
+int dynamics_least_change(mech_system *sys, double t, int factor, int *fast, const double *b,
+                          double *du)
+{
+    const int nr = sys->nrows, nz = sys->nmassless;
+    double *K = sys->K, *sol = sys->sol;
+    if (factor) {
+        *fast = sys->fast;
+        if (*fast) { /* as solve_fast: the rows on a massless coordinate alone give it inertia */
+            fill_schur(sys, sys->minv_aug, nr);
+            if (chol_factor(K, nr, SINGULAR_TOL) >= 0) *fast = 0;
+        }
+        if (!*fast) { /* as solve_general: the massless coordinates move freely */
+            const int ns = nr + nz;
+            fill_schur(sys, sys->minv, ns);
+            for (int r = 0; r < nr; r++) {
+                const rowinfo *ri = &sys->rows[r];
+                const crow *cr = &sys->cr[r];
+                for (int z = 0; z < nz; z++) {
+                    int zk = sys->massless_block[z], i = sys->massless[z] - sys->blocks[zk].at;
+                    double coef =
+                        (ri->blk_a == zk ? cr->ja[i] : 0) + (ri->blk_b == zk ? cr->jb[i] : 0);
+                    K[r * ns + nr + z] = K[(nr + z) * ns + r] = -coef;
+                }
+            }
+            int bad = lu_factor(K, ns, sys->piv, SINGULAR_TOL);
+            if (bad >= 0) {
+                char what[160];
+                describe_column(sys, bad, what, sizeof what);
+                mech_error_set(&sys->last_err, MECH_ERR_SINGULAR,
+                               "projection: the constraint equations are singular at t = %.9g "
+                               "near %s: the mechanism is locked, redundant or in a singular "
+                               "position",
+                               t, what);
+                return -1;
+            }
+        }
+    }
+    memcpy(sol, b, sizeof(double) * (size_t)nr);
+    if (*fast) {
+        chol_solve(K, nr, sol);
+    } else {
+        for (int z = 0; z < nz; z++) sol[nr + z] = 0;
+        lu_solve(K, nr + nz, sys->piv, sol);
+    }
+    const double *minv = *fast ? sys->minv_aug : sys->minv;
+    memset(du, 0, sizeof(double) * (size_t)sys->nu);
+    for (int r = 0; r < nr; r++) {
+        const rowinfo *ri = &sys->rows[r];
+        const crow *cr = &sys->cr[r];
+        least_change_block(sys, minv, ri->blk_a, r, 0, cr->ja, sol[r], du);
+        least_change_block(sys, minv, ri->blk_b, r, 1, cr->jb, sol[r], du);
+    }
+    for (int z = 0; !*fast && z < nz; z++) du[sys->massless[z]] = sol[nr + z];
+    return 0;
+}
