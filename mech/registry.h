@@ -276,6 +276,7 @@ struct mech_system {
     const double *cs_q;  /* the positions cs was computed from (NULL: none) */
     double *rot;         /* spatial: every body's rotation matrix during one evaluation (9 each) */
     const double *rot_q; /* the positions rot was computed from (NULL: none) */
+    struct project_work *proj; /* the projection onto the constraints (project.c) */
 
     /* last full evaluation */
     double t_eval;

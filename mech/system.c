@@ -20,6 +20,7 @@
 #include "fe_impl.h"
 #include "start.h"
 #include "dim.h"
+#include "project.h"
 #include "spatial_body.h"
 
 #define DEFAULT_BAUMGARTE 5.0
@@ -127,6 +128,7 @@ static void free_workspace(mech_system *sys)
     sys->massless = sys->piv = NULL;
     sys->rows = NULL;
     sys->cr = NULL;
+    project_free(sys);
 }
 
 void mech_system_destroy(mech_system *sys)
@@ -236,7 +238,8 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     if (!sys->minv || !sys->blocks || !sys->minv_full || !sys->massless || !sys->massless_block ||
         !sys->massless_row || !sys->massless_coef || !sys->massless_w || !sys->minv_aug ||
         !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->udot || !sys->K || !sys->mj ||
-        !sys->sol || !sys->piv || !sys->y0 || !sys->ydot || !sys->cs || !sys->rot) {
+        !sys->sol || !sys->piv || !sys->y0 || !sys->ydot || !sys->cs || !sys->rot ||
+        project_alloc(sys) != 0) {
         free_workspace(sys);
         return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory sizing the workspaces");
     }
