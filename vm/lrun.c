@@ -239,7 +239,7 @@ static int run_csv(lua_State *L)
 static void push_stats(lua_State *L, mech_run *run)
 {
     mech_run_stats s = mech_run_get_stats(run);
-    lua_createtable(L, 0, 11);
+    lua_createtable(L, 0, 12);
     lua_pushstring(L, mech_method_name(s.method));
     lua_setfield(L, -2, "method");
     lua_pushinteger(L, s.integ.steps);
@@ -258,6 +258,27 @@ static void push_stats(lua_State *L, mech_run *run)
     lua_setfield(L, -2, "events");
     lua_pushnumber(L, s.integ.h_last);
     lua_setfield(L, -2, "h_last");
+    const mech_project_stats *p = &s.project;
+    lua_createtable(L, 0, 9);
+    lua_pushboolean(L, p->on);
+    lua_setfield(L, -2, "on");
+    lua_pushnumber(L, p->period);
+    lua_setfield(L, -2, "period");
+    lua_pushinteger(L, p->checks);
+    lua_setfield(L, -2, "checks");
+    lua_pushinteger(L, p->projections);
+    lua_setfield(L, -2, "projections");
+    lua_pushinteger(L, p->outputs);
+    lua_setfield(L, -2, "outputs");
+    lua_pushinteger(L, p->iterations);
+    lua_setfield(L, -2, "iterations");
+    lua_pushnumber(L, p->time);
+    lua_setfield(L, -2, "time");
+    lua_pushnumber(L, p->violation);
+    lua_setfield(L, -2, "violation");
+    lua_pushnumber(L, p->velocity);
+    lua_setfield(L, -2, "velocity");
+    lua_setfield(L, -2, "project");
     lua_pushnumber(L, s.wall_time);
     lua_setfield(L, -2, "wall_time");
     lua_pushnumber(L, s.t_end);
