@@ -21,12 +21,17 @@
 ** The velocity projection can only take kinetic energy out (by |du|_M^2 / 2, second order in
 ** the violation); the position projection changes the potential by -Q . dq, first order in
 ** the violation, whose sign follows the drift's.  Both are of the size of the integration
-** error they remove.
+** error they remove.  Between projections the joint forces do work on the drift that builds the
+** violation up again, which Baumgarte stabilisation, holding a steady violation, gives back:
+** projecting step ends only when their violation exceeds what the integrator accepts of a step
+** (project_start) keeps that work, and the cost, small (mech_sim.h).
 **
-** A state whose equations hold within tol (project_start) in the positions, and in the
-** velocities to within tol over the last step's length, is left as it is: its check costs one
-** evaluation of the rows.  Everything here works in the system's workspaces and this module's
-** (project_alloc): nothing is allocated while a run steps.
+** A state whose equations hold within the tolerance (project_start) in the positions, and in
+** the velocities to within it over the last step's length, is left as it is: after a step of an
+** explicit method the check costs nothing (the rows of the step's last stage, at that very
+** state: MODEL_PROJECT_EVALUATED), else one evaluation of the rows.  Everything here works in
+** the system's workspaces and this module's (project_alloc): nothing is allocated while a run
+** steps.
 */
 #define _POSIX_C_SOURCE 200809L
 
@@ -54,6 +59,7 @@ struct project_work {
     double *du;     /* nu: a least change */
     double tol;     /* a step end with violations above this is projected */
     double tol_out; /* an output with violations above this, and Newton's target */
+    double tol_max; /* the positions' tolerance: Newton must end within it */
     double t_last;  /* the time of the last step end checked */
     double h;       /* the time since the one before: velocities' violations times h count */
     mech_project_stats st;
@@ -128,7 +134,8 @@ void project_start(mech_system *sys, double atol, double rtol, double L, int str
     struct project_work *w = sys->proj;
     memset(&w->st, 0, sizeof w->st);
     w->tol_out = CONVERGED * atol;
-    w->tol = strict ? w->tol_out : atol + rtol * L;
+    w->tol_max = atol + rtol * L;
+    w->tol = strict ? w->tol_out : w->tol_max;
     w->t_last = t0;
     w->h = 0;
 }
@@ -266,7 +273,7 @@ static int project_rows(mech_system *sys, struct project_work *w, double t, doub
         viol = rows_at(sys, q, u);
     }
     w->st.iterations += it;
-    if (!(viol <= w->tol)) { /* not even within what a step end may keep */
+    if (!(viol <= w->tol_max)) { /* not even within the positions' tolerance */
         char what[160];
         worst_row(sys, what, sizeof what);
         if (begun) dops->end(sys);
