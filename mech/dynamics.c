@@ -835,3 +835,106 @@ const char *mech_solver_name(mech_solver solver)
     }
     return NULL;
 }
+
+/* ---- the least change onto the constraints (project.c) ------------------------------------ */
+
+/* du -= M^-1 j lam over block kb for the entries j of row r on its side `side`. */
+static void least_change_block(const mech_system *sys, const double *minv, int kb, int r, int side,
+                               const double *j, double lam, double *du)
+{
+    if (kb < 0) return;
+    const mass_block *k = &sys->blocks[kb];
+    if (k->full == MASS_DIAGONAL) {
+        for (int i = 0; i < k->n; i++) du[k->at + i] -= minv[k->at + i] * j[i] * lam;
+    } else { /* M^-1 j was kept by rows_minv (fill_schur, fill_sparse) */
+        const double *w = sys->mj + ((size_t)r * 2 + (size_t)side) * BODY_NU_MAX;
+        for (int i = 0; i < k->n; i++) du[k->at + i] -= w[i] * lam;
+    }
+}
+
+/* The projection's singular matrix: names the entity behind column c (-1: none found). */
+static int least_change_singular(mech_system *sys, double t, int c)
+{
+    char what[160] = "no single equation";
+    if (c >= 0) describe_column(sys, c, what, sizeof what);
+    mech_error_set(&sys->last_err, MECH_ERR_SINGULAR,
+                   "projection: the constraint equations are singular at t = %.9g near %s: the "
+                   "mechanism is locked, redundant or in a singular position",
+                   t, what);
+    return -1;
+}
+
+/* Fills and factors the reduced matrix of dynamics_least_change on the sparse solver's
+** matrices (sys->sp_fast, sys->sp_gen), as solve_sparse does.  Returns 0 or -1. */
+static int least_change_factor_sparse(mech_system *sys, double t, int *fast)
+{
+    const sparse_map *gen = sys->sp_gen;
+    int rc;
+    if (*fast) {
+        fill_sparse(sys, sys->sp_fast, sys->minv_aug);
+        rc = sparse_factor(sys->sp_fast->lu, SINGULAR_TOL);
+        if (rc == SPARSE_NOMEM) return sparse_nomem(sys, t);
+        if (rc == SPARSE_OK) return 0;
+        *fast = 0;
+    }
+    fill_sparse(sys, gen, sys->minv);
+    double *A = sparse_values(gen->lu);
+    for (int q = 0; q < gen->nzent; q++) {
+        const int *ze = gen->zent + 4 * q;
+        A[ze[2]] = A[ze[3]] = -zcoef(sys, ze[0], ze[1]);
+    }
+    rc = sparse_factor(gen->lu, SINGULAR_TOL);
+    if (rc == SPARSE_NOMEM) return sparse_nomem(sys, t);
+    if (rc == SPARSE_OK) return 0;
+    /* the dense LU's order names the column (sol is scratch here) */
+    int bad = sparse_first_singular(gen->lu, SINGULAR_TOL, sys->sol);
+    if (bad == -2) return sparse_nomem(sys, t);
+    return least_change_singular(sys, t, bad);
+}
+
+int dynamics_least_change(mech_system *sys, double t, int factor, int *fast, const double *b,
+                          double *du)
+{
+    const int nr = sys->nrows, nz = sys->nmassless;
+    const int sparse = sys->solver_used == MECH_SOLVER_SPARSE;
+    double *K = sys->K, *sol = sys->sol;
+    if (factor) {
+        *fast = sys->fast;
+        if (sparse) {
+            if (least_change_factor_sparse(sys, t, fast) != 0) return -1;
+        } else {
+            if (*fast) { /* as solve_fast: the rows on a massless coordinate alone give it inertia */
+                fill_schur(sys, sys->minv_aug, nr);
+                if (chol_factor(K, nr, SINGULAR_TOL) >= 0) *fast = 0;
+            }
+            if (!*fast) { /* as solve_general: the massless coordinates move freely */
+                const int ns = nr + nz;
+                fill_schur(sys, sys->minv, ns);
+                for (int r = 0; r < nr; r++)
+                    for (int z = 0; z < nz; z++)
+                        K[r * ns + nr + z] = K[(nr + z) * ns + r] = -zcoef(sys, r, z);
+                int bad = lu_factor(K, ns, sys->piv, SINGULAR_TOL);
+                if (bad >= 0) return least_change_singular(sys, t, bad);
+            }
+        }
+    }
+    memcpy(sol, b, sizeof(double) * (size_t)nr);
+    if (!*fast)
+        for (int z = 0; z < nz; z++) sol[nr + z] = 0;
+    if (sparse)
+        sparse_solve((*fast ? sys->sp_fast : sys->sp_gen)->lu, sol);
+    else if (*fast)
+        chol_solve(K, nr, sol);
+    else
+        lu_solve(K, nr + nz, sys->piv, sol);
+    const double *minv = *fast ? sys->minv_aug : sys->minv;
+    memset(du, 0, sizeof(double) * (size_t)sys->nu);
+    for (int r = 0; r < nr; r++) {
+        const rowinfo *ri = &sys->rows[r];
+        const crow *cr = &sys->cr[r];
+        least_change_block(sys, minv, ri->blk_a, r, 0, cr->ja, sol[r], du);
+        least_change_block(sys, minv, ri->blk_b, r, 1, cr->jb, sol[r], du);
+    }
+    for (int z = 0; !*fast && z < nz; z++) du[sys->massless[z]] = sol[nr + z];
+    return 0;
+}

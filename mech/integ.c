@@ -803,13 +803,23 @@ mech_status mech_integ_reinit(mech_integ *s, double t, const double *y, mech_err
 
 /* ---- events ------------------------------------------------------------------------- */
 
+static mech_status truncate_projected(mech_integ *s, double t, mech_error *err);
+static mech_status project_output(mech_integ *s, double t, double *y);
+
 /* d*g_k at time t of the last step: on the dense output, or (redo) in the state that
-** truncation to t would give, left in yn. */
+** truncation to t would give, left in yn (projected as truncation projects it when the dense
+** output is projected; a step end's projection that only renormalises is left out). */
 static mech_status event_value(mech_integ *s, int k, int d, int redo, double t, double *v,
                                mech_error *err)
 {
     double *y = redo ? s->yn : s->yw;
-    mech_status st = redo ? s->ops->truncate(s, t, err) : s->ops->dense(s, t, y);
+    mech_status st = !redo                   ? s->ops->dense(s, t, y)
+                     : s->opt.project_output ? truncate_projected(s, t, err)
+                                             : s->ops->truncate(s, t, err);
+    if (!st && !redo && project_output(s, t, y) != MECH_OK)
+        st =
+            mech_error_set(err, MECH_ERR_CALLBACK,
+                           "integrator: the projection of the dense output failed at t = %.17g", t);
     if (!st) st = call_g(s, t, y, s->gw, err);
     if (!st) *v = d * s->gw[k];
     return st;
@@ -903,16 +913,62 @@ static mech_status find_events(mech_integ *s, mech_error *err)
 /* ---- stepping ----------------------------------------------------------------------- */
 
 /*
-** The option project on the step end y of an explicit method (BDF projects inside CVODE).
-** The derivative of the unprojected end stays as the next step's first stage: the two differ
-** by the projection's change, which is within the step's error.
+** The option project on the step end (t, yn, fn) of an explicit method (BDF projects inside
+** CVODE), a step from (ta, ya, fa).  A projection that only renormalises quaternions changes no
+** force and no motion (mech_project_fn): the step's derivative and dense output stay.  One that
+** moved the state (a positive return) is followed where the step depends on it: the positions'
+** rates in fn, the first stage of the next step, become those of the moved state (q' = u, or
+** the kinematic map), and DOPRI5's dense output is formed again to end on the moved state with
+** that slope, so that the dense output, the events and the next step all start from it.  The
+** velocities' rates in fn (the accelerations) stay those of the end before the move: they
+** differ by the forces' change over the projection's change, which is of the size of the step's
+** error, times the step's length, and a new evaluation would cost a sixth of a DOPRI5 step.
 */
-static mech_status project_explicit(mech_integ *s, double t, double *y, mech_error *err)
+static mech_status project_explicit(mech_integ *s, mech_project_fn project, double t, double ta,
+                                    const double *ya, const double *fa, mech_error *err)
 {
-    if (!s->opt.project || s->ops == &integ_bdf_ops) return MECH_OK;
-    if (s->opt.project(s->opt.project_ctx, t, y) >= 0) return MECH_OK;
-    return mech_error_set(err, MECH_ERR_CALLBACK,
-                          "integrator: the projection of the state failed at t = %.17g", t);
+    if (!project || s->ops == &integ_bdf_ops) return MECH_OK;
+    int r = project(s->opt.project_ctx, t, s->yn);
+    if (r < 0)
+        return mech_error_set(err, MECH_ERR_CALLBACK,
+                              "integrator: the projection of the state failed at t = %.17g", t);
+    if (r == 0) return MECH_OK;
+    const int nq = s->opt.second_order;
+    if (nq > 0 && s->opt.kinematic) {
+        if (s->opt.kinematic(s->opt.kinematic_ctx, s->yn, s->yn + nq, s->fn) != 0)
+            return mech_error_set(err, MECH_ERR_CALLBACK,
+                                  "integrator: the kinematic map failed at t = %.17g", t);
+    } else if (nq > 0) {
+        memcpy(s->fn, s->yn + nq, sizeof(double) * (size_t)nq);
+    }
+    if (s->ops == &dopri5_ops) dp_dense_coeffs(s, ya, fa, t - ta);
+    return MECH_OK;
+}
+
+/* The option project_output on a value y of the dense output at t. */
+static mech_status project_output(mech_integ *s, double t, double *y)
+{
+    if (!s->opt.project_output || s->opt.project_output(s->opt.project_ctx, t, y) >= 0)
+        return MECH_OK;
+    return MECH_ERR_CALLBACK;
+}
+
+/*
+** Truncation to t inside the last step, projected (into yn, fn, rcn): an explicit method's
+** state is the end of a step redone to t, BDF's the dense output at t; both are projected as
+** the dense output's values are (project_output, else as a step end), so that an event located
+** on the dense output has crossed in the state the run goes on from.
+*/
+static mech_status truncate_projected(mech_integ *s, double t, mech_error *err)
+{
+    mech_status st = s->ops->truncate(s, t, err);
+    if (st) return st;
+    mech_project_fn project = s->opt.project_output ? s->opt.project_output : s->opt.project;
+    if (s->ops != &integ_bdf_ops) return project_explicit(s, project, t, s->t0, s->y0, s->f0, err);
+    if (project_output(s, t, s->yn) != MECH_OK)
+        return mech_error_set(err, MECH_ERR_CALLBACK,
+                              "integrator: the projection of the state failed at t = %.17g", t);
+    return MECH_OK;
 }
 
 mech_status mech_integ_step(mech_integ *s, double t_stop, mech_error *err)
@@ -926,7 +982,7 @@ mech_status mech_integ_step(mech_integ *s, double t_stop, mech_error *err)
                               "integrator: t_stop = %.17g is not after the current time %.17g",
                               t_stop, s->t1);
     mech_status st = s->ops->step(s, t_stop, err);
-    if (!st) st = project_explicit(s, s->tn, s->yn, err);
+    if (!st) st = project_explicit(s, s->opt.project, s->tn, s->t1, s->y1, s->f1, err);
     if (!st) st = call_g(s, s->tn, s->yn, s->gn, err);
     if (st) {
         if (s->ops->resync) s->ops->resync(s);
@@ -977,11 +1033,12 @@ static int clamp_to_step(const mech_integ *s, double *t)
 mech_status mech_integ_dense(mech_integ *s, double t, double *y)
 {
     if (!s || !y || !s->ready || clamp_to_step(s, &t)) return MECH_ERR_ARG;
-    if (t == s->t0 || t == s->t1) {
+    mech_status st = MECH_OK;
+    if (t == s->t0 || t == s->t1)
         memcpy(y, t == s->t1 ? s->y1 : s->y0, (size_t)s->n * sizeof *y);
-        return MECH_OK;
-    }
-    return s->ops->dense(s, t, y);
+    else
+        st = s->ops->dense(s, t, y);
+    return st ? st : project_output(s, t, y);
 }
 
 int mech_integ_events(const mech_integ *s, const mech_integ_event **events)
@@ -1002,8 +1059,7 @@ mech_status mech_integ_truncate(mech_integ *s, double t, mech_error *err)
                               t, s->t0, s->t1);
     int kept = 0;
     if (t < s->t1) {
-        mech_status st = s->ops->truncate(s, t, err);
-        if (!st) st = project_explicit(s, t, s->yn, err);
+        mech_status st = truncate_projected(s, t, err);
         if (!st) st = call_g(s, t, s->yn, s->gn, err);
         if (st) return st;
         swap(&s->y1, &s->yn);

@@ -37,6 +37,11 @@ typedef struct model_limits {
     double elen;  /* the length of the energy check (inf: no check) */
 } model_limits;
 
+/* Flags of model_ops.constrain: the model's last evaluation (rhs) was of this very state y at
+** t, so what it computed of the constraints is current; y is a value of the dense output (an
+** output: its violation is taken down to rounding, not to tol). */
+enum { MODEL_PROJECT_EVALUATED = 1, MODEL_PROJECT_OUTPUT = 2 };
+
 /* What the accepted-step hook says (model_ops.step_accepted). */
 enum { MODEL_STEP_FAILED = -1, MODEL_STEP_KEPT = 0, MODEL_STEP_CHANGED = 1 };
 
@@ -83,6 +88,26 @@ typedef struct model_ops {
     ** accepted step.  NULL: nothing to project.
     */
     mech_project_fn normalize;
+
+    /* ---- projection onto the constraints (mech_sim_options.project) ------------------- */
+    /*
+    ** Whether the model has anything to project after steps (constraints, quaternions), and
+    ** its characteristic period [s] (INFINITY: none), from the start y0: a run longer than
+    ** MECH_PROJECT_PERIODS of them is projected by MECH_PROJECT_AUTO.  NULL: never projected.
+    */
+    int (*projectable)(const void *ctx);
+    double (*period)(const void *ctx);
+    /*
+    ** Starts the projections of a run from t0 (their counts from zero) at the positions'
+    ** tolerances atol and rtol (strict: every step end is taken onto the constraints as an
+    ** output is, for BDF, whose history takes in each correction); constrain then projects a
+    ** state y at t in place of normalize (a mech_project_fn's returns: 1 moved, 0 not, < 0
+    ** failed, the reason in last_error), with the flags MODEL_PROJECT_*; project_stats says what
+    ** it did since (the fields but on and period).
+    */
+    void (*project_start)(void *ctx, double atol, double rtol, int strict, double t0);
+    int (*constrain)(void *ctx, double t, double *y, int flags);
+    void (*project_stats)(const void *ctx, mech_project_stats *out);
 
     /* ---- the model's own events ------------------------------------------------------- */
     /* The nevents event functions at state y into g (contact gaps: a crossing of 0 is an

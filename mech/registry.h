@@ -284,6 +284,7 @@ struct mech_system {
     ** without the fast solve (dynamics.c) */
     mech_solver solver_used;
     struct sparse_map *sp_fast, *sp_gen;
+    struct project_work *proj; /* the projection onto the constraints (project.c) */
 
     /* last full evaluation */
     double t_eval;

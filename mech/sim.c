@@ -86,6 +86,12 @@ typedef struct sim {
     mech_error cb_err; /* its message */
     double memory;     /* the most bytes the rows and events may take */
     int event_energy;  /* an event reads an energy (or a function, anything) */
+    /* the projection onto the constraints: the state of the model's last evaluation, if it was
+    ** a right-hand side (rhs_y NULL: none, or a full evaluation since), and whether a step end
+    ** may be that state (an explicit method: its last stage is at the step end) */
+    const double *rhs_y;
+    double rhs_t;
+    int rhs_trusted;
 } sim;
 
 mech_sim_options mech_sim_default_options(void)
@@ -123,6 +129,7 @@ static double now(void)
 static int evaluate_at(sim *s, double t, const double *y)
 {
     mech_error err;
+    s->rhs_y = NULL;
     if (model_evaluate(&s->m, t, y, &err) == MECH_OK) return 0;
     s->cb_err = err;
     s->failed = 1;
@@ -223,7 +230,30 @@ static int record_event(sim *s, int def, double t, const double *y)
 ** goes through this. */
 static int sim_rhs(void *ctx, double t, const double *y, double *ydot)
 {
-    return model_rhs(&((sim *)ctx)->m, t, y, ydot);
+    sim *s = ctx;
+    int rc = model_rhs(&s->m, t, y, ydot);
+    s->rhs_y = rc == 0 ? y : NULL;
+    s->rhs_t = t;
+    return rc;
+}
+
+/* The projection of a step end (the integrators' option project); an explicit method's last
+** evaluation was of the step end itself, which the model need not evaluate again. */
+static int sim_project_step(void *ctx, double t, double *y)
+{
+    sim *s = ctx;
+    int flags = s->rhs_trusted && y == s->rhs_y && t == s->rhs_t ? MODEL_PROJECT_EVALUATED : 0;
+    s->rhs_y = NULL;
+    return s->m.ops->constrain(s->m.ctx, t, y, flags);
+}
+
+/* The projection of a value of the dense output, or of a truncated step's end (project_output). */
+static int sim_project_output(void *ctx, double t, double *y)
+{
+    sim *s = ctx;
+    int flags = s->rhs_trusted && y == s->rhs_y && t == s->rhs_t ? MODEL_PROJECT_EVALUATED : 0;
+    s->rhs_y = NULL;
+    return s->m.ops->constrain(s->m.ctx, t, y, flags | MODEL_PROJECT_OUTPUT);
 }
 
 /* Event functions for the integrator: the model's own (contact gaps) first, then
@@ -534,6 +564,12 @@ static mech_status check_options(const mech_sim_options *o, sim *s, mech_error *
         return mech_error_set(err, MECH_ERR_ARG,
                               "simulate: max_distance must be > 0 (got %g; 0: the default)",
                               o->max_distance);
+    if (o->project != MECH_PROJECT_AUTO && o->project != MECH_PROJECT_OFF &&
+        o->project != MECH_PROJECT_ON)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "simulate: project = %d: must be MECH_PROJECT_AUTO, MECH_PROJECT_OFF "
+                              "or MECH_PROJECT_ON",
+                              (int)o->project);
     if (o->nchannels < 0 || o->nuser_channels < 0 || o->nevents < 0)
         return mech_error_set(err, MECH_ERR_ARG, "simulate: negative count");
     mech_error why;
@@ -604,8 +640,50 @@ static mech_status check_options(const mech_sim_options *o, sim *s, mech_error *
     return MECH_OK;
 }
 
+/*
+** Whether the run projects onto the constraints after its steps, with the reason in why (the
+** line of the run's parameters): ON and OFF as asked, AUTO when the model has something to
+** project and the run is longer than MECH_PROJECT_PERIODS characteristic periods.  A projection
+** of the caller's own (integ.project) takes the place of this one.
+*/
+static int projection_decided(const mech_model *m, const mech_sim_options *o, double *period,
+                              char *why, size_t size)
+{
+    *period = m->ops->period ? m->ops->period(m->ctx) : INFINITY;
+    int able = m->ops->projectable && m->ops->projectable(m->ctx);
+    const char *caller = o->integ.project ? " (the caller's integ.project instead)" : "";
+    if (o->project == MECH_PROJECT_OFF) {
+        snprintf(why, size, "projection off (asked)");
+        return 0;
+    }
+    if (!able || o->integ.project) {
+        snprintf(why, size, "projection off (%s)%s",
+                 o->project == MECH_PROJECT_ON ? "asked on, nothing to project" : "auto", caller);
+        return 0;
+    }
+    if (o->project == MECH_PROJECT_ON) {
+        snprintf(why, size, "projection on (asked; characteristic period %.3g s)", *period);
+        return 1;
+    }
+    if (o->integ.method == MECH_BDF) {
+        snprintf(why, size, "projection off (auto: not with bdf)");
+        return 0;
+    }
+    int on = o->t_end > MECH_PROJECT_PERIODS * *period;
+    if (!isfinite(*period))
+        snprintf(why, size, "projection off (auto: no characteristic period)");
+    else
+        snprintf(why, size,
+                 "projection %s (auto: t = %.10g s is %.3g characteristic periods of %.3g s, %s "
+                 "%g)",
+                 on ? "on" : "off", o->t_end, o->t_end / *period, *period,
+                 on ? "more than" : "not more than", MECH_PROJECT_PERIODS);
+    return on;
+}
+
 /* The run's parameter text: the model, then the integration settings. */
-static int describe_run(const mech_model *m, const mech_sim_options *o, mech_run *run)
+static int describe_run(const mech_model *m, const mech_sim_options *o, mech_run *run,
+                        const char *projection)
 {
     size_t need = m->ops->describe(m->ctx, "", NULL, 0);
     char line[400];
@@ -623,10 +701,12 @@ static int describe_run(const mech_model *m, const mech_sim_options *o, mech_run
                  mech_method_name(io->method), io->rtol, io->atol, hmax, order, o->report,
                  o->t_end);
     }
-    run->params = mech_malloc(need + strlen(line) + 1);
+    run->params = mech_malloc(need + strlen(line) + strlen(projection) + 2);
     if (run->params == NULL) return -1;
     m->ops->describe(m->ctx, "", run->params, need + 1);
     strcat(run->params, line);
+    strcat(run->params, projection);
+    strcat(run->params, "\n");
     return 0;
 }
 
@@ -690,7 +770,10 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
         else
             snprintf(run->evnames[i], MECH_NAME_MAX, "event%d", i + 1);
     }
-    if (describe_run(m, o, run) != 0) {
+    char projection[200];
+    double period = INFINITY;
+    int project = projection_decided(m, o, &period, projection, sizeof projection);
+    if (describe_run(m, o, run, projection) != 0) {
         st = mech_error_set(err, MECH_ERR_NOMEM, "simulate: out of memory");
         goto done;
     }
@@ -704,6 +787,19 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
     }
     m->ops->atol(m->ctx, io.atol, io.atol_vec, s.atol);
     io.atol_vec = s.atol;
+    if (project) { /* in place of the model's normalize, which the projection includes */
+        /* with events every step end is projected as the dense output is: the event functions
+        ** read the same states at the steps' ends as inside them */
+        double atol = INFINITY;
+        for (int i = 0; i < m->nq; i++) atol = fmin(atol, s.atol[i]);
+        m->ops->project_start(m->ctx, atol, io.rtol, io.method == MECH_BDF, 0.0);
+        io.project = sim_project_step;
+        io.project_output = sim_project_output;
+        io.project_ctx = &s;
+        s.rhs_trusted = io.method != MECH_BDF;
+    }
+    run->stats.project.on = project;
+    run->stats.project.period = period;
     model_integ_structure(m, &io);
     if ((st = mech_integ_create(&integ, m->nstate, &io, sim_rhs, &s, err))) goto done;
     s.imap = mech_calloc((size_t)(m->nevents + o->nevents + 1), sizeof(int));
@@ -891,11 +987,15 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
             double tk = (double)k * o->report;
             if (tk > t_limit + slack) break;
             const double *y;
-            if (fabs(tk - t1) <= slack) {
+            if (fabs(tk - t1) <= slack && !project) {
                 y = mech_integ_state(integ);
-            } else {
-                mech_integ_dense(integ, fmin(fmax(tk, t0), t1), s.ybuf);
+            } else if (mech_integ_dense(integ, fmin(fmax(tk, t0), t1), s.ybuf) == MECH_OK ||
+                       !project) {
                 y = s.ybuf;
+            } else { /* the projection of the dense output failed: the model says why */
+                s.cb_err = *model_last_error(m);
+                s.failed = 1;
+                break;
             }
             if (record_row(&s, tk, y) != 0) break;
             k++;
@@ -959,6 +1059,7 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
     if (run->status == MECH_RUN_STOPPED) st = MECH_OK;
 
 finish:
+    if (project) m->ops->project_stats(m->ctx, &run->stats.project);
     run->stats.integ = mech_integ_get_stats(integ);
     run->stats.integ.events = run->nev; /* the count matches the list */
     run->stats.wall_time = now() - wall0;

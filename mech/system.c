@@ -20,6 +20,7 @@
 #include "fe_impl.h"
 #include "start.h"
 #include "dim.h"
+#include "project.h"
 #include "spatial_body.h"
 
 #define DEFAULT_BAUMGARTE 5.0
@@ -126,6 +127,7 @@ static void free_workspace(mech_system *sys)
     sys->massless = NULL;
     sys->rows = NULL;
     sys->cr = NULL;
+    project_free(sys);
 }
 
 void mech_system_destroy(mech_system *sys)
@@ -233,7 +235,7 @@ mech_status mech_system_finalize(mech_system *sys, mech_error *err)
     if (!sys->minv || !sys->blocks || !sys->minv_full || !sys->massless || !sys->massless_block ||
         !sys->massless_row || !sys->massless_coef || !sys->massless_w || !sys->minv_aug ||
         !sys->rows || !sys->cr || !sys->rhs || !sys->Q || !sys->udot || !sys->mj || !sys->sol ||
-        !sys->y0 || !sys->ydot || !sys->cs || !sys->rot) {
+        !sys->y0 || !sys->ydot || !sys->cs || !sys->rot || project_alloc(sys) != 0) {
         free_workspace(sys);
         return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory sizing the workspaces");
     }

@@ -19,6 +19,7 @@
 #include "contact.h"
 #include "registry.h"
 #include "kind.h"
+#include "project.h"
 
 /* ---- run checks --------------------------------------------------------------------------- */
 
@@ -286,6 +287,28 @@ static mech_status sm_project(void *ctx, double t, double *y, mech_error *err)
     return assemble_state(sys, t, y, 0, err);
 }
 
+static int sm_projectable(const void *ctx)
+{
+    return project_wanted(ctx);
+}
+
+/* The period from the start's motion, over the model's lengths and positions at the start. */
+static double sm_period(const void *ctx)
+{
+    return project_period(ctx, system_scale(ctx, 0));
+}
+
+/* Over the model's size: its lengths and positions at the start. */
+static void sm_project_start(void *ctx, double atol, double rtol, int strict, double t0)
+{
+    project_start(ctx, atol, rtol, system_scale(ctx, 0), strict, t0);
+}
+
+static void sm_project_stats(const void *ctx, mech_project_stats *out)
+{
+    project_get_stats(ctx, out);
+}
+
 static mech_status sm_channel_lookup(const void *ctx, const char *name, mech_channel *out,
                                      mech_error *err)
 {
@@ -306,7 +329,9 @@ static double sm_channel_value(const void *ctx, const mech_channel *ch)
     .energy_runaway = sm_energy_runaway, .scale = sm_scale, .atol = sm_atol,                       \
     .describe_state = sm_describe_state, .state_notes = sm_state_notes, .describe = sm_describe,   \
     .last_error = sm_last_error, .clear_error = sm_clear_error, .project = sm_project,             \
-    .channel_lookup = sm_channel_lookup, .channel_value = sm_channel_value,
+    .channel_lookup = sm_channel_lookup, .channel_value = sm_channel_value,                        \
+    .projectable = sm_projectable, .period = sm_period, .project_start = sm_project_start,         \
+    .constrain = project_state, .project_stats = sm_project_stats,
 
 static const model_ops planar_ops = {SYSTEM_MODEL_OPS.kinematics = NULL, /* q' = u */
                                      .normalize = NULL};

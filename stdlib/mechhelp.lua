@@ -57,7 +57,7 @@ system methods (all take one table of named fields):
   sys:force{ body, at | body_at, value = {fx, fy}, amplitude = {ax, ay}, omega, phase, frame, fn }
   sys:torque{ body, value, amplitude, omega, phase, fn }
   sys:simulate{ t, report, method, h, rtol, atol, max_step, max_order, max_steps, record,
-                events, max_distance, quiet, on_error, params }
+                events, max_distance, project, quiet, on_error, params }
   sys:lyapunov{ t, every, transient, d0, method, rtol, ... }   largest Lyapunov exponent
   sys:flexible{ name, mesh, E, nu, density, ... }  a finite-element body  help("sys:flexible")
   sys:guide{ fe, clearance | lower, upper, law, friction, ... }  nodes between two surfaces
@@ -309,8 +309,14 @@ run = sys:simulate{ t = end time [s], report = s between rows,
                  action = "record" | "stop" | function(t, sys) return "stop" end },
                { fn = function(t, sys) return g end, name = "..." } },
     max_distance = m (default 1e6 times the model's scale; math.huge: no limit),
+    project = "auto" (default) | true | false,
     quiet = true, on_error = "error" | "return", params = { clearance = 0.5e-3 } }
-  Runs from t = 0 (the assembled initial state).  On a failure (non-finite values, a body
+  Runs from t = 0 (the assembled initial state).  project: the state moved back onto the
+  Lagrange joints and drivers (positions and velocities, least change in the mass metric):
+  step ends whose violation exceeds the tolerance (atol + rtol times the model's size), and
+  every row and event (to rounding); "auto" does it for runs of rk4 and dopri5 longer than
+  5 characteristic periods (a turn of the fastest driver, body or pendulum of the model's
+  size); run.stats.project says what was done, run.parameters why.  On a failure (non-finite values, a body
   farther than max_distance from the origin, step size underflow, a stiff model under
   "dopri5", more than max_steps steps or a pace that would need more, a callback error,
   Ctrl-C) it raises an error naming the time, the step and the entity; the rows so far are
@@ -362,7 +368,8 @@ topics["mech.run"] = [[
 a run (results of sys:simulate):
   run.t, run["slider.x"], run:column(name)   columns (help(run.t))
   #run, run.channels, run.status ("complete", "stopped", "failed", "interrupted"),
-  run.ok, run.message, run.stats (steps, rejected, rhs_evals, events, wall_time, solver, ...),
+  run.ok, run.message, run.stats (steps, rejected, rhs_evals, events, wall_time, solver, ...,
+    project = { on, period, checks, projections, outputs, iterations, time, ... }),
   run.events (list of { name, t, values = { [channel] = value } }), run.parameters
   run:csv(path, { columns = {...}, params = {...} })   written whole or not at all
   run:mat(path, { version = "5" | "7.3", ... })       a MATLAB file (help "run:mat")]]

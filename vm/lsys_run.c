@@ -278,6 +278,25 @@ static void push_header(lua_State *L, int t)
     luaL_pushresult(&b);
 }
 
+/* Reads project: true, false or "auto" (the default). */
+static mech_project_mode project_option(lua_State *L, int t, const char *fn)
+{
+    int type = lu_getfield(L, t, fn, "project");
+    mech_project_mode mode = MECH_PROJECT_AUTO;
+    if (type == LUA_TBOOLEAN)
+        mode = lua_toboolean(L, -1) ? MECH_PROJECT_ON : MECH_PROJECT_OFF;
+    else if (type == LUA_TSTRING && strcmp(lua_tostring(L, -1), "auto") == 0)
+        mode = MECH_PROJECT_AUTO;
+    else if (type == LUA_TSTRING)
+        lu_error(L, fn, "field 'project' must be true, false or \"auto\" (got \"%s\")",
+                 lua_tostring(L, -1));
+    else if (type != LUA_TNIL)
+        lu_error(L, fn, "field 'project' must be true, false or \"auto\" (got %s)",
+                 luaL_typename(L, -1));
+    lua_pop(L, 1);
+    return mode;
+}
+
 /* What sys:simulate was asked (the fields that are not channels or events). */
 typedef struct sim_request {
     mech_sim_options o;
@@ -295,6 +314,7 @@ static void read_options(lua_State *L, int t, const char *fn, sim_request *rq)
     int has_h = integ_options(L, t, fn, &rq->o.integ);
     rq->o.report = lu_number(L, t, fn, "report", has_h ? rq->o.integ.h : rq->o.t_end / 1000, 0);
     rq->o.max_distance = max_distance_option(L, t, fn);
+    rq->o.project = project_option(L, t, fn);
     rq->quiet = lu_bool(L, t, fn, "quiet", 0);
     rq->return_on_error = lu_option(L, t, fn, "on_error", on_error, 0);
 }
@@ -503,10 +523,10 @@ static int hand_back(lua_State *L, lsys *ls, const char *fn, const sim_request *
 static int sys_simulate(lua_State *L)
 {
     const char *fn = "sys:simulate";
-    static const char *const known[] = {"t",      "report",       "method",    "h",
-                                        "rtol",   "atol",         "max_step",  "max_order",
-                                        "record", "events",       "quiet",     "on_error",
-                                        "params", "max_distance", "max_steps", NULL};
+    static const char *const known[] = {
+        "t",        "report",       "method",    "h",       "rtol",  "atol",
+        "max_step", "max_order",    "record",    "events",  "quiet", "on_error",
+        "params",   "max_distance", "max_steps", "project", NULL};
     int t;
     lsys *ls = lsys_method_args(L, fn, "{ t = end time, report = ..., ... }", known, 0, &t);
     lua_settop(L, 2);

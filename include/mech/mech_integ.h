@@ -66,11 +66,11 @@ typedef int (*mech_event_fn)(void *ctx, double t, const double *y, double *g);
 typedef int (*mech_kinematic_fn)(void *ctx, const double *q, const double *u, double *qdot);
 
 /*
-** Projection of a state onto what it must satisfy by itself (unit quaternions): moves y in
-** place by no more than the integrator's error, to a state whose right-hand side differs by
-** as little (the spatial system reads every orientation as A(e / |e|), so renormalising e
-** changes no force and no motion).  Returns 0, or < 0 when y cannot be projected (then the
-** step fails as a callback failure would).
+** Projection of a state onto what it must satisfy (unit quaternions, constraints): moves y in
+** place by no more than the integrator's error.  Returns 0 when the move changes no force and
+** no motion (the spatial system reads every orientation as A(e / |e|), so renormalising e is
+** such a move), 1 when it moved the state otherwise (onto the constraints), or < 0 when y
+** cannot be projected (then the step fails as a callback failure would).
 */
 typedef int (*mech_project_fn)(void *ctx, double t, double *y);
 
@@ -94,13 +94,19 @@ typedef struct mech_integ_options {
                       ///< and DOPRI5.  0 <= second_order + nu <= N (the number of equations).
     int nu; ///< number of velocity states u after the positions (0: nu = second_order, the
             ///< only choice without a kinematic map).  Needs second_order > 0.
-    mech_kinematic_fn kinematic; ///< q' = N(q) u for BDF's Newton matrices (NULL: q' = u,
-                                 ///< N the identity, which needs nu = second_order)
-    void *kinematic_ctx;         ///< first argument of kinematic
-    mech_project_fn project;     ///< applied to the state after every accepted step (RK4 and
-                                 ///< DOPRI5: to the new step end, their last stage kept; BDF:
-                                 ///< through CVODE's projection, CVodeSetProjFn); NULL: none
-    void *project_ctx;           ///< first argument of project
+    mech_kinematic_fn kinematic;    ///< q' = N(q) u for BDF's Newton matrices (NULL: q' = u,
+                                    ///< N the identity, which needs nu = second_order)
+    void *kinematic_ctx;            ///< first argument of kinematic
+    mech_project_fn project;        ///< applied to the state after every accepted step (RK4 and
+                                    ///< DOPRI5: to the new step end, their last stage kept but
+                                    ///< for the positions' rates when it returns 1, and the
+                                    ///< step's dense output formed again to end on it; BDF:
+                                    ///< through CVODE's projection, CVodeSetProjFn); NULL: none
+    void *project_ctx;              ///< first argument of project and project_output
+    mech_project_fn project_output; ///< applied to every value of the dense output and to the
+                                    ///< state a truncation gives (in place of project there);
+                                    ///< events are located on the values it gives; NULL: the
+                                    ///< dense output is the interpolant as it is
 } mech_integ_options;
 
 /// Statistics since mech_integ_init.

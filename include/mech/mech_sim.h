@@ -91,6 +91,41 @@ typedef struct mech_event_def {
     void *on_event_ud;
 } mech_event_def;
 
+/*
+** Projection of the state onto the constraints (mech_sim_options.project).  A state is moved
+** onto Phi(q, t) = 0 of the Lagrange joints and drivers (positions, by Newton iterations) and
+** onto Phi_q u + Phi_t = 0 (velocities), each time by the least change in the metric of the
+** mass matrix, dq = -M^-1 G^T (G M^-1 G^T)^-1 Phi over the velocities (q' = N(q) u), and its
+** quaternions are renormalised; Baumgarte stabilisation stays on between steps.  Penalty joints
+** and joints with clearance are force elements: they are not projected.
+**
+**   step ends   RK4 and DOPRI5: an accepted step's end whose violations exceed the positions'
+**               tolerance atol + rtol L (L the model's size; a velocity's violation counts by
+**               how far it carries a position over the last step) is projected; a smaller
+**               violation is within the error the integrator accepts of a step.  The step's
+**               dense output is formed again to end on the projected state.  BDF: every step,
+**               inside CVODE (CVodeSetProjFn), which folds the correction into its history.
+**   outputs     every value of the dense output (the recorded rows, the events' rows, the
+**               states events are located on) and a step truncated at an event are projected
+**               to 1e-4 atol (rounding permitting): the joints hold at every row.
+**
+** MECH_PROJECT_AUTO projects runs of RK4 and DOPRI5 longer than MECH_PROJECT_PERIODS
+** characteristic periods of a model with something to project (Lagrange equations, or
+** quaternions).  The characteristic period is 2 pi / omega, omega the fastest rate the model is
+** given at its start: the drivers' speeds (a distance driver's over the model's size L), the
+** bodies' angular speeds and their speeds over L, and sqrt(g / L), the swing of a pendulum of
+** the model's size; a model with none of them has no period, and AUTO does not project it.
+** BDF runs are not projected by AUTO: a projection every step costs about as much as the step.
+*/
+typedef enum mech_project_mode {
+    MECH_PROJECT_AUTO = 0, ///< project long runs of models with constraints (the default)
+    MECH_PROJECT_OFF = 1,  ///< never (quaternions are still renormalised after every step)
+    MECH_PROJECT_ON = 2,   ///< always, when the model has anything to project
+} mech_project_mode;
+
+/// AUTO projects runs longer than this many characteristic periods.
+#define MECH_PROJECT_PERIODS 5.0
+
 /// Progress report, called about every quarter of a second of wall time, and once at the
 /// end with elapsed < 0 (so that a progress line can be cleared).
 typedef void (*mech_progress_fn)(void *ud, double t, double t0, double t_end, double elapsed);
@@ -112,6 +147,8 @@ typedef struct mech_sim_options {
                          ///< origin along x or y (or z) [m] (a motion that has run away); 0: 1e6
                          ///< times the model's scale (see mech_simulate), inf: no limit
     size_t max_memory;   ///< most bytes the rows and events may take (0: mech_physical_memory)
+    mech_project_mode project; ///< projection onto the constraints (default AUTO); a projection
+                               ///< of the caller's in integ.project replaces it
 } mech_sim_options;
 
 /*
@@ -187,14 +224,28 @@ void mech_run_event(const mech_run *run, long k, int *def, double *t, const doub
 /// Name of event definition i.
 const char *mech_run_event_name(const mech_run *run, int i);
 
+/// What the projection onto the constraints did in a run.
+typedef struct mech_project_stats {
+    int on;           ///< the run projected (ON, or AUTO decided so)
+    double period;    ///< the characteristic period AUTO compares the run with [s] (inf: none)
+    long checks;      ///< step ends checked
+    long projections; ///< of them, those moved onto the constraints
+    long outputs;     ///< outputs (dense output's values, truncated steps) moved onto them
+    long iterations;  ///< Newton iterations on the positions, in all
+    double time;      ///< wall time spent checking and projecting [s]
+    double violation; ///< the largest violation found at a step end [m or rad]
+    double velocity;  ///< the largest velocity violation found there [m/s or rad/s]
+} mech_project_stats;
+
 typedef struct mech_run_stats {
     mech_integ_stats integ; ///< integ.events: the events the run lists (mech_run_nevents),
                             ///< each crossing once; a contact's onsets and ends are not listed
                             ///< (its impacts channel counts them)
     mech_method method;
-    double wall_time;   ///< [s]
-    double t_end;       ///< time reached [s]
-    mech_solver solver; ///< the constrained solve's: MECH_SOLVER_DENSE or MECH_SOLVER_SPARSE
+    double wall_time;           ///< [s]
+    double t_end;               ///< time reached [s]
+    mech_solver solver;         ///< the constrained solve's: MECH_SOLVER_DENSE or MECH_SOLVER_SPARSE
+    mech_project_stats project; ///< the projection onto the constraints (zeros when off)
 } mech_run_stats;
 
 mech_run_stats mech_run_get_stats(const mech_run *run);
