@@ -903,7 +903,8 @@ int dynamics_least_change(mech_system *sys, double t, int factor, int *fast, con
         if (sparse) {
             if (least_change_factor_sparse(sys, t, fast) != 0) return -1;
         } else {
-            if (*fast) { /* as solve_fast: the rows on a massless coordinate alone give it inertia */
+            /* as solve_fast: the rows on a massless coordinate alone give it inertia */
+            if (*fast) {
                 fill_schur(sys, sys->minv_aug, nr);
                 if (chol_factor(K, nr, SINGULAR_TOL) >= 0) *fast = 0;
             }
