@@ -18,6 +18,7 @@
 #include "mass_block.h"
 
 struct dim_ops;    /* dim.h */
+struct system_jac; /* system_jac.h */
 struct joint_type; /* joint_type.h */
 
 /* The most equations a joint has (a spatial fixed joint). */
@@ -167,6 +168,9 @@ typedef struct contact {
     /* last evaluation */
     double gap, dd, vt, fn, ft, elastic, zdot;
     int sticking;
+    /* sticking friction (planar) at the last evaluation: the derivative of its force along t
+    ** by every other force along t (-1 holding, 0 clamped or not sticking) and t itself */
+    double dft_dother, t_stick[2];
 } contact;
 
 /* A flexible body (fe.c): its nodes are the bodies body0 .. body0 + mesh.nnodes - 1, their
@@ -276,6 +280,7 @@ struct mech_system {
     const double *cs_q;  /* the positions cs was computed from (NULL: none) */
     double *rot;         /* spatial: every body's rotation matrix during one evaluation (9 each) */
     const double *rot_q; /* the positions rot was computed from (NULL: none) */
+    struct system_jac *jac; /* BDF's Jacobian structure (system_jac.c), NULL until asked for */
 
     /* last full evaluation */
     double t_eval;

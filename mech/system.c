@@ -21,6 +21,7 @@
 #include "start.h"
 #include "dim.h"
 #include "spatial_body.h"
+#include "system_jac.h"
 
 #define DEFAULT_BAUMGARTE 5.0
 
@@ -81,6 +82,7 @@ int mech_system_dim(const mech_system *sys)
 
 static void free_workspace(mech_system *sys)
 {
+    system_jac_free(sys);
     mech_free(sys->minv);
     mech_free(sys->blocks);
     sys->blocks = NULL;

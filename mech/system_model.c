@@ -19,6 +19,7 @@
 #include "contact.h"
 #include "registry.h"
 #include "kind.h"
+#include "system_jac.h"
 
 /* ---- run checks --------------------------------------------------------------------------- */
 
@@ -297,6 +298,11 @@ static double sm_channel_value(const void *ctx, const mech_channel *ch)
     return mech_channel_value(ctx, ch);
 }
 
+static mech_status sm_jacobian(void *ctx, mech_jac_structure *js, mech_error *err)
+{
+    return system_jac_structure(ctx, js, err);
+}
+
 /* The operations both dimensions share; they differ in the kinematic map and the projection. */
 #define SYSTEM_MODEL_OPS                                                                           \
     .prepare = sm_prepare, .rhs = mech_system_rhs, .evaluate = sm_evaluate, .forget = sm_forget,   \
@@ -306,7 +312,8 @@ static double sm_channel_value(const void *ctx, const mech_channel *ch)
     .energy_runaway = sm_energy_runaway, .scale = sm_scale, .atol = sm_atol,                       \
     .describe_state = sm_describe_state, .state_notes = sm_state_notes, .describe = sm_describe,   \
     .last_error = sm_last_error, .clear_error = sm_clear_error, .project = sm_project,             \
-    .channel_lookup = sm_channel_lookup, .channel_value = sm_channel_value,
+    .channel_lookup = sm_channel_lookup, .channel_value = sm_channel_value,                        \
+    .jacobian = sm_jacobian,
 
 static const model_ops planar_ops = {SYSTEM_MODEL_OPS.kinematics = NULL, /* q' = u */
                                      .normalize = NULL};
