@@ -238,85 +238,14 @@ static void set_u(const mech_system *sys, double *y, int b, int k, double v)
     y[sys->nq + sys->bodies[b].u_at + k] = v;
 }
 
-/*
-** The slider-crank with a flexible slider of [Zheng & Wang, Sec. 4.2] (stdlib/spec000.lua):
-** crank and rod on Lagrange revolutes, the moment on the crank, the slider's nx x 2 mesh
-** joined at its centre node to the rod (penalty or Lagrange), one contact per surface node
-** against the guide's surfaces (Kelvin-Voigt, sticking friction).
-*/
-static mech_system *fe_crank(int nx, int lagrange, int *fe, double *ylow)
-{
-    mech_error err;
-    mech_system *sys;
-    double g[2] = {0, -9.81}, L1 = 1.8, L2 = 2.0, W = 0.5, H = 0.3, c = 2.5e-3;
-    if (mech_system_create(&sys, g, &err)) return NULL;
-    mech_body_def b = mech_body_default();
-    b.name = "crank", b.mass = 2, b.inertia = 2 * L1 * L1 / 12, b.pos[0] = L1 / 2;
-    int crank, rod;
-    mech_status st = mech_body_add(sys, &b, &crank, &err);
-    b.name = "rod", b.mass = 1, b.inertia = L2 * L2 / 12, b.pos[0] = L1 + L2 / 2;
-    if (!st) st = mech_body_add(sys, &b, &rod, &err);
-    mech_joint_def j = mech_joint_default();
-    j.name = "O", j.body_a = MECH_GROUND, j.body_b = crank, j.pb[0] = -L1 / 2;
-    if (!st) st = mech_joint_add(sys, &j, NULL, &err);
-    j.name = "A", j.body_a = crank, j.body_b = rod, j.pa[0] = L1 / 2, j.pb[0] = -L2 / 2;
-    if (!st) st = mech_joint_add(sys, &j, NULL, &err);
-    mech_load_def l = mech_load_default();
-    l.name = "P", l.body = crank, l.torque = 1, l.profile = MECH_HARMONIC;
-    l.amplitude[0] = 6, l.freq = 3.14159265358979323846 / 6;
-    if (!st) st = mech_load_add(sys, &l, NULL, &err);
-    mech_mesh mesh = mech_mesh_empty();
-    mech_rectangle_def rd = mech_rectangle_default();
-    rd.size[0] = W, rd.size[1] = H, rd.nx = nx, rd.ny = 2;
-    rd.origin[0] = L1 + L2 - W / 2, rd.origin[1] = -H / 2;
-    if (!st) st = mech_mesh_rectangle(&mesh, &rd, &err);
-    mech_fe_def fd = mech_fe_default();
-    fd.name = "slider", fd.mesh = &mesh, fd.E = 1000, fd.nu = 0.3, fd.density = 20.0 / 3;
-    fd.alpha = 0.01, fd.beta = 0.544;
-    if (!st) st = mech_fe_add(sys, &fd, fe, &err);
-    int centre = (nx + 1) * 1 + nx / 2; /* row by row from the bottom: the middle row */
-    double best = INFINITY;
-    for (int k = 0; !st && k < mesh.nnodes; k++) {
-        double d = hypot(mesh.xy[2 * k] - (L1 + L2), mesh.xy[2 * k + 1]);
-        if (d < best) best = d, centre = k;
-    }
-    j = mech_joint_default();
-    j.name = "B", j.body_a = rod, j.body_b = mech_fe_node_body(sys, *fe, centre);
-    j.pa[0] = L2 / 2;
-    if (!lagrange) j.enforce = MECH_PENALTY, j.k[0] = j.k[1] = 1e5;
-    if (!st) st = mech_joint_add(sys, &j, NULL, &err);
-    for (int k = 0; !st && k < mesh.nnodes; k++) {
-        double y = mesh.xy[2 * k + 1];
-        if (fabs(fabs(y) - H / 2) > 1e-9) continue;
-        mech_contact_def cd = mech_contact_default();
-        cd.body_a = mech_fe_node_body(sys, *fe, k);
-        cd.body_b = MECH_GROUND;
-        cd.surface_point[1] = y > 0 ? H / 2 + c : -(H / 2 + c);
-        cd.normal[1] = y > 0 ? -1 : 1;
-        cd.flip_tangent = y > 0;
-        cd.normal_law = mech_normal_default(MECH_NORMAL_KELVIN_VOIGT);
-        cd.normal_law.K = 1e4, cd.normal_law.c = 1e3;
-        cd.friction = mech_friction_default(MECH_FRICTION_STICK);
-        cd.friction.mu = 0.03, cd.friction.mu_s = 0.04, cd.friction.v_eps = 1e-5;
-        st = mech_contact_add(sys, &cd, NULL, &err);
-    }
-    mech_mesh_free(&mesh);
-    *ylow = -(H / 2 + c);
-    if (st) {
-        diag("fe_crank: %s", err.msg);
-        mech_system_destroy(sys);
-        return NULL;
-    }
-    return sys;
-}
-
 /* The slider-crank's states: as assembled; the slider pressed 0.5 mm into the lower surface,
 ** its lower nodes at rest (sticking), on the ramp, sliding. */
 static void fe_crank_states(int nx, int lagrange)
 {
     int fe = -1;
-    double ylow;
-    mech_system *sys = fe_crank(nx, lagrange, &fe, &ylow);
+    mech_error err;
+    mech_system *sys = model_fe_slider_crank(nx, 2, lagrange, &fe, &err);
+    if (!sys) diag("%s", err.msg);
     probe p;
     char label[120];
     snprintf(label, sizeof label, "FE slider-crank %d x 2 (%s B)", nx,
