@@ -801,7 +801,7 @@ static mech_status bdf_setup(mech_integ *s, mech_error *err)
     }
     if (b->v && b->A) b->ls = b->so_n ? so_create(b) : SUNLinSol_Dense(b->v, b->A, b->sun);
     if (!b->sun || !b->v || !b->atol || !b->A || !b->ls || !b->cv)
-        return mech_error_set(err, MECH_ERR_NOMEM, "bdf: cannot create the CVODE solver");
+        return mech_error_set(err, MECH_ERR_NOMEM, "bdf: out of memory creating the CVODE solver");
 
     const char *what = NULL;
     int flag;
