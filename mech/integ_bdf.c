@@ -2,11 +2,10 @@
 /*
 ** MECH_BDF: CVODE (SUNDIALS 6) variable-order BDF with Newton iterations, a direct linear
 ** solver and our own difference-quotient Jacobian (CVODE's built-in one allocates a vector
-** header at every Jacobian evaluation), plugged into the step driver of integ.c.  CVODE takes one
-*internal step per mech_integ_step (CV_ONE_STEP with a stop
-** time), its interpolating polynomial is the dense output, and the events are found by
-** the shared driver on that dense output (not by CVodeRootInit), so that all methods
-** behave alike.
+** header at every Jacobian evaluation), plugged into the step driver of integ.c.  CVODE
+** takes one internal step per mech_integ_step (CV_ONE_STEP with a stop time), its
+** interpolating polynomial is the dense output, and the events are found by the shared
+** driver on that dense output (not by CVodeRootInit), so that all methods behave alike.
 **
 ** A restart (init, reinit, truncate, or a failure after CVODE had moved on) is lazy: it
 ** marks the solver for CVodeReInit at (t1, y1) before the next step, so that the dense
