@@ -56,9 +56,9 @@
 ** for the slider-crank with a flexible slider 16 right-hand sides (and one for L) whatever the
 ** mesh, against 52 with 4 elements and 340 with 64.  The grouping needs the rows of the
 ** outputs (energy accounts, driver works: states no rate reads, which depend on every
-** velocity) left out of R, their rows then those of I; when the groups would not save a
-** quarter of the evaluations the outputs stay in and the columns go one by one, the Newton
-** matrices and their rounding those of the structure-less path (integ_jac.c).  The
+** velocity) left out of R, their rows then those of I; when the groups would not halve the
+** evaluations the outputs stay in and the columns go one by one, the Newton matrices and
+** their rounding those of the structure-less path (integ_jac.c).  The
 ** structure's entries are kept by compressed columns, and the product Jr[:, :nq] bq of the
 ** solves runs over them.
 **
