@@ -83,8 +83,9 @@
 ** component: R more than half full), the sparse solver's time over the dense one's: the
 ** flexible slider 0.87, 0.77, 0.57, 0.46, 0.34; penalty chains 0.83 to 1.05 from r = 7 to 16
 ** (noise), 0.89 at r = 22, 0.85 at 28; Lagrange chains 1.00 to 1.03 from r = 16 to 52.  So the
-** sparse solver is taken from r = 24 on when at most half of R may be non-zero; below that the
-** dense one is as fast (and small models keep the rounding they had).
+** sparse solver is taken from r = 24 on when at most half of R may be non-zero and the
+** Jacobian is grouped; below that the dense one is as fast (and small models keep the
+** rounding they had, as do those whose columns go one by one).
 */
 #include <float.h>
 #include <math.h>
@@ -784,7 +785,9 @@ static mech_status bdf_setup(mech_integ *s, mech_error *err)
         return mech_error_set(err, MECH_ERR_ARG,
                               "bdf: the sparse Newton solver needs the model's Jacobian structure "
                               "and velocities that are the positions' rates (q' = u)");
-    if (can_sparse && s->opt.newton != MECH_NEWTON_DENSE) {
+    /* automatic: when the Jacobian is grouped (else BDF runs as without the structure) */
+    if (can_sparse && (s->opt.newton == MECH_NEWTON_SPARSE ||
+                       (s->opt.newton == MECH_NEWTON_AUTO && b->jac.grouped))) {
         if (!sparse_pattern(b)) return mech_error_set(err, MECH_ERR_NOMEM, "bdf: out of memory");
         b->sparse = s->opt.newton == MECH_NEWTON_SPARSE || sparse_pays(b->jac.r, b->Rp[b->jac.r]);
         if (!b->sparse) sparse_free(b);

@@ -168,6 +168,7 @@ static mech_status layout(integ_jac *J, int leave_out, mech_error *err)
     const int n = J->n, row0 = J->row0, has_lin = js->lin_colptr != NULL;
     const int *gp = js->colptr, *gr = js->rowind;
     const int *lp = js->lin_colptr, *lr = js->lin_rowind;
+    J->grouped = leave_out;
     J->use_lin = leave_out && has_lin;
     J->nlin = J->use_lin ? lp[n] : 0;
 

@@ -21,7 +21,8 @@ typedef struct integ_jac {
     double *val;
     int nnz;
     int noutputs;
-    int use_lin; /* the groups of g with L (else the columns of f one by one, outputs kept) */
+    int grouped; /* the outputs left out, the columns grouped (else one by one, outputs kept) */
+    int use_lin; /* ... and L added to g's quotients */
     /* g's kept entries: gpos[gptr[j] .. gptr[j + 1]) their positions in val */
     int *gptr, *gpos;
     /* the groups of columns: grp_col[grp_ptr[k] .. grp_ptr[k + 1]) */
