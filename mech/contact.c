@@ -208,8 +208,12 @@ int planar_contact_forces(mech_system *sys, double t, const double *y, double *y
                                      : 0.0;
             double limit = c->flaw.mu_s * c->fn;
             double ft = fmax(-limit, fmin(limit, -other));
-            double s = fabs(c->vt) / c->flaw.v_eps - 1; /* > 0: on the ramp */
+            double s = fabs(c->vt) / c->flaw.v_eps - 1;   /* > 0: on the ramp */
+            c->dft_dother = fabs(other) < limit ? -1 : 0; /* for BDF's Jacobian */
             if (s > 0) ft = (1 - s) * ft - s * c->flaw.mu * c->fn * (c->vt > 0 ? 1 : -1);
+            if (s > 0) c->dft_dother *= 1 - s;
+            c->t_stick[0] = g.t[0];
+            c->t_stick[1] = g.t[1];
             c->ft = ft;
             apply(sys, c, &g, 0.0, ft);
             sys->p_friction -= ft * c->vt;
@@ -220,7 +224,7 @@ int planar_contact_forces(mech_system *sys, double t, const double *y, double *y
         c->gap = g.gap;
         c->dd = dd;
         c->vt = vt;
-        c->fn = c->ft = c->elastic = c->zdot = 0;
+        c->fn = c->ft = c->elastic = c->zdot = c->dft_dother = 0;
         c->sticking = 0;
         if (c->bristle >= 0) ydot[c->bristle] = 0; /* frozen out of contact */
         if (!c->active || d <= 0) continue;
@@ -241,7 +245,8 @@ int planar_contact_forces(mech_system *sys, double t, const double *y, double *y
         apply(sys, c, &g, fn, ft);
         sys->p_contact += (fn - elastic) * dd; /* the power the law dissipates */
         sys->p_friction -= ft * vt;
-        sys->contact_energy += mech_normal_energy(&c->nlaw, d);
+        if (sys->full_eval)
+            sys->contact_energy += mech_normal_energy(&c->nlaw, d); /* read then only */
     }
     return 0;
 }

@@ -149,7 +149,8 @@ mech_status mech_normal_check(const mech_normal_law *law, mech_error *err)
 double mech_normal_force(const mech_normal_law *law, double d, double dd, double vi,
                          double *elastic)
 {
-    double el = d > 0 ? law->K * pow(d, law->n) : 0, f = el;
+    /* pow(d, 1) is d (exactly), and a linear law (Kelvin-Voigt's) costs no libm call */
+    double el = d > 0 ? law->K * (law->n == 1 ? d : pow(d, law->n)) : 0, f = el;
     if (d > 0) {
         switch (law->type) {
         case MECH_NORMAL_KELVIN_VOIGT: f = el + law->c * dd; break;

@@ -25,6 +25,7 @@
 #include "mech_fe.h"
 #include "registry.h"
 #include "fe_impl.h"
+#include "system_jac.h"
 
 typedef lapack_int (*dsygvd_fn)(int layout, lapack_int itype, char jobz, char uplo, lapack_int n,
                                 double *a, lapack_int lda, double *b, lapack_int ldb, double *w);
@@ -382,10 +383,47 @@ double mech_fe_total_mass(const mech_system *sys, int fe)
 
 /* ---- the internal forces ---------------------------------------------------------------- */
 
+/*
+** For BDF's Jacobian (system_jac.c): the internal forces of the linear nodes are kept
+** (JAC_CAPTURE) or the kept ones used instead (JAC_FROZEN, their damping power left out:
+** it goes only into an energy account, which BDF's Newton matrices leave out).
+*/
+static void fe_forces_jac(mech_system *sys, int b, const double *q, const double *v,
+                          double *p_dissip)
+{
+    const system_jac *J = sys->jac;
+    fe_body *f = &sys->fes[b];
+    const int n2 = 2 * f->mesh.nnodes, *rp = f->rowptr, *col = f->col;
+    const double *X = f->mesh.xy, *val = f->val, *qf = q + f->dof0, *vf = v + f->dof0;
+    const unsigned char *linear = J->linear + J->node_at[b];
+    double *Qf = sys->Q + f->dof0, *q0 = J->q0 + 2 * (size_t)J->node_at[b], power = 0;
+    for (int i = 0; i < n2; i++) {
+        if (linear[i >> 1] && J->mode == JAC_FROZEN) {
+            Qf[i] += q0[i];
+            continue;
+        }
+        double ku = 0, kv = 0;
+        for (int p = rp[i]; p < rp[i + 1]; p++) {
+            int j = col[p];
+            ku += val[p] * (qf[j] - X[j]);
+            kv += val[p] * vf[j];
+        }
+        double damp = f->beta * kv + f->alpha * f->mass[i >> 1] * vf[i];
+        if (linear[i >> 1]) q0[i] = -(ku + damp);
+        Qf[i] -= ku + damp;
+        power += vf[i] * damp;
+    }
+    *p_dissip += power;
+}
+
 void fe_forces(mech_system *sys, const double *q, const double *v, double *p_dissip,
                double *v_elastic, int full)
 {
     for (int b = 0; b < sys->nfes; b++) {
+        if (sys->jac && sys->jac->mode != JAC_LIVE) { /* never a full evaluation */
+            fe_forces_jac(sys, b, q, v, p_dissip);
+            continue;
+        }
         fe_body *f = &sys->fes[b];
         const int n2 = 2 * f->mesh.nnodes, *rp = f->rowptr, *col = f->col;
         const double *X = f->mesh.xy, *val = f->val, *qf = q + f->dof0, *vf = v + f->dof0;

@@ -80,6 +80,16 @@ const char *mech_method_name(mech_method m)
     return "unknown";
 }
 
+const char *mech_newton_name(mech_newton n)
+{
+    switch (n) {
+    case MECH_NEWTON_AUTO: return "auto";
+    case MECH_NEWTON_DENSE: return "dense";
+    case MECH_NEWTON_SPARSE: return "sparse";
+    }
+    return "unknown";
+}
+
 mech_integ_options mech_integ_default_options(void)
 {
     mech_integ_options o = {0};
@@ -560,6 +570,9 @@ static mech_status check_options(int n, const mech_integ_options *o, mech_rhs_fn
         return mech_error_set(
             err, MECH_ERR_ARG,
             "integrator option event_tol = %g: must be >= 0 and finite (0: default)", o->event_tol);
+    if ((unsigned)o->newton > MECH_NEWTON_SPARSE)
+        return mech_error_set(err, MECH_ERR_ARG, "integrator option newton = %d: unknown",
+                              (int)o->newton);
     if (o->second_order < 0 || (o->nu == 0 && o->second_order > n / 2))
         return mech_error_set(err, MECH_ERR_ARG,
                               "integrator option second_order = %d: must be in [0, %d] (the "

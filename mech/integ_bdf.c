@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** MECH_BDF: CVODE (SUNDIALS 6) variable-order BDF with Newton iterations, a dense direct
-** linear solver and our own difference-quotient Jacobian (CVODE's built-in one allocates
-** a vector header at every Jacobian evaluation), plugged into the step driver
-** of integ.c.  CVODE takes one internal step per mech_integ_step (CV_ONE_STEP with a stop
-** time), its interpolating polynomial is the dense output, and the events are found by
-** the shared driver on that dense output (not by CVodeRootInit), so that all methods
-** behave alike.
+** MECH_BDF: CVODE (SUNDIALS 6) variable-order BDF with Newton iterations, a direct linear
+** solver and our own difference-quotient Jacobian (CVODE's built-in one allocates a vector
+** header at every Jacobian evaluation), plugged into the step driver of integ.c.  CVODE
+** takes one internal step per mech_integ_step (CV_ONE_STEP with a stop time), its
+** interpolating polynomial is the dense output, and the events are found by the shared
+** driver on that dense output (not by CVodeRootInit), so that all methods behave alike.
 **
 ** A restart (init, reinit, truncate, or a failure after CVODE had moved on) is lazy: it
 ** marks the solver for CVodeReInit at (t1, y1) before the next step, so that the dense
@@ -49,6 +48,44 @@
 ** the stiffer one 81 and 84 rejected steps against 7 at rtol 1e-3 and 5e-4 (a third more
 ** evaluations).  Should loose tolerances on spinning bodies matter, K per body (a 4 x 4
 ** block) is the place to add it.
+**
+** The Jacobian.  Without the option jacobian (a mech_jac_structure) every column is a
+** difference quotient of its own: N right-hand sides.  With it (integ_jac.c) the columns that
+** no kept row shares are perturbed together, and a linear part L the model knows in closed
+** form (a mesh's forces) is added to the quotients of the remainder g, whose pattern loses it:
+** for the slider-crank with a flexible slider 16 right-hand sides (and one for L) whatever the
+** mesh, against 52 with 4 elements and 340 with 64.  The grouping needs the rows of the
+** outputs (energy accounts, driver works: states no rate reads, which depend on every
+** velocity) left out of R, their rows then those of I; when the groups would not halve the
+** evaluations the outputs stay in and the columns go one by one, the Newton matrices and
+** their rounding those of the structure-less path (integ_jac.c).  The
+** structure's entries are kept by compressed columns, and the product Jr[:, :nq] bq of the
+** solves runs over them.
+**
+** The sparse Newton solver (newton = sparse, or automatic): R by compressed columns over the
+** kept entries and its diagonal, KLU (SuiteSparse) with the ordering of klu_analyze computed
+** once at setup, then klu_refactor at every setup with the pivots of the last factorization;
+** when those lose accuracy (KLU's pivot ratio below (unit roundoff)^(2/3), as SUNDIALS' own KLU
+** solver decides) klu_factor chooses new ones.  The first factorization, at setup, is that of
+** the identity on R's pattern (pivots on the diagonal, which suit I plus terms in gamma): so
+** KLU sizes its factors before the first step and stepping allocates nothing unless pivots
+** must be chosen again (mech_integ_stats.sparse_factorizations counts them).  KLU is called
+** directly rather than through SUNDIALS' sunlinsol_klu because that one factors the whole
+** N x N matrix M = I - gamma J that CVLS forms from a SUNSparseMatrix J: twice the rows
+** (the positions' block with its identity and N), and CVLS's copy and scaling of J at every
+** setup, which the elimination above exists to avoid; R keeps the elimination and only its
+** factorization changes.  It needs q' = u (N = I: planar bodies and nodes; with a kinematic
+** map Fq N is formed dense).
+**
+** Dense or sparse: measured as time per step (median of 5 runs) on the slider-crank with a
+** flexible slider (4, 8, 16, 32, 64 elements: r = 28, 40, 60, 100, 172) and on chains of n
+** planar bodies joined by penalty revolutes (r = 3 n + 4, R banded) or by Lagrange ones (one
+** component: R more than half full), the sparse solver's time over the dense one's: the
+** flexible slider 0.87, 0.77, 0.57, 0.46, 0.34; penalty chains 0.83 to 1.05 from r = 7 to 16
+** (noise), 0.89 at r = 22, 0.85 at 28; Lagrange chains 1.00 to 1.03 from r = 16 to 52.  So the
+** sparse solver is taken from r = 24 on when at most half of R may be non-zero and the
+** Jacobian is grouped; below that the dense one is as fast (and small models keep the
+** rounding they had, as do those whose columns go one by one).
 */
 #include <float.h>
 #include <math.h>
@@ -61,8 +98,10 @@
 #include <nvector/nvector_serial.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
+#include <suitesparse/klu.h>
 
 #include "integ_impl.h"
+#include "integ_jac.h"
 #include "linalg.h"
 
 enum { FAIL_NONE, FAIL_CALLBACK, FAIL_NONFINITE, FAIL_KINEMATIC };
@@ -254,13 +293,25 @@ typedef struct bdf {
     int fail_i;
     double fail_t;
     char msg[256]; /* CVODE's last error or warning message */
+    /* the Jacobian from the model's structure (integ_jac.h), when it saves evaluations */
+    int use_jac;
+    integ_jac jac;
     /* second-order systems (see the top) */
     int so_n;     /* opt.second_order, 0: the dense solver of SUNDIALS */
     int so_nu;    /* opt.nu */
     double gamma; /* gamma of the last linear system */
-    double *Jr;   /* rows so_n.. of the Jacobian: N columns of r, column-major */
+    double *Jr;   /* rows so_n.. of the Jacobian: N columns of r, column-major (dense Newton) */
     double *R;    /* r x r, row-major, LU-factored by lu_factor */
     int *piv;     /* r pivots */
+    /* the sparse Newton solver: R by compressed columns, KLU's analysis and factors */
+    int sparse;
+    int *Rp, *Ri, *rdiag, *rpos; /* r + 1 starts, rows, the diagonal's entries, and the entry of
+                                 ** R each kept Jacobian entry goes to */
+    double *Rx;
+    klu_common kc;
+    klu_symbolic *ksym;
+    klu_numeric *knum;
+    long kfactors; /* klu_factor calls (each chooses pivots and allocates) */
     /* with a kinematic map (NULL without: N = I) */
     mech_kinematic_fn kin;
     void *kin_ctx;
@@ -316,9 +367,11 @@ static int rhs(double t, N_Vector y, N_Vector ydot, void *data)
 }
 
 /*
-** Difference-quotient Jacobian, column by column, with CVODE's increment
-** sqrt(eps) max(|y_j|, |h f_j|, 1/w_j) (w: the error weights), into the dense J, or with J
-** NULL the rows so_n.. into b->Jr.  Uses only CVODE's work vectors: nothing is allocated.
+** Difference-quotient Jacobian with CVODE's increment sqrt(eps) max(|y_j|, |h f_j|, 1/w_j)
+** (w: the error weights), into the dense J, or with J NULL the rows so_n.. into b->Jr (the
+** sparse Newton solver reads them from b->jac.val).  With the model's structure by groups of
+** columns (integ_jac.c), else column by column.  Uses only CVODE's work vectors and the
+** structure's: nothing is allocated.
 */
 static int dq_jacobian(mech_integ *s, double t, N_Vector y, N_Vector fy, SUNMatrix J, N_Vector tmp1,
                        N_Vector tmp2)
@@ -329,6 +382,30 @@ static int dq_jacobian(mech_integ *s, double t, N_Vector y, N_Vector fy, SUNMatr
     double h = 0;
     CVodeGetErrWeights(b->cv, tmp1);
     CVodeGetCurrentStep(b->cv, &h);
+    if (b->use_jac) {
+        const integ_jac *jc = &b->jac;
+        int r = integ_jac_eval(&b->jac, s->f, s->ctx, t, yd, fd, w, h, &b->jac_rhs);
+        if (r > 0) return 1;
+        if (r < 0) {
+            b->fail = FAIL_CALLBACK, b->fail_t = t;
+            return -1;
+        }
+        if (J) { /* the rows of the outputs stay 0 */
+            for (int j = 0; j < s->n; j++) {
+                double *col = SUNDenseMatrix_Column(J, j);
+                memset(col, 0, sizeof(double) * (size_t)s->n);
+                for (int p = jc->colptr[j]; p < jc->colptr[j + 1]; p++)
+                    col[jc->rowind[p]] = jc->val[p];
+            }
+        } else if (!b->sparse) { /* Jr's other entries were never written: 0 */
+            for (int j = 0; j < s->n; j++) {
+                double *col = b->Jr + (size_t)j * (size_t)jc->r;
+                for (int p = jc->colptr[j]; p < jc->colptr[j + 1]; p++)
+                    col[jc->rowind[p]] = jc->val[p];
+            }
+        }
+        return 0;
+    }
     const double srur = sqrt(DBL_EPSILON);
     const int i0 = J ? 0 : b->so_n; /* first row kept */
     for (int j = 0; j < s->n; j++) {
@@ -423,6 +500,40 @@ static SUNLinearSolver_ID so_getid(SUNLinearSolver S)
     return SUNLINEARSOLVER_CUSTOM;
 }
 
+/* The sparse Newton solver from this many equations of R on, when at most this fraction of
+** its entries may be non-zero (measured: see the top). */
+#define SPARSE_MIN_SIZE 24
+#define SPARSE_MAX_FILL 0.5
+
+/* KLU's reciprocal pivot ratio below which a refactorization with the pivots of the last
+** factorization is redone with new ones (SUNDIALS' own KLU solver uses the same). */
+#define KLU_RCOND_MIN 3.7e-11 /* (unit roundoff)^(2/3) */
+
+/* The sparse R: Rx = I - gamma Jr[:, nq:] - gamma^2 [Jr[:, :nq], 0] (N = I), factored by KLU
+** with the pivots of its last factorization, new ones when those lost accuracy. */
+static int so_setup_sparse(bdf *b)
+{
+    const integ_jac *jc = &b->jac;
+    const int nq = b->so_n, r = jc->r;
+    const double g = b->gamma, g2 = g * g;
+    memset(b->Rx, 0, sizeof(double) * (size_t)b->Rp[r]);
+    for (int c = 0; c < r; c++) b->Rx[b->rdiag[c]] = 1;
+    for (int j = 0; j < b->n; j++) {
+        const double coef = j < nq ? -g2 : -g;
+        for (int p = jc->colptr[j]; p < jc->colptr[j + 1]; p++)
+            b->Rx[b->rpos[p]] += coef * jc->val[p];
+    }
+    int ok = b->knum && klu_refactor(b->Rp, b->Ri, b->Rx, b->ksym, b->knum, &b->kc);
+    if (ok) ok = klu_rcond(b->ksym, b->knum, &b->kc) && b->kc.rcond >= KLU_RCOND_MIN;
+    if (!ok) {
+        if (b->knum) klu_free_numeric(&b->knum, &b->kc);
+        b->knum = klu_factor(b->Rp, b->Ri, b->Rx, b->ksym, &b->kc);
+        b->kfactors++;
+        if (!b->knum) return b->kc.status == KLU_OUT_OF_MEMORY ? SUNLS_MEM_FAIL : SUNLS_LUFACT_FAIL;
+    }
+    return SUNLS_SUCCESS;
+}
+
 /*
 ** Forms R = I - gamma Jr[:, nq:] - gamma^2 [Fq N, 0] and factors it.  A singular R is a
 ** recoverable failure (positive return): CVODE retries with a new Jacobian or a smaller
@@ -432,6 +543,7 @@ static int so_setup(SUNLinearSolver S, SUNMatrix A)
 {
     (void)A;
     bdf *b = S->content;
+    if (b->sparse) return so_setup_sparse(b);
     const int n = b->so_n, nu = b->so_nu, r = b->n - n;
     const double g = b->gamma, g2 = g * g;
     for (int j = 0; j < r; j++) {
@@ -457,12 +569,26 @@ static int so_solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector bv, dou
     const double *bd = N_VGetArrayPointer(bv);
     double *xd = N_VGetArrayPointer(x), *xr = xd + n;
     for (int i = 0; i < r; i++) xr[i] = bd[n + i];
-    for (int k = 0; k < n; k++) { /* + gamma Jr[:, :n] bq */
-        const double *jq = b->Jr + (size_t)k * (size_t)r, c = b->gamma * bd[k];
-        if (c != 0)
-            for (int i = 0; i < r; i++) xr[i] += c * jq[i];
+    if (b->use_jac) { /* + gamma Jr[:, :n] bq over the kept entries */
+        const integ_jac *jc = &b->jac;
+        for (int k = 0; k < n; k++) {
+            const double c = b->gamma * bd[k];
+            if (c != 0)
+                for (int p = jc->colptr[k]; p < jc->colptr[k + 1]; p++)
+                    xr[jc->rowind[p]] += c * jc->val[p];
+        }
+    } else {
+        for (int k = 0; k < n; k++) {
+            const double *jq = b->Jr + (size_t)k * (size_t)r, c = b->gamma * bd[k];
+            if (c != 0)
+                for (int i = 0; i < r; i++) xr[i] += c * jq[i];
+        }
     }
-    lu_solve(b->R, r, b->piv, xr);
+    if (b->sparse) {
+        if (!klu_solve(b->ksym, b->knum, r, 1, xr, &b->kc)) return SUNLS_PACKAGE_FAIL_UNREC;
+    } else {
+        lu_solve(b->R, r, b->piv, xr);
+    }
     if (!b->kin) {
         for (int i = 0; i < n; i++) xd[i] = bd[i] + b->gamma * xr[i];
     } else { /* dq = bq + gamma N du */
@@ -483,21 +609,111 @@ static int so_free(SUNLinearSolver S)
     return SUNLS_SUCCESS;
 }
 
+/*
+** The sparse Newton matrix's pattern from the kept Jacobian entries: column c of R holds those
+** of the Jacobian's columns nq + c and (c < nq) c, and its diagonal; rpos maps each kept entry
+** to its place in R.
+*/
+static int sparse_pattern(bdf *b)
+{
+    const integ_jac *jc = &b->jac;
+    const int nq = b->so_n, r = jc->r;
+    b->Rp = mech_calloc((size_t)r + 1, sizeof(int));
+    b->rdiag = mech_calloc((size_t)(r ? r : 1), sizeof(int));
+    b->rpos = mech_calloc((size_t)(jc->nnz ? jc->nnz : 1), sizeof(int));
+    if (!b->Rp || !b->rdiag || !b->rpos) return 0;
+    for (int pass = 0; pass < 2; pass++) {
+        int nnz = 0;
+        for (int c = 0; c < r; c++) {
+            /* merge the rows of the two columns and the diagonal */
+            int p = jc->colptr[nq + c], pe = jc->colptr[nq + c + 1];
+            int q = c < nq ? jc->colptr[c] : 0, qe = c < nq ? jc->colptr[c + 1] : 0, d = 0;
+            while (p < pe || q < qe || !d) {
+                int i = r;
+                if (p < pe) i = jc->rowind[p];
+                if (q < qe && jc->rowind[q] < i) i = jc->rowind[q];
+                if (!d && c < i) i = c;
+                if (pass) {
+                    b->Ri[nnz] = i;
+                    if (p < pe && jc->rowind[p] == i) b->rpos[p] = nnz;
+                    if (q < qe && jc->rowind[q] == i) b->rpos[q] = nnz;
+                    if (i == c) b->rdiag[c] = nnz;
+                }
+                if (p < pe && jc->rowind[p] == i) p++;
+                if (q < qe && jc->rowind[q] == i) q++;
+                if (i == c) d = 1;
+                nnz++;
+            }
+            if (!pass) b->Rp[c + 1] = nnz;
+        }
+        if (!pass) {
+            b->Ri = mech_calloc((size_t)(nnz ? nnz : 1), sizeof(int));
+            b->Rx = mech_calloc((size_t)(nnz ? nnz : 1), sizeof(double));
+            if (!b->Ri || !b->Rx) return 0;
+        }
+    }
+    return 1;
+}
+
+static void sparse_free(bdf *b)
+{
+    if (b->knum) klu_free_numeric(&b->knum, &b->kc);
+    if (b->ksym) klu_free_symbolic(&b->ksym, &b->kc);
+    mech_free(b->Rp);
+    mech_free(b->Ri);
+    mech_free(b->Rx);
+    mech_free(b->rdiag);
+    mech_free(b->rpos);
+    b->Rp = b->Ri = b->rdiag = b->rpos = NULL;
+    b->Rx = NULL;
+}
+
+/*
+** KLU's analysis of R's pattern (its ordering), and a first factorization of the identity on
+** that pattern: it sizes KLU's factors for pivots on the diagonal, which the Newton matrices
+** (I plus terms in gamma) are then refactored with, so that stepping allocates nothing.
+*/
+static int sparse_analyse(bdf *b)
+{
+    const int r = b->jac.r;
+    klu_defaults(&b->kc);
+    b->ksym = klu_analyze(r, b->Rp, b->Ri, &b->kc);
+    if (!b->ksym) return 0;
+    for (int c = 0; c < r; c++) b->Rx[b->rdiag[c]] = 1;
+    b->knum = klu_factor(b->Rp, b->Ri, b->Rx, b->ksym, &b->kc);
+    b->kfactors = 1;
+    return b->knum != NULL;
+}
+
+/*
+** Whether the sparse Newton solver is faster than the dense one for r equations and nnz
+** entries of R (see the top).
+*/
+static int sparse_pays(int r, int nnz)
+{
+    return r >= SPARSE_MIN_SIZE && (double)nnz <= SPARSE_MAX_FILL * (double)r * (double)r;
+}
+
 /* The linear solver and its workspace, all allocated here. */
 static SUNLinearSolver so_create(bdf *b)
 {
     size_t r = (size_t)(b->n - b->so_n), nq = (size_t)b->so_n, nu = (size_t)b->so_nu;
-    b->Jr = mech_calloc(r * (size_t)b->n, sizeof(double));
-    b->R = mech_calloc(r * r, sizeof(double));
-    b->piv = mech_calloc(r, sizeof(int));
-    int ok = b->Jr && b->R && b->piv;
-    if (b->kin) {
-        b->Nq = mech_calloc(nq * nu, sizeof(double));
-        b->FqN = mech_calloc(r * nu, sizeof(double));
-        b->e = mech_calloc(nu, sizeof(double));
-        ok = ok && b->Nq && b->FqN && b->e;
+    int ok = 1;
+    if (b->sparse) {
+        ok = sparse_analyse(b);
     } else {
-        b->FqN = b->Jr; /* Fq N = Fq, in place */
+        b->Jr = mech_calloc(r * (size_t)b->n, sizeof(double));
+        b->R = mech_calloc(r * r, sizeof(double));
+        b->piv = mech_calloc(r, sizeof(int));
+        ok = b->Jr && b->R && b->piv;
+        if (b->kin) {
+            b->Nq = mech_calloc(nq * nu, sizeof(double));
+            b->FqN = mech_calloc(r * nu, sizeof(double));
+            b->e = mech_calloc(nu, sizeof(double));
+            ok = ok && b->Nq && b->FqN && b->e;
+        } else {
+            b->FqN = b->Jr; /* Fq N = Fq, in place */
+        }
     }
     SUNLinearSolver S = ok ? SUNLinSolNewEmpty(b->sun) : NULL;
     if (!S) return NULL;
@@ -559,6 +775,23 @@ static mech_status bdf_setup(mech_integ *s, mech_error *err)
     b->so_nu = s->opt.nu;
     b->kin = s->opt.kinematic;
     b->kin_ctx = s->opt.kinematic_ctx;
+    if (s->opt.jacobian) {
+        mech_status st = integ_jac_setup(&b->jac, s->n, b->so_n, s->opt.jacobian, err);
+        if (st) return st;
+        b->use_jac = 1;
+    }
+    const int can_sparse = b->use_jac && b->so_n > 0 && !b->kin;
+    if (s->opt.newton == MECH_NEWTON_SPARSE && !can_sparse)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "bdf: the sparse Newton solver needs the model's Jacobian structure "
+                              "and velocities that are the positions' rates (q' = u)");
+    /* automatic: when the Jacobian is grouped (else BDF runs as without the structure) */
+    if (can_sparse && (s->opt.newton == MECH_NEWTON_SPARSE ||
+                       (s->opt.newton == MECH_NEWTON_AUTO && b->jac.grouped))) {
+        if (!sparse_pattern(b)) return mech_error_set(err, MECH_ERR_NOMEM, "bdf: out of memory");
+        b->sparse = s->opt.newton == MECH_NEWTON_SPARSE || sparse_pays(b->jac.r, b->Rp[b->jac.r]);
+        if (!b->sparse) sparse_free(b);
+    }
     if (SUNContext_Create(NULL, &b->sun)) b->sun = NULL;
     if (b->sun) {
         b->v = N_VMake_Serial(s->n, s->y1, b->sun);
@@ -570,7 +803,7 @@ static mech_status bdf_setup(mech_integ *s, mech_error *err)
     }
     if (b->v && b->A) b->ls = b->so_n ? so_create(b) : SUNLinSol_Dense(b->v, b->A, b->sun);
     if (!b->sun || !b->v || !b->atol || !b->A || !b->ls || !b->cv)
-        return mech_error_set(err, MECH_ERR_NOMEM, "bdf: cannot create the CVODE solver");
+        return mech_error_set(err, MECH_ERR_NOMEM, "bdf: out of memory creating the CVODE solver");
 
     const char *what = NULL;
     int flag;
@@ -616,6 +849,8 @@ static void bdf_release(mech_integ *s)
     if (b->atol) N_VDestroy(b->atol);
     if (b->v) N_VDestroy(b->v);
     if (b->sun) SUNContext_Free(&b->sun);
+    integ_jac_free(&b->jac);
+    sparse_free(b);
     if (b->FqN != b->Jr) mech_free(b->FqN);
     mech_free(b->Jr);
     mech_free(b->R);
@@ -772,6 +1007,10 @@ static void bdf_stats(const mech_integ *s, mech_integ_stats *st)
     st->jac_evals += c.jac;
     st->newton_iters += c.nni;
     st->newton_fails += c.nnf;
+    st->newton = b->sparse ? MECH_NEWTON_SPARSE : MECH_NEWTON_DENSE;
+    st->jac_groups = b->use_jac ? b->jac.ngroups : b->n;
+    st->jac_linear = b->use_jac ? b->jac.nlin_kept : 0;
+    st->sparse_factorizations = b->kfactors;
 }
 
 const integ_ops integ_bdf_ops = {

@@ -183,7 +183,9 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
     m->ops->atol(m->ctx, io.atol, io.atol_vec, atol);
     io.atol_vec = atol;
     model_integ_structure(m, &io);
-    if ((st = mech_integ_create(&ia, ns, &io, m->ops->rhs, m->ctx, err)) ||
+    mech_jac_structure js;
+    if ((st = model_integ_jacobian(m, &io, &js, err)) ||
+        (st = mech_integ_create(&ia, ns, &io, m->ops->rhs, m->ctx, err)) ||
         (st = mech_integ_create(&ib, ns, &io, m->ops->rhs, m->ctx, err)))
         goto done;
 

@@ -88,6 +88,12 @@ typedef struct model_ops {
     ** accepted step.  NULL: nothing to project.
     */
     mech_project_fn normalize;
+    /*
+    ** The structure of the Jacobian of rhs for BDF (mech_jac_structure: the pattern of its
+    ** rates' dependences and a part in closed form), into js, valid until the model changes;
+    ** its functions take the model's ctx.  NULL: none (difference quotients column by column).
+    */
+    mech_status (*jacobian)(void *ctx, mech_jac_structure *js, mech_error *err);
 
     /* ---- projection onto the constraints (mech_sim_options.project) ------------------- */
     /*
@@ -229,6 +235,21 @@ static inline void model_integ_structure(const mech_model *m, mech_integ_options
     io->nu = m->nu;
     io->kinematic = m->nq ? m->ops->kinematics : NULL; /* no positions: nothing to map */
     io->kinematic_ctx = m->ctx;
+}
+
+/*
+** For BDF: the model's Jacobian structure into *js and io->jacobian, unless the caller set
+** one or asked for difference quotients column by column (io->jac_columns).  js must
+** outlive the integrator.  MECH_OK, or MECH_ERR_NOMEM.
+*/
+static inline mech_status model_integ_jacobian(const mech_model *m, mech_integ_options *io,
+                                               mech_jac_structure *js, mech_error *err)
+{
+    if (io->method != MECH_BDF || io->jacobian || io->jac_columns || !m->ops->jacobian)
+        return MECH_OK;
+    mech_status st = m->ops->jacobian(m->ctx, js, err);
+    if (st == MECH_OK) io->jacobian = js;
+    return st;
 }
 
 static inline double model_channel_value(const mech_model *m, const mech_channel *ch)

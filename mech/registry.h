@@ -18,6 +18,7 @@
 #include "mass_block.h"
 
 struct dim_ops;    /* dim.h */
+struct system_jac; /* system_jac.h */
 struct joint_type; /* joint_type.h */
 struct sparse_map; /* dynamics.c: a reduced matrix of the sparse solve */
 
@@ -168,6 +169,9 @@ typedef struct contact {
     /* last evaluation */
     double gap, dd, vt, fn, ft, elastic, zdot;
     int sticking;
+    /* sticking friction (planar) at the last evaluation: the derivative of its force along t
+    ** by every other force along t (-1 holding, 0 clamped or not sticking) and t itself */
+    double dft_dother, t_stick[2];
 } contact;
 
 /* A flexible body (fe.c): its nodes are the bodies body0 .. body0 + mesh.nnodes - 1, their
@@ -285,6 +289,7 @@ struct mech_system {
     mech_solver solver_used;
     struct sparse_map *sp_fast, *sp_gen;
     struct project_work *proj; /* the projection onto the constraints (project.c) */
+    struct system_jac *jac; /* BDF's Jacobian structure (system_jac.c), NULL until asked for */
 
     /* last full evaluation */
     double t_eval;

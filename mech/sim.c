@@ -801,7 +801,10 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
     run->stats.project.on = project;
     run->stats.project.period = period;
     model_integ_structure(m, &io);
-    if ((st = mech_integ_create(&integ, m->nstate, &io, sim_rhs, &s, err))) goto done;
+    mech_jac_structure js;
+    if ((st = model_integ_jacobian(m, &io, &js, err)) ||
+        (st = mech_integ_create(&integ, m->nstate, &io, sim_rhs, &s, err)))
+        goto done;
     s.imap = mech_calloc((size_t)(m->nevents + o->nevents + 1), sizeof(int));
     s.uprev = mech_calloc(2 * (size_t)(o->nevents + 1), sizeof(double));
     s.ustart = s.uprev ? s.uprev + o->nevents + 1 : NULL;

@@ -22,6 +22,7 @@
 #include "dim.h"
 #include "project.h"
 #include "spatial_body.h"
+#include "system_jac.h"
 
 #define DEFAULT_BAUMGARTE 5.0
 
@@ -82,6 +83,7 @@ int mech_system_dim(const mech_system *sys)
 
 static void free_workspace(mech_system *sys)
 {
+    system_jac_free(sys);
     mech_free(sys->minv);
     mech_free(sys->blocks);
     sys->blocks = NULL;

@@ -20,6 +20,7 @@
 #include "registry.h"
 #include "kind.h"
 #include "project.h"
+#include "system_jac.h"
 
 /* ---- run checks --------------------------------------------------------------------------- */
 
@@ -320,6 +321,11 @@ static double sm_channel_value(const void *ctx, const mech_channel *ch)
     return mech_channel_value(ctx, ch);
 }
 
+static mech_status sm_jacobian(void *ctx, mech_jac_structure *js, mech_error *err)
+{
+    return system_jac_structure(ctx, js, err);
+}
+
 /* The operations both dimensions share; they differ in the kinematic map and the projection. */
 #define SYSTEM_MODEL_OPS                                                                           \
     .prepare = sm_prepare, .rhs = mech_system_rhs, .evaluate = sm_evaluate, .forget = sm_forget,   \
@@ -331,7 +337,7 @@ static double sm_channel_value(const void *ctx, const mech_channel *ch)
     .last_error = sm_last_error, .clear_error = sm_clear_error, .project = sm_project,             \
     .channel_lookup = sm_channel_lookup, .channel_value = sm_channel_value,                        \
     .projectable = sm_projectable, .period = sm_period, .project_start = sm_project_start,         \
-    .constrain = project_state, .project_stats = sm_project_stats,
+    .constrain = project_state, .project_stats = sm_project_stats, .jacobian = sm_jacobian,
 
 static const model_ops planar_ops = {SYSTEM_MODEL_OPS.kinematics = NULL, /* q' = u */
                                      .normalize = NULL};

@@ -56,8 +56,8 @@ system methods (all take one table of named fields):
   sys:rotational_spring{ a, b, k, c, angle }
   sys:force{ body, at | body_at, value = {fx, fy}, amplitude = {ax, ay}, omega, phase, frame, fn }
   sys:torque{ body, value, amplitude, omega, phase, fn }
-  sys:simulate{ t, report, method, h, rtol, atol, max_step, max_order, max_steps, record,
-                events, max_distance, project, quiet, on_error, params }
+  sys:simulate{ t, report, method, h, rtol, atol, max_step, max_order, max_steps, newton,
+                jacobian, record, events, max_distance, project, quiet, on_error, params }
   sys:lyapunov{ t, every, transient, d0, method, rtol, ... }   largest Lyapunov exponent
   sys:flexible{ name, mesh, E, nu, density, ... }  a finite-element body  help("sys:flexible")
   sys:guide{ fe, clearance | lower, upper, law, friction, ... }  nodes between two surfaces
@@ -304,6 +304,8 @@ run = sys:simulate{ t = end time [s], report = s between rows,
     method = "dopri5" (default) | "rk4" (needs h) | "bdf" (stiff),
     h = step [s], rtol = 1e-6, atol = 1e-9, max_step = s, max_order = 1..5 (bdf),
     max_steps = n (default 1e9; math.huge: no limit),
+    newton = "auto" | "dense" | "sparse" (bdf: its Newton solver; auto: sparse for large meshes),
+    jacobian = "auto" | "columns" (bdf: grouped with the model's help, or one state at a time),
     record = { "slider.x", "j1.fx", ..., name = function(t, sys) return value end },
     events = { { channel = "crank.phi", value = 0, period = 2 * math.pi, direction = 1,
                  action = "record" | "stop" | function(t, sys) return "stop" end },
@@ -325,7 +327,8 @@ run = sys:simulate{ t = end time [s], report = s between rows,
 
 topics["sys:lyapunov"] = [[
 lambda, history = sys:lyapunov{ t = end time, every = renormalisation interval [s],
-    transient = 0, d0 = 1e-8, method, h, rtol, atol, max_step, max_order, max_distance }
+    transient = 0, d0 = 1e-8, method, h, rtol, atol, max_step, max_order, max_steps, newton,
+    jacobian, max_distance }
   The largest Lyapunov exponent [1/s] by two nearby trajectories with renormalisation
   (Benettin): > 0 chaotic, < 0 stable.  history = { t = {...}, estimate = {...} } shows
   how the estimate converged.]]

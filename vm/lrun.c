@@ -239,7 +239,7 @@ static int run_csv(lua_State *L)
 static void push_stats(lua_State *L, mech_run *run)
 {
     mech_run_stats s = mech_run_get_stats(run);
-    lua_createtable(L, 0, 12);
+    lua_createtable(L, 0, 16);
     lua_pushstring(L, mech_method_name(s.method));
     lua_setfield(L, -2, "method");
     lua_pushstring(L, mech_solver_name(s.solver));
@@ -281,6 +281,12 @@ static void push_stats(lua_State *L, mech_run *run)
     lua_pushnumber(L, p->velocity);
     lua_setfield(L, -2, "velocity");
     lua_setfield(L, -2, "project");
+    lua_pushstring(L, s.method == MECH_BDF ? mech_newton_name(s.integ.newton) : "none");
+    lua_setfield(L, -2, "newton");
+    lua_pushinteger(L, s.integ.jac_groups);
+    lua_setfield(L, -2, "jacobian_groups");
+    lua_pushinteger(L, s.integ.jac_linear);
+    lua_setfield(L, -2, "jacobian_linear");
     lua_pushnumber(L, s.wall_time);
     lua_setfield(L, -2, "wall_time");
     lua_pushnumber(L, s.t_end);

@@ -111,7 +111,8 @@ static int sys_value(lua_State *L)
 
 /* ---- simulate ----------------------------------------------------------------------------- */
 
-/* Reads method, h, rtol, atol, max_step and max_order; returns whether h was given. */
+/* Reads method, h, rtol, atol, max_step, max_order, max_steps, newton and jacobian; returns
+** whether h was given. */
 static int integ_options(lua_State *L, int t, const char *fn, mech_integ_options *io)
 {
     static const char *const methods[] = {"rk4", "dopri5", "bdf", NULL};
@@ -130,6 +131,15 @@ static int integ_options(lua_State *L, int t, const char *fn, mech_integ_options
             lu_error(L, fn, "'max_order' must be an integer from 1 to 5 (got %g)", order);
         io->max_order = (int)order;
     }
+    static const char *const newtons[] = {"auto", "dense", "sparse", NULL};
+    static const char *const jacobians[] = {"auto", "columns", NULL};
+    int newton = lu_option(L, t, fn, "newton", newtons, -1);
+    int jacobian = lu_option(L, t, fn, "jacobian", jacobians, -1);
+    if ((newton >= 0 || jacobian >= 0) && io->method != MECH_BDF)
+        lu_error(L, fn, "'%s' is for method \"bdf\" (the others solve no Newton systems)",
+                 newton >= 0 ? "newton" : "jacobian");
+    if (newton >= 0) io->newton = (mech_newton)newton;
+    io->jac_columns = jacobian == 1;
     int type = lu_getfield(L, t, fn, "max_steps");
     double steps = lua_tonumber(L, -1);
     lua_pop(L, 1);
@@ -160,7 +170,7 @@ static void release_lyapunov(void *res)
 
 /*
 ** sys:lyapunov{ t, transient, every, d0, method, h, rtol, atol, max_step, max_order,
-** max_distance } ->
+** max_distance, max_steps, newton, jacobian } ->
 ** lambda, { t = {...}, estimate = {...} }: the largest Lyapunov exponent [1/s] and how its
 ** estimate converged.
 */
@@ -168,8 +178,8 @@ static int sys_lyapunov(lua_State *L)
 {
     const char *fn = "sys:lyapunov";
     static const char *const known[] = {
-        "t",    "transient", "every",     "d0",           "method",    "h", "rtol",
-        "atol", "max_step",  "max_order", "max_distance", "max_steps", NULL};
+        "t",        "transient", "every",        "d0",        "method", "h",        "rtol", "atol",
+        "max_step", "max_order", "max_distance", "max_steps", "newton", "jacobian", NULL};
     int t;
     lsys *ls = lsys_method_args(L, fn, "{ t = end time, every = renormalisation interval, ... }",
                                 known, 0, &t);
@@ -524,9 +534,9 @@ static int sys_simulate(lua_State *L)
 {
     const char *fn = "sys:simulate";
     static const char *const known[] = {
-        "t",        "report",       "method",    "h",       "rtol",  "atol",
-        "max_step", "max_order",    "record",    "events",  "quiet", "on_error",
-        "params",   "max_distance", "max_steps", "project", NULL};
+        "t",        "report",       "method",    "h",       "rtol",   "atol",
+        "max_step", "max_order",    "record",    "events",  "quiet",  "on_error",
+        "params",   "max_distance", "max_steps", "project", "newton", "jacobian", NULL};
     int t;
     lsys *ls = lsys_method_args(L, fn, "{ t = end time, report = ..., ... }", known, 0, &t);
     lua_settop(L, 2);

@@ -9,15 +9,21 @@
 **   MECH_DOPRI5  Dormand-Prince 5(4), adaptive (rtol, atol, hmax) with the method's
 **                fourth-order continuous extension for dense output; with `fixed` set it
 **                takes fixed steps of size h (used to measure its order).
-**   MECH_BDF     CVODE (SUNDIALS) variable-order BDF with Newton iterations and a dense
-**                direct linear solver (our systems are small), on the velocities and other
-**                states only when the option second_order says q' = N(q) u (q' = u by
-**                default); dense output through CVodeGetDky.  For stiff systems.
+**   MECH_BDF     CVODE (SUNDIALS) variable-order BDF with Newton iterations on the
+**                velocities and other states only when the option second_order says
+**                q' = N(q) u (q' = u by default); dense output through CVodeGetDky.  For
+**                stiff systems.  Its Jacobian is made of difference quotients, column by
+**                column, or, given the structure of the Jacobian (the option jacobian: which
+**                rates depend on which states, and a part known in closed form), one
+**                right-hand side per group of columns that no rate shares; its Newton
+**                systems are solved by a dense LU, or by a sparse one (KLU) when they are
+**                large and sparse (the option newton).
 **
 ** Life cycle (SUNDIALS style): mech_integ_create, mech_integ_set_events (optional),
 ** mech_integ_init, then mech_integ_step repeatedly, reading mech_integ_time,
 ** mech_integ_state and mech_integ_dense; mech_integ_free.  Nothing is allocated after
-** mech_integ_init (the BDF method allocates inside CVODE at init only).
+** mech_integ_init (the BDF method allocates inside CVODE at init only, and its sparse Newton
+** solver when it must choose new pivots: see mech_integ_stats.sparse_factorizations).
 **
 ** Events: g_k(t, y), k = 0..nev-1.  After each accepted step the integrator compares the
 ** signs of g at both ends of the step; for each sign change (in the wanted direction) it
@@ -74,6 +80,46 @@ typedef int (*mech_kinematic_fn)(void *ctx, const double *q, const double *u, do
 */
 typedef int (*mech_project_fn)(void *ctx, double t, double *y);
 
+/*
+** BDF's Jacobian with the model's help.  f(t, y) = the right-hand side; g a function whose
+** Jacobian differs from f's, at the point where it is asked for, by a matrix L that the model
+** knows in closed form (a linear force element such as a finite-element mesh, held at its value
+** at that point in g): df/dy = dg/dy + L there.  BDF calls linearize(ctx, t, y, gdot, lval)
+** once per Jacobian at its point (t, y): it writes g(t, y) into gdot (n values) and L's
+** values into lval, in the order of L's pattern; then remainder(ctx, t, y', gdot) at the
+** perturbed points y' of the difference quotients, where g must be the g of that point.
+** Without a linear part (linearize NULL, L's pattern empty) g is f itself and remainder is
+** not called.  Both return as a mech_rhs_fn.
+**
+** The patterns are compressed columns over the n states: column j's rows are
+** rowind[colptr[j] .. colptr[j + 1]), ascending; g's pattern holds every (i, j) where
+** dg_i/dy_j may be non-zero at any state (a superset is correct, only slower).  Columns of
+** the pattern that share no row go into one difference quotient (Curtis, Powell and Reid).
+** A state that no rate depends on (its column of the pattern of g and of L is empty: an
+** energy account) has its row left out of the Newton matrices, so that the corrector
+** iterates it by substitution (nothing else reads it).
+*/
+typedef int (*mech_linearize_fn)(void *ctx, double t, const double *y, double *gdot, double *lval);
+
+typedef struct mech_jac_structure {
+    const int *colptr;                  ///< g's pattern: n + 1 column starts
+    const int *rowind;                  ///< ... and the rows of each column
+    const int *lin_colptr, *lin_rowind; ///< L's pattern (NULL: no linear part)
+    mech_linearize_fn linearize;        ///< g and L at the Jacobian's point (NULL: g = f)
+    mech_rhs_fn remainder;              ///< g at the perturbed points
+    void *ctx;                          ///< first argument of linearize and remainder
+} mech_jac_structure;
+
+/// BDF's Newton solver (mech_integ_options.newton, mech_integ_stats.newton).
+typedef enum mech_newton {
+    MECH_NEWTON_AUTO = 0,   ///< options: chosen by the size and fill of the Newton matrix
+    MECH_NEWTON_DENSE = 1,  ///< dense LU with partial pivoting
+    MECH_NEWTON_SPARSE = 2, ///< sparse LU (KLU): analysed once, refactored at each setup
+} mech_newton;
+
+/// Name of a Newton solver option: "auto", "dense", "sparse".
+const char *mech_newton_name(mech_newton n);
+
 /// Options of an integrator.  Start from mech_integ_default_options().
 typedef struct mech_integ_options {
     mech_method method;
@@ -107,6 +153,13 @@ typedef struct mech_integ_options {
                                     ///< state a truncation gives (in place of project there);
                                     ///< events are located on the values it gives; NULL: the
                                     ///< dense output is the interpolant as it is
+    const mech_jac_structure *jacobian; ///< BDF: the structure of the Jacobian (NULL: none,
+                                        ///< difference quotients column by column); kept by
+                                        ///< pointer, it must outlive the integrator
+    int jac_columns;    ///< BDF: 1 = a simulation does not give the model's structure as
+                        ///< jacobian: difference quotients column by column, as without one
+    mech_newton newton; ///< BDF: the Newton solver (MECH_NEWTON_AUTO: sparse for large sparse
+                        ///< systems; the sparse one needs the jacobian structure and q' = u)
 } mech_integ_options;
 
 /// Statistics since mech_integ_init.
@@ -120,6 +173,13 @@ typedef struct mech_integ_stats {
                        ///< Jacobian does not cure also reject the step (in rejected)
     long events;       ///< events located (each crossing once: see mech_integ_truncate)
     double h_last;     ///< size of the last accepted step [s]
+    int newton;        ///< BDF: the Newton solver used (MECH_NEWTON_DENSE or _SPARSE); 0 else
+    int jac_groups;    ///< BDF: groups of columns of a Jacobian, one right-hand side each
+                       ///< (the states when column by column; a linear part costs one more)
+    int jac_linear;    ///< BDF: Jacobian entries given in closed form (L's, in the Newton rows)
+    long sparse_factorizations; ///< BDF, sparse Newton: factorizations that chose pivots (one
+                                ///< at setup; more only when refactoring with those pivots
+                                ///< lost accuracy, each allocating inside KLU)
 } mech_integ_stats;
 
 /// One located event.

@@ -134,4 +134,76 @@ static inline mech_system *model_slider_crank(double speed, mech_error *err)
     return model_slider_crank_pin(speed, NULL, err);
 }
 
+/*
+** The slider-crank with a flexible slider of [Zheng & Wang, Sec. 4.2], as stdlib/spec000.lua
+** builds it: crank "crank" and rod "rod" on Lagrange revolutes, the moment P0 sin(Omega t) on
+** the crank, the slider's nx x ny mesh (nx, ny even) joined at its centre node to the rod's end
+** (penalty, or with lagrange an ideal revolute), one contact per surface node against the
+** guide's surfaces 2.5 mm away (Kelvin-Voigt, sticking friction).  Not finalized; *fe is the
+** flexible body.  NULL on failure, with err filled.
+*/
+static inline mech_system *model_fe_slider_crank(int nx, int ny, int lagrange, int *fe,
+                                                 mech_error *err)
+{
+    mech_system *sys;
+    double g[2] = {0, -9.81}, L1 = 1.8, L2 = 2.0, W = 0.5, H = 0.3, c = 2.5e-3;
+    if (mech_system_create(&sys, g, err)) return NULL;
+    mech_body_def b = mech_body_default();
+    b.name = "crank", b.mass = 2, b.inertia = 2 * L1 * L1 / 12, b.pos[0] = L1 / 2;
+    int crank, rod;
+    mech_status st = mech_body_add(sys, &b, &crank, err);
+    b.name = "rod", b.mass = 1, b.inertia = L2 * L2 / 12, b.pos[0] = L1 + L2 / 2;
+    if (!st) st = mech_body_add(sys, &b, &rod, err);
+    mech_joint_def j = mech_joint_default();
+    j.name = "O", j.body_a = MECH_GROUND, j.body_b = crank, j.pb[0] = -L1 / 2;
+    if (!st) st = mech_joint_add(sys, &j, NULL, err);
+    j.name = "A", j.body_a = crank, j.body_b = rod, j.pa[0] = L1 / 2, j.pb[0] = -L2 / 2;
+    if (!st) st = mech_joint_add(sys, &j, NULL, err);
+    mech_load_def l = mech_load_default();
+    l.name = "P", l.body = crank, l.torque = 1, l.profile = MECH_HARMONIC;
+    l.amplitude[0] = 6, l.freq = 3.14159265358979323846 / 6;
+    if (!st) st = mech_load_add(sys, &l, NULL, err);
+    mech_mesh mesh = mech_mesh_empty();
+    mech_rectangle_def rd = mech_rectangle_default();
+    rd.size[0] = W, rd.size[1] = H, rd.nx = nx, rd.ny = ny;
+    rd.origin[0] = L1 + L2 - W / 2, rd.origin[1] = -H / 2;
+    if (!st) st = mech_mesh_rectangle(&mesh, &rd, err);
+    mech_fe_def fd = mech_fe_default();
+    fd.name = "slider", fd.mesh = &mesh, fd.E = 1000, fd.nu = 0.3, fd.density = 20.0 / 3;
+    fd.alpha = 0.01, fd.beta = 0.544;
+    if (!st) st = mech_fe_add(sys, &fd, fe, err);
+    int centre = 0;
+    double best = INFINITY;
+    for (int k = 0; !st && k < mesh.nnodes; k++) {
+        double d = hypot(mesh.xy[2 * k] - (L1 + L2), mesh.xy[2 * k + 1]);
+        if (d < best) best = d, centre = k;
+    }
+    j = mech_joint_default();
+    j.name = "B", j.body_a = rod, j.pa[0] = L2 / 2;
+    if (!st) j.body_b = mech_fe_node_body(sys, *fe, centre);
+    if (!lagrange) j.enforce = MECH_PENALTY, j.k[0] = j.k[1] = 1e5;
+    if (!st) st = mech_joint_add(sys, &j, NULL, err);
+    for (int k = 0; !st && k < mesh.nnodes; k++) {
+        double y = mesh.xy[2 * k + 1];
+        if (fabs(fabs(y) - H / 2) > 1e-9) continue;
+        mech_contact_def cd = mech_contact_default();
+        cd.body_a = mech_fe_node_body(sys, *fe, k);
+        cd.body_b = MECH_GROUND;
+        cd.surface_point[1] = y > 0 ? H / 2 + c : -(H / 2 + c);
+        cd.normal[1] = y > 0 ? -1 : 1;
+        cd.flip_tangent = y > 0;
+        cd.normal_law = mech_normal_default(MECH_NORMAL_KELVIN_VOIGT);
+        cd.normal_law.K = 1e4, cd.normal_law.c = 1e3;
+        cd.friction = mech_friction_default(MECH_FRICTION_STICK);
+        cd.friction.mu = 0.03, cd.friction.mu_s = 0.04, cd.friction.v_eps = 1e-5;
+        st = mech_contact_add(sys, &cd, NULL, err);
+    }
+    mech_mesh_free(&mesh);
+    if (st) {
+        mech_system_destroy(sys);
+        return NULL;
+    }
+    return sys;
+}
+
 #endif
