@@ -383,6 +383,22 @@ double mech_fe_total_mass(const mech_system *sys, int fe)
 
 /* ---- the internal forces ---------------------------------------------------------------- */
 
+/* Row i of the stiffness times the displacements into *ku; returns row i's Rayleigh damping
+** force (beta K v + alpha m v). */
+static inline double row_forces(const fe_body *f, int i, const double *qf, const double *vf,
+                                double *ku)
+{
+    const double *X = f->mesh.xy, *val = f->val;
+    double sk = 0, kv = 0;
+    for (int p = f->rowptr[i]; p < f->rowptr[i + 1]; p++) {
+        int j = f->col[p];
+        sk += val[p] * (qf[j] - X[j]);
+        kv += val[p] * vf[j];
+    }
+    *ku = sk;
+    return f->beta * kv + f->alpha * f->mass[i >> 1] * vf[i];
+}
+
 /*
 ** For BDF's Jacobian (system_jac.c): the internal forces of the linear nodes are kept
 ** (JAC_CAPTURE) or the kept ones used instead (JAC_FROZEN, their damping power left out:
@@ -393,8 +409,8 @@ static void fe_forces_jac(mech_system *sys, int b, const double *q, const double
 {
     const system_jac *J = sys->jac;
     fe_body *f = &sys->fes[b];
-    const int n2 = 2 * f->mesh.nnodes, *rp = f->rowptr, *col = f->col;
-    const double *X = f->mesh.xy, *val = f->val, *qf = q + f->dof0, *vf = v + f->dof0;
+    const int n2 = 2 * f->mesh.nnodes;
+    const double *qf = q + f->dof0, *vf = v + f->dof0;
     const unsigned char *linear = J->linear + J->node_at[b];
     double *Qf = sys->Q + f->dof0, *q0 = J->q0 + 2 * (size_t)J->node_at[b], power = 0;
     for (int i = 0; i < n2; i++) {
@@ -402,13 +418,7 @@ static void fe_forces_jac(mech_system *sys, int b, const double *q, const double
             Qf[i] += q0[i];
             continue;
         }
-        double ku = 0, kv = 0;
-        for (int p = rp[i]; p < rp[i + 1]; p++) {
-            int j = col[p];
-            ku += val[p] * (qf[j] - X[j]);
-            kv += val[p] * vf[j];
-        }
-        double damp = f->beta * kv + f->alpha * f->mass[i >> 1] * vf[i];
+        double ku, damp = row_forces(f, i, qf, vf, &ku);
         if (linear[i >> 1]) q0[i] = -(ku + damp);
         Qf[i] -= ku + damp;
         power += vf[i] * damp;
@@ -425,18 +435,12 @@ void fe_forces(mech_system *sys, const double *q, const double *v, double *p_dis
             continue;
         }
         fe_body *f = &sys->fes[b];
-        const int n2 = 2 * f->mesh.nnodes, *rp = f->rowptr, *col = f->col;
-        const double *X = f->mesh.xy, *val = f->val, *qf = q + f->dof0, *vf = v + f->dof0;
+        const int n2 = 2 * f->mesh.nnodes;
+        const double *X = f->mesh.xy, *qf = q + f->dof0, *vf = v + f->dof0;
         double *Qf = sys->Q + f->dof0;
         double power = 0, energy = 0;
         for (int i = 0; i < n2; i++) {
-            double ku = 0, kv = 0;
-            for (int p = rp[i]; p < rp[i + 1]; p++) {
-                int j = col[p];
-                ku += val[p] * (qf[j] - X[j]);
-                kv += val[p] * vf[j];
-            }
-            double damp = f->beta * kv + f->alpha * f->mass[i >> 1] * vf[i];
+            double ku, damp = row_forces(f, i, qf, vf, &ku);
             Qf[i] -= ku + damp;
             power += vf[i] * damp;
             energy += (qf[i] - X[i]) * ku;

@@ -291,7 +291,8 @@ static int relations(build *B, system_jac *J)
 /* Appends the sorted list as row i's columns. */
 static int emit(build *B, ivec *rows, int i)
 {
-    qsort(B->cols.v, (size_t)B->cols.n, sizeof(int), cmp_int);
+    if (B->cols.n > 1) /* an empty list may have no array: qsort wants one */
+        qsort(B->cols.v, (size_t)B->cols.n, sizeof(int), cmp_int);
     for (int p = 0; p < B->cols.n; p++)
         if (!push(rows, i) || !push(rows, B->cols.v[p])) return 0;
     return 1;

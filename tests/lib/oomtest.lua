@@ -74,6 +74,17 @@ function oomtest.run_child(tap)
   return code, oomtest.sanitizer_reports(stderr), stderr
 end
 
+-- run_child, then the child's verdict as tests of tap: no sanitizer report, a clean exit
+-- (what, when given, names the child in the tests' names).
+function oomtest.check_child(tap, what)
+  local code, reports, stderr = oomtest.run_child(tap)
+  local prefix = what and what .. ": " or ""
+  tap.is(#reports, 0, prefix .. "no sanitizer report (crash, leak, undefined behaviour)")
+  for i = 1, math.min(#reports, 10) do tap.diag(reports[i]) end
+  tap.is(code, 0, what and what .. "'s child ended well" or "the child ended well")
+  if code ~= 0 and #reports == 0 then tap.diag(stderr:sub(1, 2000)) end
+end
+
 -- The child's tap: ok, is and diag print the lines run_child reads.
 function oomtest.child_tap()
   local tap = {}

@@ -15,11 +15,7 @@ oomtest.skip_unless_available()
 
 if arg[1] ~= "child" then
   local tap = require "tap"
-  local code, reports, stderr = oomtest.run_child(tap)
-  tap.is(#reports, 0, "no sanitizer report (crash, leak, undefined behaviour)")
-  for i = 1, math.min(#reports, 10) do tap.diag(reports[i]) end
-  tap.is(code, 0, "the child ended well")
-  if code ~= 0 and #reports == 0 then tap.diag(stderr:sub(1, 2000)) end
+  oomtest.check_child(tap)
   tap.done()
   return
 end

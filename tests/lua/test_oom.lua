@@ -28,11 +28,7 @@ if arg[1] ~= "child" then
   local interp = arg[-1]
 
   -- 1. The sweeps of the scenarios, in one child.
-  local code, reports, stderr = oomtest.run_child(tap)
-  tap.is(#reports, 0, "the sweeps: no sanitizer report (crash, leak, undefined behaviour)")
-  for i = 1, math.min(#reports, 10) do tap.diag(reports[i]) end
-  tap.is(code, 0, "the sweeps' child ended well")
-  if code ~= 0 and #reports == 0 then tap.diag(stderr:sub(1, 2000)) end
+  oomtest.check_child(tap, "the sweeps")
 
   -- 2. The REPL, reading from a pipe: allocation k after the line that arms the fault
   -- fails, and every later one (mode "fail"), while it reads, compiles, runs and shows
