@@ -85,6 +85,15 @@ function oomtest.check_child(tap, what)
   if code ~= 0 and #reports == 0 then tap.diag(stderr:sub(1, 2000)) end
 end
 
+-- The whole of a test whose only work is its child's: in the parent (no argument "child"),
+-- runs the child, checks it and exits (tap.done); in the child, returns.
+function oomtest.parent_checks_child()
+  if arg[1] == "child" then return end
+  local tap = require "tap"
+  oomtest.check_child(tap)
+  tap.done()
+end
+
 -- The child's tap: ok, is and diag print the lines run_child reads.
 function oomtest.child_tap()
   local tap = {}

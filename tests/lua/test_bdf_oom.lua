@@ -9,12 +9,7 @@ package.path = (os.getenv("MECHLUA_SOURCE") or ".") .. "/tests/lib/?.lua;" .. pa
 local oomtest = require "oomtest"
 oomtest.skip_unless_available()
 
-if arg[1] ~= "child" then
-  local tap = require "tap"
-  oomtest.check_child(tap)
-  tap.done()
-  return
-end
+oomtest.parent_checks_child()
 
 local fi = require "faultinject"
 local tap = oomtest.child_tap()
