@@ -80,8 +80,7 @@ static double row_rate(const crow *r, rowdofs d, const double *v)
     return s;
 }
 
-/* Names the entity behind column c of the reduced matrix. */
-static void describe_column(const mech_system *sys, int c, char *buf, size_t size)
+void dynamics_describe_column(const mech_system *sys, int c, char *buf, size_t size)
 {
     if (c < sys->nrows) {
         const rowinfo *r = &sys->rows[c];
@@ -274,7 +273,7 @@ static void augment_forces(mech_system *sys, int sign)
 static int report_singular(mech_system *sys, double t, int c)
 {
     char what[160];
-    describe_column(sys, c, what, sizeof what);
+    dynamics_describe_column(sys, c, what, sizeof what);
     mech_error_set(&sys->last_err, MECH_ERR_SINGULAR,
                    "the constraint equations are singular at t = %.9g near %s: the "
                    "mechanism is locked, redundant or in a singular position",
@@ -488,6 +487,7 @@ static int solve_sparse(mech_system *sys, double t)
         if (rc == SPARSE_OK) {
             sparse_solve(sys->sp_fast->lu, sol);
             accelerations(sys, sys->minv_aug);
+            sys->factored = 1;
             return 0;
         }
         augment_forces(sys, -1);
@@ -512,6 +512,7 @@ static int solve_sparse(mech_system *sys, double t)
     }
     accelerations(sys, sys->minv);
     for (int z = 0; z < nz; z++) sys->udot[sys->massless[z]] = sol[nr + z];
+    sys->factored = rc == SPARSE_OK ? 0 : -1;
     return 0;
 }
 
@@ -642,6 +643,31 @@ static int diagnose_energy(mech_system *sys, double t, const double *q, const do
 
 static int evaluate(mech_system *sys, double t, const double *y, double *ydot, int full);
 
+int dynamics_rows(mech_system *sys, double t, const double *q, const double *v, int motions)
+{
+    for (int i = 0; i < sys->njoints; i++) {
+        const joint *j = &sys->joints[i];
+        if (j->row >= 0) joint_eval(sys, j, q, v, &sys->cr[j->row]);
+    }
+    for (int i = 0; i < sys->ndrivers; i++) {
+        driver *d = &sys->drivers[i];
+        int rc = motions ? driver_motion(sys, d, t) : 0;
+        if (rc) {
+            if (rc < 0 && sys->last_err.code == MECH_OK)
+                mech_error_set(&sys->last_err, MECH_ERR_CALLBACK,
+                               "driver '%s': its motion function failed at t = %.9g", d->name, t);
+            return rc;
+        }
+        driver_eval(sys, d, q, v, &sys->cr[d->row]);
+    }
+    return 0;
+}
+
+double dynamics_row_rate(const mech_system *sys, int r, const double *v)
+{
+    return row_rate(&sys->cr[r], dofs_row(sys, &sys->rows[r]), v);
+}
+
 /* The bodies' rotations are computed once per evaluation (dim.h: begin and end). */
 int dynamics(mech_system *sys, double t, const double *y, double *ydot, int full)
 {
@@ -695,21 +721,7 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
     }
 
     /* Lagrange rows */
-    for (int i = 0; i < sys->njoints; i++) {
-        const joint *j = &sys->joints[i];
-        if (j->row >= 0) joint_eval(sys, j, q, v, &sys->cr[j->row]);
-    }
-    for (int i = 0; i < sys->ndrivers; i++) {
-        driver *d = &sys->drivers[i];
-        rc = driver_motion(sys, d, t);
-        if (rc) {
-            if (rc < 0 && sys->last_err.code == MECH_OK)
-                mech_error_set(&sys->last_err, MECH_ERR_CALLBACK,
-                               "driver '%s': its motion function failed at t = %.9g", d->name, t);
-            return rc;
-        }
-        driver_eval(sys, d, q, v, &sys->cr[d->row]);
-    }
+    if ((rc = dynamics_rows(sys, t, q, v, 1)) != 0) return rc;
     for (int r = 0; r < nr; r++) {
         const rowinfo *ri = &sys->rows[r];
         const crow *c = &sys->cr[r];
@@ -718,17 +730,21 @@ static int evaluate(mech_system *sys, double t, const double *y, double *ydot, i
     }
 
     double *udot = sys->udot;
+    sys->factored = -1;
     if (ns == 0) {
         for (int k = 0; k < sys->nblocks; k++)
             mass_block_apply(&sys->blocks[k], sys->minv, sys->minv_full, Q, udot);
     } else if (sys->solver_used == MECH_SOLVER_SPARSE) {
         /* 1 when singular, as solve_general */
         if ((rc = solve_sparse(sys, t)) != 0) return rc;
-    } else if (!sys->fast || solve_fast(sys) != 0) {
+    } else if (sys->fast && solve_fast(sys) == 0) {
+        sys->factored = 1;
+    } else {
         /* 1 like diagnose: a too long trial step can carry the bodies into a singular
         ** pose (a stiff contact throwing a body off); an adaptive integrator retries shorter,
         ** and the report stays as the reason if it cannot */
         if (solve_general(sys, t) != 0) return 1;
+        sys->factored = 0;
     }
     /* q' = N(q) u */
     sys->dops->qdot(sys, q, v, ydot);
@@ -856,7 +872,7 @@ static void least_change_block(const mech_system *sys, const double *minv, int k
 static int least_change_singular(mech_system *sys, double t, int c)
 {
     char what[160] = "no single equation";
-    if (c >= 0) describe_column(sys, c, what, sizeof what);
+    if (c >= 0) dynamics_describe_column(sys, c, what, sizeof what);
     mech_error_set(&sys->last_err, MECH_ERR_SINGULAR,
                    "projection: the constraint equations are singular at t = %.9g near %s: the "
                    "mechanism is locked, redundant or in a singular position",
@@ -899,6 +915,7 @@ int dynamics_least_change(mech_system *sys, double t, int factor, int *fast, con
     const int sparse = sys->solver_used == MECH_SOLVER_SPARSE;
     double *K = sys->K, *sol = sys->sol;
     if (factor) {
+        sys->factored = -1;
         *fast = sys->fast;
         if (sparse) {
             if (least_change_factor_sparse(sys, t, fast) != 0) return -1;
@@ -918,6 +935,7 @@ int dynamics_least_change(mech_system *sys, double t, int factor, int *fast, con
                 if (bad >= 0) return least_change_singular(sys, t, bad);
             }
         }
+        sys->factored = *fast;
     }
     memcpy(sol, b, sizeof(double) * (size_t)nr);
     if (!*fast)

@@ -97,12 +97,12 @@ typedef struct model_ops {
 
     /* ---- projection onto the constraints (mech_sim_options.project) ------------------- */
     /*
-    ** Whether the model has anything to project after steps (constraints, quaternions), and
+    ** Whether the model has anything to project after steps (constraints), and
     ** its characteristic period [s] (INFINITY: none), from the start y0: a run longer than
     ** MECH_PROJECT_PERIODS of them is projected by MECH_PROJECT_AUTO.  NULL: never projected.
     */
     int (*projectable)(const void *ctx);
-    double (*period)(const void *ctx);
+    double (*period)(void *ctx);
     /*
     ** Starts the projections of a run from t0 (their counts from zero) at the positions'
     ** tolerances atol and rtol (strict: every step end is taken onto the constraints as an

@@ -13,10 +13,12 @@
 ** where (+) is the dimension's displacement (dim.h: q + du planar, a rotation of the quaternion
 ** by the rotation part spatial).  The rows G and Phi are those of the dynamics (joint_eval and
 ** driver_eval, constraints.h), and G M^-1 G^T is the reduced matrix of the constrained solve
-** with the velocities without inertia left free (dynamics_least_change).  The velocity step
-** reuses the factors of the last position step (the Jacobian moved by |dq| / L, some 1e-9: the
-** velocity residual shrinks by that factor, not to rounding).  Quaternions are renormalised
-** first, as without projection.
+** with the velocities without inertia left free (dynamics_least_change).  Newton is simplified:
+** its iterations and the velocity step solve with the factors of the first (the Jacobian moved
+** by |dq| / L, some 1e-9, between them: the velocity residual shrinks by that factor, not to
+** rounding), which are the evaluation's own when the state is the one just evaluated.
+** Quaternions are renormalised first, as without projection; a model with quaternions but no
+** Lagrange equations has nothing more to project (project_wanted).
 **
 ** The velocity projection can only take kinetic energy out (by |du|_M^2 / 2, second order in
 ** the violation); the position projection changes the potential by -Q . dq, first order in
@@ -62,6 +64,7 @@ struct project_work {
     double tol_max; /* the positions' tolerance: Newton must end within it */
     double t_last;  /* the time of the last step end checked */
     double h;       /* the time since the one before: velocities' violations times h count */
+    double *q_prev; /* nq: Newton's iterate before the last */
     mech_project_stats st;
 };
 
@@ -72,8 +75,9 @@ int project_alloc(mech_system *sys)
     if (w == NULL) return -1;
     w->b = mech_calloc((size_t)(sys->nrows > 0 ? sys->nrows : 1), sizeof(double));
     w->du = mech_calloc((size_t)(sys->nu > 0 ? sys->nu : 1), sizeof(double));
+    w->q_prev = mech_calloc((size_t)(sys->nq > 0 ? sys->nq : 1), sizeof(double));
     sys->proj = w;
-    if (w->b == NULL || w->du == NULL) {
+    if (w->b == NULL || w->du == NULL || w->q_prev == NULL) {
         project_free(sys);
         return -1;
     }
@@ -86,13 +90,14 @@ void project_free(mech_system *sys)
     if (w == NULL) return;
     mech_free(w->b);
     mech_free(w->du);
+    mech_free(w->q_prev);
     mech_free(w);
     sys->proj = NULL;
 }
 
 int project_wanted(const mech_system *sys)
 {
-    return sys->nrows > 0 || sys->dops->normalize != NULL;
+    return sys->nrows > 0;
 }
 
 /* omega [1/s] of a rate: *w grows to it (a NaN leaves it). */
@@ -101,13 +106,15 @@ static void faster(double *w, double rate)
     *w = fmax(*w, fabs(rate));
 }
 
-double project_period(const mech_system *sys, double L)
+double project_period(mech_system *sys, double L)
 {
     double w = 0;
     const double *v = sys->y0 + sys->nq;
     for (int i = 0; i < sys->ndrivers; i++) {
-        const driver *d = &sys->drivers[i];
-        double speed = d->fn ? d->motion[1] : d->speed; /* the last evaluation's: the start's */
+        driver *d = &sys->drivers[i];
+        /* a motion function's speed at the start (one that fails there fails the run's start) */
+        if (driver_motion(sys, d, 0.0) != 0) continue;
+        double speed = d->motion[1];
         if (d->type != MECH_DRIVE_JOINT_DISTANCE)
             faster(&w, speed);
         else if (L > 0)
@@ -142,11 +149,7 @@ void project_start(mech_system *sys, double atol, double rtol, double L, int str
 
 void project_get_stats(const mech_system *sys, mech_project_stats *out)
 {
-    const struct project_work *w = sys->proj;
-    mech_project_stats s = w->st;
-    s.on = out->on;
-    s.period = out->period;
-    *out = s;
+    *out = ((const struct project_work *)sys->proj)->st;
 }
 
 static double now(void)
@@ -156,62 +159,33 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The rate of row r at the velocities u: Phi_t + G_r u. */
-static double row_rate(const mech_system *sys, int r, const double *u)
-{
-    const rowinfo *ri = &sys->rows[r];
-    const crow *c = &sys->cr[r];
-    double s = c->phit;
-    if (ri->blk_a >= 0) {
-        const mass_block *k = &sys->blocks[ri->blk_a];
-        for (int i = 0; i < k->n; i++) s += c->ja[i] * u[k->at + i];
-    }
-    if (ri->blk_b >= 0) {
-        const mass_block *k = &sys->blocks[ri->blk_b];
-        for (int i = 0; i < k->n; i++) s += c->jb[i] * u[k->at + i];
-    }
-    return s;
-}
-
-/* The Lagrange rows at (q, u) into sys->cr (the drivers' motions are those of the time asked);
-** returns the largest |Phi|.  Between the dimension's begin at q and its end. */
-static double rows_at(mech_system *sys, const double *q, const double *u)
+/* The largest |Phi| of the rows in sys->cr. */
+static double largest_phi(const mech_system *sys)
 {
     double worst = 0;
-    for (int i = 0; i < sys->njoints; i++) {
-        const joint *j = &sys->joints[i];
-        if (j->row >= 0) joint_eval(sys, j, q, u, &sys->cr[j->row]);
-    }
-    for (int i = 0; i < sys->ndrivers; i++) {
-        const driver *d = &sys->drivers[i];
-        driver_eval(sys, d, q, u, &sys->cr[d->row]);
-    }
     for (int r = 0; r < sys->nrows; r++) worst = fmax(worst, fabs(sys->cr[r].phi));
     return worst;
 }
 
-/* The row with the largest |Phi|, named into buf. */
-static void worst_row(const mech_system *sys, char *buf, size_t size)
+/* The row with the largest |Phi|. */
+static int worst_row(const mech_system *sys)
 {
     int worst = 0;
     for (int r = 1; r < sys->nrows; r++)
         if (fabs(sys->cr[r].phi) > fabs(sys->cr[worst].phi)) worst = r;
-    const rowinfo *ri = &sys->rows[worst];
-    if (ri->kind == MECH_KIND_JOINT) {
-        const joint *j = &sys->joints[ri->id];
-        snprintf(buf, size, "%s '%s' (equation %s)", j->jt->name, j->name, j->jt->eq_names[ri->eq]);
-    } else {
-        snprintf(buf, size, "driver '%s'", sys->drivers[ri->id].name);
-    }
+    return worst;
 }
 
 /*
 ** project_state once the quaternions are unit.  With MODEL_PROJECT_EVALUATED the rows in
-** sys->cr, the drivers' motions and the mass blocks are those of the last evaluation, of this
-** state: the check costs nothing, and the first least change starts from them.
+** sys->cr, the drivers' motions, the mass blocks and the constrained solve's factors
+** (sys->factored) are those of the last evaluation, of this state: the check costs nothing, and
+** the first least change solves with those factors.  Newton is simplified: every iteration
+** solves with the factors of the first (the Jacobian moves by |dq| / L, some 1e-9, between
+** them).  *clock is when the work began (0: not yet; a check of an evaluated state is free).
 */
 static int project_rows(mech_system *sys, struct project_work *w, double t, double *q, double *u,
-                        int flags)
+                        int flags, double *clock)
 {
     const dim_ops *dops = sys->dops;
     const int nr = sys->nrows, output = flags & MODEL_PROJECT_OUTPUT;
@@ -220,25 +194,20 @@ static int project_rows(mech_system *sys, struct project_work *w, double t, doub
         w->h = fabs(t - w->t_last);
         w->t_last = t;
     }
-    int begun = !(flags & MODEL_PROJECT_EVALUATED);
-    double viol = 0, rate = 0;
-    if (begun) {
-        for (int i = 0; i < sys->ndrivers; i++) {
-            driver *d = &sys->drivers[i];
-            if (driver_motion(sys, d, t) != 0) {
-                if (sys->last_err.code == MECH_OK)
-                    mech_error_set(&sys->last_err, MECH_ERR_CALLBACK,
-                                   "driver '%s': its motion function failed at t = %.9g", d->name,
-                                   t);
-                return -1;
-            }
-        }
+    int begun = 0, factor = 1, fast = 0;
+    if (!(flags & MODEL_PROJECT_EVALUATED)) {
         dops->begin(sys, q);
-        viol = rows_at(sys, q, u);
-    } else {
-        for (int r = 0; r < nr; r++) viol = fmax(viol, fabs(sys->cr[r].phi));
+        begun = 1;
+        if (dynamics_rows(sys, t, q, u, 1) != 0) {
+            dops->end(sys);
+            return -1;
+        }
+    } else if (sys->factored >= 0) {
+        factor = 0;
+        fast = sys->factored;
     }
-    for (int r = 0; r < nr; r++) rate = fmax(rate, fabs(row_rate(sys, r, u)));
+    double viol = largest_phi(sys), rate = 0;
+    for (int r = 0; r < nr; r++) rate = fmax(rate, fabs(dynamics_row_rate(sys, r, u)));
     if (!output) {
         w->st.violation = fmax(w->st.violation, viol);
         w->st.velocity = fmax(w->st.velocity, rate);
@@ -253,29 +222,39 @@ static int project_rows(mech_system *sys, struct project_work *w, double t, doub
         if (begun) dops->end(sys);
         return 0;
     }
-    int it = 0, fast = 0;
+    if (*clock == 0) *clock = now();
+    int it = 0;
     double before = INFINITY;
     /* Newton to tol_out, or until it stops gaining (rounding: the rows of a crank that has
     ** turned 5000 rad round to 1e-12 rad) */
-    while (viol > w->tol_out && viol < STAGNANT * before) {
-        if (it == MAX_ITER) break;
+    while (viol > w->tol_out && viol < STAGNANT * before && it < MAX_ITER) {
         for (int r = 0; r < nr; r++) w->b[r] = sys->cr[r].phi;
-        if (dynamics_least_change(sys, t, 1, &fast, w->b, w->du) != 0) {
+        if (dynamics_least_change(sys, t, factor, &fast, w->b, w->du) != 0) {
             if (begun) dops->end(sys);
             return -1;
         }
+        factor = 0;
         if (begun) dops->end(sys);
+        memcpy(w->q_prev, q, sizeof(double) * (size_t)sys->nq);
         dops->displace(sys, q, w->du);
         it++;
         dops->begin(sys, q);
         begun = 1;
+        dynamics_rows(sys, t, q, u, 0);
         before = viol;
-        viol = rows_at(sys, q, u);
+        viol = largest_phi(sys);
+    }
+    if (viol > before) { /* the last iterate is the worse (rounding): the one before it */
+        dops->end(sys);
+        memcpy(q, w->q_prev, sizeof(double) * (size_t)sys->nq);
+        dops->begin(sys, q);
+        dynamics_rows(sys, t, q, u, 0);
+        viol = before;
     }
     w->st.iterations += it;
     if (!(viol <= w->tol_max)) { /* not even within the positions' tolerance */
         char what[160];
-        worst_row(sys, what, sizeof what);
+        dynamics_describe_column(sys, worst_row(sys), what, sizeof what);
         if (begun) dops->end(sys);
         mech_error_set(&sys->last_err, MECH_ERR_CONVERGENCE,
                        "projection onto the constraints: no convergence at t = %.9g after %d "
@@ -283,8 +262,8 @@ static int project_rows(mech_system *sys, struct project_work *w, double t, doub
                        t, it, what, viol);
         return -1;
     }
-    for (int r = 0; r < nr; r++) w->b[r] = row_rate(sys, r, u);
-    int rc = dynamics_least_change(sys, t, it == 0, &fast, w->b, w->du);
+    for (int r = 0; r < nr; r++) w->b[r] = dynamics_row_rate(sys, r, u);
+    int rc = dynamics_least_change(sys, t, factor, &fast, w->b, w->du);
     if (begun) dops->end(sys);
     if (rc != 0) return -1;
     for (int c = 0; c < sys->nu; c++) u[c] += w->du[c];
@@ -299,7 +278,8 @@ int project_state(void *ctx, double t, double *y, int flags)
 {
     mech_system *sys = ctx;
     struct project_work *w = sys->proj;
-    double t0 = now();
+    /* the clock runs from the start unless the check is free (an evaluated state) */
+    double clock = flags & MODEL_PROJECT_EVALUATED ? 0 : now();
     if (!(flags & MODEL_PROJECT_OUTPUT)) w->st.checks++;
     double *q = y, *u = y + sys->nq;
     int rc = 0;
@@ -308,7 +288,7 @@ int project_state(void *ctx, double t, double *y, int flags)
                        "projection: an orientation is not finite or zero at t = %.9g", t);
         rc = -1;
     }
-    if (rc == 0 && sys->nrows > 0) rc = project_rows(sys, w, t, q, u, flags);
-    w->st.time += now() - t0;
+    if (rc == 0 && sys->nrows > 0) rc = project_rows(sys, w, t, q, u, flags, &clock);
+    if (clock != 0) w->st.time += now() - clock;
     return rc;
 }

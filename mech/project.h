@@ -12,15 +12,17 @@
 int project_alloc(mech_system *sys);
 void project_free(mech_system *sys);
 
-/* Whether the system has anything to project: Lagrange equations, or quaternions. */
+/* Whether the system has anything to project beyond its quaternions' norms (which the
+** integrators' normalize keeps without projection): Lagrange equations. */
 int project_wanted(const mech_system *sys);
 
 /*
 ** The characteristic period of the system at its assembled start [s]: 2 pi / omega, omega the
 ** fastest of the drivers' speeds (a distance driver's over the size L [m]), the bodies' angular
-** speeds and their speeds over L, and sqrt(g / L); INFINITY when there is none.
+** speeds and their speeds over L, and sqrt(g / L); INFINITY when there is none.  The drivers'
+** motion functions are called at t = 0 for their speeds there.
 */
-double project_period(const mech_system *sys, double L);
+double project_period(mech_system *sys, double L);
 
 /*
 ** Starts a run's projections from t0, their counts from zero.  A step end is projected when a
@@ -35,14 +37,15 @@ void project_start(mech_system *sys, double atol, double rtol, double L, int str
 ** Moves the state y at time t onto the Lagrange joints' and drivers' equations, positions by
 ** Newton iterations and velocities by one least change, both in the metric of the mass matrix,
 ** after renormalising the quaternions.  A state whose violations are within the tolerance of
-** project_start (an output, MODEL_PROJECT_OUTPUT in flags: within a thousandth of it) is left
-** as it is.  MODEL_PROJECT_EVALUATED: the system's last evaluation was of this state (its rows
+** project_start (an output, MODEL_PROJECT_OUTPUT in flags: within CONVERGED of atol, project.c)
+** is left as it is.  MODEL_PROJECT_EVALUATED: the system's last evaluation was of this state (its
+*rows
 ** are current).  Returns 1 when it moved the state, 0 when not, -1 on failure (the reason in
 ** the system's last error).
 */
 int project_state(void *ctx, double t, double *y, int flags);
 
-/* What the projections did since project_start (on, period are left to the caller). */
+/* What the projections did since project_start (on and period zero: the caller's). */
 void project_get_stats(const mech_system *sys, mech_project_stats *out);
 
 #endif

@@ -260,6 +260,9 @@ struct mech_system {
     /* fast solve (see dynamics.c): per massless coordinate its own row, the sign of its
     ** coefficient there and the weight w; 1/M~ per coordinate */
     int fast;
+    /* the factors the solve's workspaces hold: 1 the fast solve's, 0 the general one's, -1
+    ** none (a failure, or used since); they are those of the rows in cr */
+    int factored;
     int *massless_row;
     double *massless_coef, *massless_w, *minv_aug;
     rowinfo *rows; /* nrows */
@@ -289,7 +292,7 @@ struct mech_system {
     mech_solver solver_used;
     struct sparse_map *sp_fast, *sp_gen;
     struct project_work *proj; /* the projection onto the constraints (project.c) */
-    struct system_jac *jac; /* BDF's Jacobian structure (system_jac.c), NULL until asked for */
+    struct system_jac *jac;    /* BDF's Jacobian structure (system_jac.c), NULL until asked for */
 
     /* last full evaluation */
     double t_eval;

@@ -92,6 +92,10 @@ typedef struct sim {
     const double *rhs_y;
     double rhs_t;
     int rhs_trusted;
+    /* ybuf holds the dense output of the current step at dense_t (dense_ok), projected when the
+    ** run projects: the events at one time (an action, its row) take it once */
+    double dense_t;
+    int dense_ok;
 } sim;
 
 mech_sim_options mech_sim_default_options(void)
@@ -145,6 +149,30 @@ static int evaluate_for_events(sim *s, double t, const double *y)
     int rc = evaluate_at(s, t, y);
     if (energy) energy(s->m.ctx, 1);
     return rc;
+}
+
+/*
+** The dense output of the last step at t into s->ybuf (at once when it holds it already).  It
+** fails only when its projection onto the constraints does (a driver's motion function, a
+** singular or diverging projection): the model's reason becomes the run's.
+*/
+static int dense_at(sim *s, mech_integ *integ, double t)
+{
+    if (s->dense_ok && s->dense_t == t) return 0;
+    s->dense_ok = 0;
+    if (mech_integ_dense(integ, t, s->ybuf) == MECH_OK) {
+        s->dense_ok = 1;
+        s->dense_t = t;
+        return 0;
+    }
+    const mech_error *e = model_last_error(&s->m);
+    if (e->code != MECH_OK)
+        s->cb_err = *e;
+    else
+        mech_error_set(&s->cb_err, MECH_ERR_CALLBACK,
+                       "the state at t = %.9g (the dense output of the step) failed", t);
+    s->failed = 1;
+    return -1;
 }
 
 /* Evaluates the model at (t, y) and writes every recorded channel into out. */
@@ -237,23 +265,27 @@ static int sim_rhs(void *ctx, double t, const double *y, double *ydot)
     return rc;
 }
 
-/* The projection of a step end (the integrators' option project); an explicit method's last
-** evaluation was of the step end itself, which the model need not evaluate again. */
-static int sim_project_step(void *ctx, double t, double *y)
+/*
+** The projection of a state y at t (with MODEL_PROJECT_OUTPUT in flags: a value of the dense
+** output, or a truncated step's end).  An explicit method's last evaluation was of its step end
+** itself, whose rows the model need not evaluate again.
+*/
+static int sim_project(sim *s, double t, double *y, int flags)
 {
-    sim *s = ctx;
-    int flags = s->rhs_trusted && y == s->rhs_y && t == s->rhs_t ? MODEL_PROJECT_EVALUATED : 0;
+    if (s->rhs_trusted && y == s->rhs_y && t == s->rhs_t) flags |= MODEL_PROJECT_EVALUATED;
     s->rhs_y = NULL;
     return s->m.ops->constrain(s->m.ctx, t, y, flags);
 }
 
-/* The projection of a value of the dense output, or of a truncated step's end (project_output). */
+/* The integrators' options project and project_output. */
+static int sim_project_step(void *ctx, double t, double *y)
+{
+    return sim_project(ctx, t, y, 0);
+}
+
 static int sim_project_output(void *ctx, double t, double *y)
 {
-    sim *s = ctx;
-    int flags = s->rhs_trusted && y == s->rhs_y && t == s->rhs_t ? MODEL_PROJECT_EVALUATED : 0;
-    s->rhs_y = NULL;
-    return s->m.ops->constrain(s->m.ctx, t, y, flags | MODEL_PROJECT_OUTPUT);
+    return sim_project(ctx, t, y, MODEL_PROJECT_OUTPUT);
 }
 
 /* Event functions for the integrator: the model's own (contact gaps) first, then
@@ -354,9 +386,7 @@ static int periodic_time(sim *s, mech_integ *integ, int d, double k, double ta, 
     for (int it = 0; it < 200 && hi - lo > tol; it++) {
         double t = hi - fhi * (hi - lo) / (fhi - flo);
         if (!(t > lo && t < hi)) t = 0.5 * (lo + hi);
-        if (mech_integ_dense(integ, t, s->ybuf) != MECH_OK ||
-            evaluate_for_events(s, t, s->ybuf) != 0)
-            return -1;
+        if (dense_at(s, integ, t) != 0 || evaluate_for_events(s, t, s->ybuf) != 0) return -1;
         double f = winding(s, d) - k;
         if (f == 0 || (f > 0) == (fhi > 0)) {
             hi = t, fhi = f;
@@ -423,11 +453,7 @@ static int event_action(sim *s, mech_integ *integ, int di, double te)
 {
     const mech_event_def *def = &s->opt->events[di];
     if (def->action != MECH_EVENT_CALL) return def->action == MECH_EVENT_STOP;
-    if (mech_integ_dense(integ, te, s->ybuf) != MECH_OK ||
-        model_evaluate(&s->m, te, s->ybuf, &s->cb_err) != MECH_OK) {
-        s->failed = 1;
-        return -1;
-    }
+    if (dense_at(s, integ, te) != 0 || evaluate_at(s, te, s->ybuf) != 0) return -1;
     int want_stop = 0;
     if (def->on_event(def->on_event_ud, s->sys, te, &want_stop) != 0) {
         mech_error_set(&s->cb_err, MECH_ERR_CALLBACK, "event '%s': its action failed at t = %.9g",
@@ -448,8 +474,7 @@ static int deliver(sim *s, mech_integ *integ, int di, double te)
     int a = event_action(s, integ, di, te);
     if (a < 0) return -1;
     if (a && s->stop_def < 0) s->stop_def = di, s->stop_t = te;
-    if (mech_integ_dense(integ, te, s->ybuf) == MECH_OK && record_event(s, di, te, s->ybuf) != 0)
-        return -1;
+    if (dense_at(s, integ, te) != 0 || record_event(s, di, te, s->ybuf) != 0) return -1;
     const mech_event_def *e = &s->opt->events[di];
     if (e->channel && e->period > 0) s->ndone[di]++;
     return a;
@@ -788,8 +813,9 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
     m->ops->atol(m->ctx, io.atol, io.atol_vec, s.atol);
     io.atol_vec = s.atol;
     if (project) { /* in place of the model's normalize, which the projection includes */
-        /* with events every step end is projected as the dense output is: the event functions
-        ** read the same states at the steps' ends as inside them */
+        /* BDF's step ends are projected as strictly as the dense output (strict): CVODE's
+        ** history takes in each correction; an explicit method's only when they leave the
+        ** positions' tolerance (project.c) */
         double atol = INFINITY;
         for (int i = 0; i < m->nq; i++) atol = fmin(atol, s.atol[i]);
         m->ops->project_start(m->ctx, atol, io.rtol, io.method == MECH_BDF, 0.0);
@@ -877,6 +903,7 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
         }
         model_clear_error(m);
         s.failed = 0;
+        s.dense_ok = 0;
         st = mech_integ_step(integ, o->t_end, &ierr);
         if (st) {
             const mech_error *merr = model_last_error(m);
@@ -948,6 +975,7 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
             int a = di < 0 ? 0 : event_action(&s, integ, di, te);
             if (a < 0) break;
             if ((di < 0 || a) && te < cut) {
+                s.dense_ok = 0; /* the step is redone to te */
                 if ((st = mech_integ_truncate(integ, te, &ierr)) != MECH_OK) {
                     mech_error_set(err, st, "simulation failed at t = %.9g s (step %ld): %s", te,
                                    step, ierr.msg);
@@ -963,7 +991,7 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
             }
             if (a && s.stop_def < 0) s.stop_def = di, s.stop_t = te;
             stop |= a;
-            if (mech_integ_dense(integ, te, s.ybuf) == MECH_OK) record_event(&s, di, te, s.ybuf);
+            if (dense_at(&s, integ, te) == 0) record_event(&s, di, te, s.ybuf);
             if (o->events[di].channel && o->events[di].period > 0) s.ndone[di]++;
         }
         if (cut < INFINITY) t_limit = t1 = cut; /* the integrator is there now */
@@ -992,12 +1020,9 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
             const double *y;
             if (fabs(tk - t1) <= slack && !project) {
                 y = mech_integ_state(integ);
-            } else if (mech_integ_dense(integ, fmin(fmax(tk, t0), t1), s.ybuf) == MECH_OK ||
-                       !project) {
+            } else if (dense_at(&s, integ, fmin(fmax(tk, t0), t1)) == 0) {
                 y = s.ybuf;
-            } else { /* the projection of the dense output failed: the model says why */
-                s.cb_err = *model_last_error(m);
-                s.failed = 1;
+            } else {
                 break;
             }
             if (record_row(&s, tk, y) != 0) break;
@@ -1038,6 +1063,7 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
         if (crossed || renew == MODEL_STEP_CHANGED) {
             const double *y1 = renew == MODEL_STEP_CHANGED ? s.ynew : mech_integ_state(integ);
             memcpy(s.ybuf, y1, sizeof(double) * (size_t)m->nstate);
+            s.dense_ok = 0;
             int changed = renew == MODEL_STEP_CHANGED;
             for (int c = 0; crossed && c < m->nevents; c++)
                 changed |= m->ops->event_crossed(m->ctx, c, t1, s.ybuf);
@@ -1062,7 +1088,11 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
     if (run->status == MECH_RUN_STOPPED) st = MECH_OK;
 
 finish:
-    if (project) m->ops->project_stats(m->ctx, &run->stats.project);
+    if (project) { /* the counts are the model's, the decision the run's */
+        m->ops->project_stats(m->ctx, &run->stats.project);
+        run->stats.project.on = 1;
+        run->stats.project.period = period;
+    }
     run->stats.integ = mech_integ_get_stats(integ);
     run->stats.integ.events = run->nev; /* the count matches the list */
     run->stats.wall_time = now() - wall0;

@@ -294,7 +294,7 @@ static int sm_projectable(const void *ctx)
 }
 
 /* The period from the start's motion, over the model's lengths and positions at the start. */
-static double sm_period(const void *ctx)
+static double sm_period(void *ctx)
 {
     return project_period(ctx, system_scale(ctx, 0));
 }

@@ -17,10 +17,11 @@
 ** prismatic guide holds its angle), gravity -y, the crank driven at `speed` rad/s by the
 ** driver "motor", from crank angle 0 with the ideal mechanism's velocities.  The piston
 ** pin "pin" is ideal, or with pin != NULL a journal on the rod in a bearing on the slider
-** with that clearance.  Not finalized.  NULL on failure, with err filled.
+** with that clearance.  With motion, the driver follows that function of time instead (speed
+** then only sets the starting velocities).  Not finalized.  NULL on failure, with err filled.
 */
-static inline mech_system *model_slider_crank_pin(double speed, const mech_clearance_def *pin,
-                                                  mech_error *err)
+static inline mech_system *model_slider_crank_motion(double speed, const mech_clearance_def *pin,
+                                                     mech_motion_fn motion, mech_error *err)
 {
     mech_system *sys;
     double g[2] = {0, -9.81}, r = 0.05, l = 0.12;
@@ -54,12 +55,19 @@ static inline mech_system *model_slider_crank_pin(double speed, const mech_clear
     if (!st) st = mech_joint_add(sys, &j, NULL, err);
     mech_driver_def d = mech_driver_default();
     d.type = MECH_DRIVE_BODY_ANGLE, d.target = crank, d.speed = speed, d.name = "motor";
+    d.fn = motion;
     if (!st) st = mech_driver_add(sys, &d, NULL, err);
     if (st) {
         mech_system_destroy(sys);
         return NULL;
     }
     return sys;
+}
+
+static inline mech_system *model_slider_crank_pin(double speed, const mech_clearance_def *pin,
+                                                  mech_error *err)
+{
+    return model_slider_crank_motion(speed, pin, NULL, err);
 }
 
 /*

@@ -309,6 +309,38 @@ static void test_auto(void)
     mech_system_destroy(sys);
 }
 
+/* The crank's motion from rest, accelerating at 1000 rad/s^2. */
+static int spin_up(void *ud, double t, double out[3])
+{
+    (void)ud;
+    out[0] = 500 * t * t, out[1] = 1000 * t, out[2] = 1000;
+    return 0;
+}
+
+/*
+** AUTO's period comes from the start's motion, whatever the system did before: a second run
+** of the same system (whose last evaluation was at its end, the crank at 1000 rad/s) has the
+** first run's period, from gravity at the start (the crank at rest).  It once took the
+** driver's speed of the last evaluation.
+*/
+static void test_period_of_the_start(void)
+{
+    mech_error err;
+    mech_system *sys = model_slider_crank_motion(0, NULL, spin_up, &err);
+    if (sys == NULL || mech_system_finalize(sys, &err) != MECH_OK) diag("model: %s", err.msg);
+    runspec r = {.method = MECH_DOPRI5, .t_end = 1, .channels = sc_ch, .nchannels = 1};
+    double period[2] = {0, 0};
+    for (int i = 0; i < 2 && sys; i++) {
+        mech_run *run = simulate(sys, &r);
+        period[i] = run ? mech_run_get_stats(run).project.period : NAN;
+        mech_run_free(run);
+    }
+    diag("periods %.9g s and %.9g s", period[0], period[1]);
+    ok(period[0] == period[1] && period[0] > 0.1 && period[0] < 10,
+       "auto: a second run's period is the start's, as the first run's");
+    mech_system_destroy(sys);
+}
+
 /* The parameters record the setting and AUTO's reasoning; a bad mode is refused. */
 static void test_parameters_and_errors(void)
 {
@@ -629,6 +661,7 @@ int main(void)
     test_slider_crank_methods();
     test_off_bit_for_bit();
     test_auto();
+    test_period_of_the_start();
     test_parameters_and_errors();
     test_spatial();
     test_energy();

@@ -119,6 +119,43 @@ do
   tap.ok(e < 1e-6, "spatial: the slider within 1e-6 m of the closed form")
 end
 
+-- ---- a projection that fails on the dense output fails the run ---------------------------------
+-- A motion function that fails between the steps' stages (RK4, h = 1e-4 s: stages every 5e-5 s):
+-- only the projected dense output meets it, at an event's time.  Each path that takes a state
+-- from the dense output stops the run with the function's message and keeps the rows before it
+-- (a periodic event's crossing was once lost without a word, the run complete).
+do
+  local w = 500
+  local function failing(t)
+    if t > 0.05001 and t < 0.05004 then error("no motion here") end
+    return w * t, w, 0
+  end
+  local cases = {
+    { "a periodic event", { channel = "motor.angle", value = w * 0.050025, period = 1000, direction = 1 } },
+    { "an event's action", { channel = "motor.angle", value = w * 0.050025, action = function() end } },
+    { "an event's row", { channel = "motor.angle", value = w * 0.050025 } },
+  }
+  for _, c in ipairs(cases) do
+    local sys = mech.planar{ gravity = {0, -9.81} }
+    local crank  = sys:body{ name = "crank", mass = 0.17, inertia = 1e-4, at = {r / 2, 0} }
+    local rod    = sys:body{ name = "rod", mass = 0.25, inertia = 4e-4, at = {r + l / 2, 0} }
+    local slider = sys:body{ name = "slider", mass = 0.14, at = {r + l, 0} }
+    sys:revolute{ sys.ground, crank, at = {0, 0} }
+    sys:revolute{ crank, rod, at = {r, 0} }
+    sys:revolute{ rod, slider, at = {r + l, 0} }
+    sys:prismatic{ sys.ground, slider, axis = {1, 0} }
+    sys:drive{ crank, motion = failing, name = "motor" }
+    local ok, msg = pcall(sys.simulate, sys, { t = 0.1, method = "rk4", h = 1e-4, project = true,
+      record = { "slider.x" }, events = { c[2] } })
+    tap.ok(not ok and tostring(msg):find("motion function failed at t = 0.050025", 1, true)
+      and tostring(msg):find("no motion here", 1, true),
+      c[1] .. " on the projected dense output: the motion function's failure stops the run", msg)
+    local last = sys.last_run
+    tap.ok(last and #last == 501 and last.t[#last] == 0.05,
+      c[1] .. ": the rows before the failure are kept")
+  end
+end
+
 -- ---- off: today's results, bit for bit -----------------------------------------------------------
 -- A digest of every recorded value of runs that AUTO would project or that locate events and
 -- contacts, with project = false, against the same runs of mechlua before the option existed
