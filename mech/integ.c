@@ -515,8 +515,17 @@ static mech_status dp_restart(mech_integ *s, int fresh, mech_error *err)
 }
 
 static const integ_ops rk4_ops = {.step = rk4_step, .dense = rk4_dense, .truncate = rk4_truncate};
-static const integ_ops dopri5_ops = {
-    .restart = dp_restart, .step = dp_step, .dense = dp_dense, .truncate = dp_truncate};
+/* The step end moved by the projection: the dense output ends on it (project_explicit). */
+static void dp_reproject(mech_integ *s, const double *ya, const double *fa, double h)
+{
+    dp_dense_coeffs(s, ya, fa, h);
+}
+
+static const integ_ops dopri5_ops = {.restart = dp_restart,
+                                     .step = dp_step,
+                                     .dense = dp_dense,
+                                     .truncate = dp_truncate,
+                                     .reproject = dp_reproject};
 
 /* ---- creation ----------------------------------------------------------------------- */
 
@@ -817,7 +826,20 @@ mech_status mech_integ_reinit(mech_integ *s, double t, const double *y, mech_err
 /* ---- events ------------------------------------------------------------------------- */
 
 static mech_status truncate_projected(mech_integ *s, double t, mech_error *err);
-static mech_status project_output(mech_integ *s, double t, double *y);
+
+/* The dense output of the last step at t in [t0, t1] into y, projected as the option
+** project_output says (MECH_ERR_CALLBACK when the projection fails). */
+static mech_status dense_projected(mech_integ *s, double t, double *y)
+{
+    mech_status st = MECH_OK;
+    if (t == s->t0 || t == s->t1)
+        memcpy(y, t == s->t1 ? s->y1 : s->y0, (size_t)s->n * sizeof *y);
+    else
+        st = s->ops->dense(s, t, y);
+    if (!st && s->opt.project_output && s->opt.project_output(s->opt.project_ctx, t, y) < 0)
+        st = MECH_ERR_CALLBACK;
+    return st;
+}
 
 /* d*g_k at time t of the last step: on the dense output, or (redo) in the state that
 ** truncation to t would give, left in yn (projected as truncation projects it when the dense
@@ -826,13 +848,12 @@ static mech_status event_value(mech_integ *s, int k, int d, int redo, double t, 
                                mech_error *err)
 {
     double *y = redo ? s->yn : s->yw;
-    mech_status st = !redo                   ? s->ops->dense(s, t, y)
+    mech_status st = !redo                   ? dense_projected(s, t, y)
                      : s->opt.project_output ? truncate_projected(s, t, err)
                                              : s->ops->truncate(s, t, err);
-    if (!st && !redo && project_output(s, t, y) != MECH_OK)
-        st =
-            mech_error_set(err, MECH_ERR_CALLBACK,
-                           "integrator: the projection of the dense output failed at t = %.17g", t);
+    if (st == MECH_ERR_CALLBACK && !redo)
+        mech_error_set(err, st,
+                       "integrator: the projection of the dense output failed at t = %.17g", t);
     if (!st) st = call_g(s, t, y, s->gw, err);
     if (!st) *v = d * s->gw[k];
     return st;
@@ -940,7 +961,7 @@ static mech_status find_events(mech_integ *s, mech_error *err)
 static mech_status project_explicit(mech_integ *s, mech_project_fn project, double t, double ta,
                                     const double *ya, const double *fa, mech_error *err)
 {
-    if (!project || s->ops == &integ_bdf_ops) return MECH_OK;
+    if (!project || s->ops->own_projection) return MECH_OK;
     int r = project(s->opt.project_ctx, t, s->yn);
     if (r < 0)
         return mech_error_set(err, MECH_ERR_CALLBACK,
@@ -954,16 +975,8 @@ static mech_status project_explicit(mech_integ *s, mech_project_fn project, doub
     } else if (nq > 0) {
         memcpy(s->fn, s->yn + nq, sizeof(double) * (size_t)nq);
     }
-    if (s->ops == &dopri5_ops) dp_dense_coeffs(s, ya, fa, t - ta);
+    if (s->ops->reproject) s->ops->reproject(s, ya, fa, t - ta);
     return MECH_OK;
-}
-
-/* The option project_output on a value y of the dense output at t. */
-static mech_status project_output(mech_integ *s, double t, double *y)
-{
-    if (!s->opt.project_output || s->opt.project_output(s->opt.project_ctx, t, y) >= 0)
-        return MECH_OK;
-    return MECH_ERR_CALLBACK;
 }
 
 /*
@@ -977,8 +990,8 @@ static mech_status truncate_projected(mech_integ *s, double t, mech_error *err)
     mech_status st = s->ops->truncate(s, t, err);
     if (st) return st;
     mech_project_fn project = s->opt.project_output ? s->opt.project_output : s->opt.project;
-    if (s->ops != &integ_bdf_ops) return project_explicit(s, project, t, s->t0, s->y0, s->f0, err);
-    if (project_output(s, t, s->yn) != MECH_OK)
+    if (!s->ops->own_projection) return project_explicit(s, project, t, s->t0, s->y0, s->f0, err);
+    if (s->opt.project_output && s->opt.project_output(s->opt.project_ctx, t, s->yn) < 0)
         return mech_error_set(err, MECH_ERR_CALLBACK,
                               "integrator: the projection of the state failed at t = %.17g", t);
     return MECH_OK;
@@ -1046,12 +1059,7 @@ static int clamp_to_step(const mech_integ *s, double *t)
 mech_status mech_integ_dense(mech_integ *s, double t, double *y)
 {
     if (!s || !y || !s->ready || clamp_to_step(s, &t)) return MECH_ERR_ARG;
-    mech_status st = MECH_OK;
-    if (t == s->t0 || t == s->t1)
-        memcpy(y, t == s->t1 ? s->y1 : s->y0, (size_t)s->n * sizeof *y);
-    else
-        st = s->ops->dense(s, t, y);
-    return st ? st : project_output(s, t, y);
+    return dense_projected(s, t, y);
 }
 
 int mech_integ_events(const mech_integ *s, const mech_integ_event **events)

@@ -1023,4 +1023,5 @@ const integ_ops integ_bdf_ops = {
     .resync = bdf_resync,
     .stats = bdf_stats,
     .locate = worst_component,
+    .own_projection = 1,
 };

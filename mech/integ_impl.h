@@ -23,6 +23,9 @@
 ** outside (init when fresh, else reinit); forget the history.  resync: the current state
 ** was moved back (truncation) or a failed step left a solver that keeps its own state
 ** (CVODE) ahead of it; start again from (t1, y1).  stats: adds the method's own counters.
+** reproject: the option project moved the end yn of a step of length h from (ya, fa): form
+** again what the method derives from it (DOPRI5's dense output).  own_projection: the method
+** applies the option project inside its own solver (BDF: CVODE's projection), not the driver.
 ** NULL entries do nothing.
 */
 typedef struct integ_ops {
@@ -35,6 +38,8 @@ typedef struct integ_ops {
     void (*resync)(mech_integ *s);
     void (*stats)(const mech_integ *s, mech_integ_stats *st);
     void (*locate)(mech_integ *s); /* sets fault to the largest error of the last step */
+    void (*reproject)(mech_integ *s, const double *ya, const double *fa, double h);
+    int own_projection;
 } integ_ops;
 
 struct mech_integ {

@@ -238,8 +238,10 @@ double mech_integ_prev_time(const mech_integ *integ);
 
 /*
 ** Dense output: y(t) for t in [mech_integ_prev_time, mech_integ_time], written to y
-** (n values).  At the ends it returns the step values exactly.  MECH_ERR_ARG if t is
-** outside the last step (by more than a rounding tolerance).
+** (n values).  At the ends it returns the step values exactly, and everywhere the option
+** project_output (if set) is applied to the value: MECH_ERR_CALLBACK when that fails (the
+** callback's owner keeps the reason).  MECH_ERR_ARG if t is outside the last step (by more
+** than a rounding tolerance).
 */
 mech_status mech_integ_dense(mech_integ *integ, double t, double *y);
 

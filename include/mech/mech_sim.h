@@ -228,7 +228,8 @@ const char *mech_run_event_name(const mech_run *run, int i);
 typedef struct mech_project_stats {
     int on;           ///< the run projected (ON, or AUTO decided so)
     double period;    ///< the characteristic period AUTO compares the run with [s] (inf: none)
-    long checks;      ///< step ends checked
+    long checks;      ///< step ends checked (BDF: every corrected attempt CVODE projects,
+                      ///< those its error test then rejects too)
     long projections; ///< of them, those moved onto the constraints
     long outputs;     ///< outputs (dense output's values, truncated steps) moved onto them
     long iterations;  ///< Newton iterations on the positions, in all
@@ -242,9 +243,9 @@ typedef struct mech_run_stats {
                             ///< each crossing once; a contact's onsets and ends are not listed
                             ///< (its impacts channel counts them)
     mech_method method;
-    double wall_time;           ///< [s]
-    double t_end;               ///< time reached [s]
-    mech_solver solver;         ///< the constrained solve's: MECH_SOLVER_DENSE or MECH_SOLVER_SPARSE
+    double wall_time;   ///< [s]
+    double t_end;       ///< time reached [s]
+    mech_solver solver; ///< the constrained solve's: MECH_SOLVER_DENSE or MECH_SOLVER_SPARSE
     mech_project_stats project; ///< the projection onto the constraints (zeros when off)
 } mech_run_stats;
 
