@@ -407,6 +407,42 @@ static void spatial_driver_eval(const mech_system *sys, const driver *d, const d
     r->gamma += d->motion[2];
 }
 
+/*
+** An angle driver's reference direction (the x axis of the driven frame on body b) may come
+** this close to the driver's axis (the sine of the angle between them) before the step fails:
+** its angle about the axis, atan2 of x's two components across the axis, is undefined on the
+** axis, and the constraint's Jacobian grows as 1 / sine on the way (ten times a turning body's
+** here).  A body held on the axis by a revolute joint keeps the sine at 1.
+*/
+#define DRIVER_AXIS_SINE 0.1
+
+/* After an accepted step: a driver whose angle is about to be undefined, a journal that left its
+** bearing (sclearance_fault). */
+static int spatial_step_fault(const mech_system *sys, double t, const double *y, char *why,
+                              size_t size)
+{
+    for (int i = 0; i < sys->ndrivers; i++) {
+        const driver *d = &sys->drivers[i];
+        if (d->type == MECH_DRIVE_JOINT_DISTANCE) continue;
+        sframe f;
+        driver_sframe(sys, d, y, y + sys->nq, &f);
+        double za[3], xb[3];
+        mat3_col(f.Wa, 2, za);
+        mat3_col(f.Wb, 0, xb);
+        double along = vec3_dot(za, xb), sine = sqrt(fmax(0.0, 1 - along * along));
+        if (sine >= DRIVER_AXIS_SINE) continue;
+        int b = d->type == MECH_DRIVE_BODY_ANGLE ? d->target : sys->joints[d->target].b;
+        snprintf(why, size,
+                 "driver '%s': body '%s' has turned the reference direction of its angle to %.3g "
+                 "degrees of the driver's axis at t = %.9g s; on the axis the angle about it is "
+                 "undefined: a driven body must be held upright on the axis (a revolute joint "
+                 "about it)",
+                 d->name, sys->bodies[b].name, asin(sine) * 180 / 3.14159265358979323846, t);
+        return 1;
+    }
+    return sclearance_fault(sys, t, y, why, size);
+}
+
 /* ---- history of a run ------------------------------------------------------------------------ */
 
 /* The angle about joint j's axis at q, within pi of near. */
@@ -554,7 +590,7 @@ const dim_ops spatial_dim = {
     .driver_coordinate = spatial_driver_coordinate,
     .history_start = spatial_history_start,
     .history_step = spatial_history_step,
-    .step_fault = sclearance_fault,
+    .step_fault = spatial_step_fault,
     .displace = spatial_displace_all,
     .normalize = spatial_normalize,
     .runaway = spatial_runaway,

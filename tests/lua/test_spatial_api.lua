@@ -663,4 +663,22 @@ s:assemble()
   tap.like(out, "warning: body 'b': mass = 100000 kg is more than 10000 times the mass of body 'a'", "masses far apart")
 end
 
+-- A body's driver about world z on a body free to tilt (a spherical joint), turning about y at
+-- 3 rad/s: its reference direction x reaches the axis at t = pi / 6 s, where the angle about the
+-- axis is undefined.  The run stops before, naming the driver and the body, the rows kept (it
+-- once went on through the axis with a turned-over, meaningless motion).
+do
+  local sys = mech.spatial{ gravity = { 0, 0, 0 } }
+  local b = sys:body{ name = "b", mass = 1, inertia = { 0.1, 0.1, 0.1 }, omega = { 0, 3, 0 } }
+  sys:spherical{ sys.ground, b, at = { 0, 0, 0 } }
+  sys:drive{ b, axis = { 0, 0, 1 }, speed = 0, name = "motor" }
+  local ok, msg = pcall(sys.simulate, sys, { t = 1, record = { "b.r31" } })
+  tap.like(tostring(msg), "driver 'motor': body 'b' has turned the reference direction of its angle to [%d.e-]+ "
+    .. "degrees of the driver's axis at t = ", "a body's driver turned onto its axis stops the run, named")
+  local t = tonumber(tostring(msg):match("at t = ([%d.e-]+) s;"))
+  local last = sys.last_run
+  tap.ok(not ok and t and t > 0.4 and t < math.pi / 6 and last and #last > 1,
+    "before the axis (t = pi / 6 s), the rows before it kept", t)
+end
+
 tap.done()
