@@ -88,10 +88,10 @@ typedef struct dim_ops {
     double (*driver_coordinate)(const mech_system *sys, const driver *d, const double *q);
 
     /* ---- history of a run ------------------------------------------------------------- */
-    /* A run starts from state y, and a step of it was accepted at state y: what the model
+    /* A run starts from state y at t, and a step of it was accepted at (t, y): what the model
     ** follows from step to step (the turns of a spatial joint's angle).  NULL: nothing. */
-    void (*history_start)(mech_system *sys, const double *y);
-    void (*history_step)(mech_system *sys, const double *y);
+    void (*history_start)(mech_system *sys, double t, const double *y);
+    void (*history_step)(mech_system *sys, double t, const double *y);
 
     /* After an accepted step at (t, y), once the positions are within bounds: 1 with the reason
     ** in why when the state cannot go on for a reason of this dimension's elements (a spatial

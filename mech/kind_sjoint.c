@@ -105,7 +105,7 @@ static double sjoint_value(const mech_system *sys, int id, int qn)
     if (qn == SJ_MISALIGN) return j->jt->misalignment(j);
     sframe f;
     make_sframe(sys, j->a, j->b, j->pa, j->pb, j->fa, j->fb, sys->q, sys->v, &f);
-    if (qn == SJ_ANGLE) return frame_angle(&f, j->angle_ref);
+    if (qn == SJ_ANGLE) return frame_angle(&f, angle_track_near(&j->angle, sys->t_eval));
     double za[3];
     mat3_col(f.Wa, 2, za);
     return vec3_dot(za, f.d);

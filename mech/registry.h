@@ -25,6 +25,23 @@ struct sparse_map; /* dynamics.c: a reduced matrix of the sparse solve */
 /* The most equations a joint has (a spatial fixed joint). */
 #define JOINT_NEQ_MAX 6
 
+/*
+** An angle followed from step to step, whole turns counted (spatial joints' angles about their
+** axes): its value and rate at the last accepted step, at time t.  Within a step, and at the
+** rows of the step before, the angle is read within pi of where that value carried on at that
+** rate leads (angle_track_near): so a joint may turn more than half a turn in a step, as long as
+*its
+** rate changes over the step by less than pi over the step's length.
+*/
+typedef struct angle_track {
+    double value, rate, t;
+} angle_track;
+
+static inline double angle_track_near(const angle_track *a, double t)
+{
+    return a->value + a->rate * (t - a->t);
+}
+
 typedef struct body {
     char name[MECH_NAME_MAX];
     double mass, inertia; /* inertia: a planar body's; a spatial body's mean principal moment */
@@ -56,8 +73,8 @@ typedef struct force {
     double k, c, rest;   /* springs: rest length; rotational: rest angle */
     double axis[3];      /* springs along a fixed world direction (unit), else zero */
     int joint;           /* a spatial rotational spring: the joint whose axis it turns about */
-    double angle_ref;    /* ... and its angle at the last accepted step, whole turns counted:
-                         ** the angle the next evaluations read within pi of */
+    angle_track angle;   /* ... and its angle at the last accepted step, whole turns counted:
+                         ** the next evaluations read it within pi of where that one leads */
     mech_law_fn law;
     mech_load_def load;   /* planar loads */
     mech_sload_def sload; /* spatial loads */
@@ -94,8 +111,8 @@ typedef struct joint {
     ** are the frame's x, y, z axes (z the joint's axis); the two frames coincide when the
     ** joint is at its reference configuration */
     double fa[9], fb[9];
-    double angle_ref; /* spatial revolute or cylindrical: the angle about the axis at the last
-                      ** accepted step, whole turns counted (its channel follows it) */
+    angle_track angle; /* spatial revolute or cylindrical: the angle about the axis at the last
+                       ** accepted step, whole turns counted (its channel follows it) */
     double angle0;
     mech_enforce enforce;
     double k[JOINT_NEQ_MAX], c[JOINT_NEQ_MAX];

@@ -207,7 +207,7 @@ static double journal_value(const mech_system *sys, const joint *j, int qn)
     sframe f;
     make_sframe(sys, j->a, j->b, j->pa, j->pb, j->fa, j->fb, sys->q, sys->v, &f);
     if (qn <= SC_EZ) return f.d[qn - SC_EX];
-    if (qn == SC_ANGLE) return frame_angle(&f, j->angle_ref);
+    if (qn == SC_ANGLE) return frame_angle(&f, angle_track_near(&j->angle, sys->t_eval));
     double za[3], zb[3], x[3], eb[3];
     if (qn == SC_TILT) {
         mat3_col(f.Wa, 2, za);

@@ -168,14 +168,14 @@ static int spring_forces(mech_system *sys, force *f, double t, const double *q, 
 
 /* About the joint's axis: the torque -k (theta - rest) - c theta' on b, its opposite on a,
 ** through the angle row's Jacobian h (theta' = h . (omega_a - omega_b)). */
-static void rot_spring_forces(mech_system *sys, force *f, const double *q, const double *v,
-                              double *p_dissip, double *v_elastic)
+static void rot_spring_forces(mech_system *sys, force *f, double t, const double *q,
+                              const double *v, double *p_dissip, double *v_elastic)
 {
     const joint *j = &sys->joints[f->joint];
     sframe fr;
     make_sframe(sys, j->a, j->b, j->pa, j->pb, j->fa, j->fb, q, v, &fr);
     crow r;
-    angle_row(&fr, f->angle_ref, &r);
+    angle_row(&fr, angle_track_near(&f->angle, t), &r);
     double rate = 0;
     for (int k = 0; k < 3; k++) rate += r.ja[3 + k] * fr.ua[3 + k] + r.jb[3 + k] * fr.ub[3 + k];
     double twist = r.phi - f->rest, torque = -f->k * twist - f->c * rate;
@@ -246,7 +246,7 @@ static int spatial_element_forces(mech_system *sys, double t, const double *q, c
         case MECH_SPRING:
             rc = spring_forces(sys, f, t, q, v, p_applied, p_dissip, v_elastic);
             break;
-        case MECH_ROT_SPRING: rot_spring_forces(sys, f, q, v, p_dissip, v_elastic); break;
+        case MECH_ROT_SPRING: rot_spring_forces(sys, f, t, q, v, p_dissip, v_elastic); break;
         case MECH_LOAD: rc = load_forces(sys, f, t, q, v, p_applied); break;
         }
         if (rc) return rc;
@@ -445,39 +445,49 @@ static int spatial_step_fault(const mech_system *sys, double t, const double *y,
 
 /* ---- history of a run ------------------------------------------------------------------------ */
 
-/* The angle about joint j's axis at q, within pi of near. */
-static double joint_angle_near(const mech_system *sys, const joint *j, const double *q, double near)
+/*
+** Joint j's angle about its axis at the state y at t into *a, within pi of where its last one
+** leads (start: within pi of near), and its rate there.  Over a step the prediction carries the
+** mean of the rates at its two ends: exact for a joint turning at a steady acceleration.
+*/
+static void follow_angle(const mech_system *sys, const joint *j, double t, const double *y,
+                         int start, double near, angle_track *a)
 {
     sframe f;
-    make_sframe(sys, j->a, j->b, j->pa, j->pb, j->fa, j->fb, q, q + sys->nq, &f);
-    return frame_angle(&f, near);
+    make_sframe(sys, j->a, j->b, j->pa, j->pb, j->fa, j->fb, y, y + sys->nq, &f);
+    crow r;
+    angle_row(&f, 0.0, &r);
+    double rate = 0;
+    for (int k = 0; k < 3; k++) rate += r.ja[3 + k] * f.ua[3 + k] + r.jb[3 + k] * f.ub[3 + k];
+    if (!isfinite(rate)) rate = 0; /* a frame without an angle: the value alone */
+    if (!start) near = a->value + 0.5 * (a->rate + rate) * (t - a->t);
+    *a = (angle_track){frame_angle(&f, near), rate, t};
 }
 
-/* Every rotational spring's and revolute or cylindrical joint's angle at y, within pi of what
-** it was (start: a spring's rest angle, a joint's 0, its reference configuration's). */
-static void follow_angles(mech_system *sys, const double *y, int start)
+/* Every rotational spring's and revolute or cylindrical joint's angle at y, within pi of where
+** it was leads (start: a spring's rest angle, a joint's 0, its reference configuration's). */
+static void follow_angles(mech_system *sys, double t, const double *y, int start)
 {
     for (int i = 0; i < sys->nforces; i++) {
         force *f = &sys->forces[i];
-        if (f->type != MECH_ROT_SPRING) continue;
-        f->angle_ref =
-            joint_angle_near(sys, &sys->joints[f->joint], y, start ? f->rest : f->angle_ref);
+        if (f->type == MECH_ROT_SPRING)
+            follow_angle(sys, &sys->joints[f->joint], t, y, start, f->rest, &f->angle);
     }
     for (int i = 0; i < sys->njoints; i++) {
         joint *j = &sys->joints[i];
         if (j->type == MECH_REVOLUTE || j->type == MECH_CYLINDRICAL)
-            j->angle_ref = joint_angle_near(sys, j, y, start ? 0.0 : j->angle_ref);
+            follow_angle(sys, j, t, y, start, 0.0, &j->angle);
     }
 }
 
-static void spatial_history_start(mech_system *sys, const double *y)
+static void spatial_history_start(mech_system *sys, double t, const double *y)
 {
-    follow_angles(sys, y, 1);
+    follow_angles(sys, t, y, 1);
 }
 
-static void spatial_history_step(mech_system *sys, const double *y)
+static void spatial_history_step(mech_system *sys, double t, const double *y)
 {
-    follow_angles(sys, y, 0);
+    follow_angles(sys, t, y, 0);
 }
 
 /* ---- assembly and runs --------------------------------------------------------------------- */

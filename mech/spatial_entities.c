@@ -348,7 +348,7 @@ mech_status mech_srot_spring_add(mech_system *sys, const mech_srot_spring_def *d
     force *f = system_new_force(sys, name, err);
     if (f == NULL) return MECH_ERR_NOMEM;
     f->type = MECH_ROT_SPRING;
-    f->angle_ref = rest;
+    f->angle = (angle_track){rest, 0, 0};
     f->joint = d->joint;
     f->a = j->a;
     f->b = j->b;

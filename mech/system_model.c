@@ -186,7 +186,7 @@ static void sm_events_start(void *ctx, double t, const double *y)
 {
     mech_system *sys = ctx;
     contact_start(sys, t, y);
-    if (sys->dops->history_start) sys->dops->history_start(sys, y);
+    if (sys->dops->history_start) sys->dops->history_start(sys, t, y);
 }
 
 static int sm_event_crossed(void *ctx, int k, double t, double *y)
@@ -221,7 +221,7 @@ static int sm_step_accepted(void *ctx, const model_limits *lim, double t, const 
     }
     if (sys->dops->step_fault && sys->dops->step_fault(sys, t, y, why, size))
         return MODEL_STEP_FAILED;
-    if (sys->dops->history_step) sys->dops->history_step(sys, y);
+    if (sys->dops->history_step) sys->dops->history_step(sys, t, y);
     return MODEL_STEP_KEPT;
 }
 
