@@ -29,9 +29,8 @@ struct sparse_map; /* dynamics.c: a reduced matrix of the sparse solve */
 ** An angle followed from step to step, whole turns counted (spatial joints' angles about their
 ** axes): its value and rate at the last accepted step, at time t.  Within a step, and at the
 ** rows of the step before, the angle is read within pi of where that value carried on at that
-** rate leads (angle_track_near): so a joint may turn more than half a turn in a step, as long as
-*its
-** rate changes over the step by less than pi over the step's length.
+** rate leads (angle_track_near): a joint may turn more than half a turn in a step, as long as
+** its rate changes over the step by less than pi over the step's length.
 */
 typedef struct angle_track {
     double value, rate, t;
