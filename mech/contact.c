@@ -278,7 +278,9 @@ int contact_event(mech_system *sys, int k, double t, double *y)
             y[c->bristle + i] = 0; /* fresh bristles for a new contact */
         return 1;
     }
-    if (c->active && gap > 0) {
+    /* an end is located where the gap has its new sign, >= 0: exactly 0 ends it too (the
+    ** next step starts from g = 0, which no crossing counts, so the contact could not end) */
+    if (c->active && gap >= 0) {
         c->active = 0;
         return 1;
     }

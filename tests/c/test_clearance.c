@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "contact.h" /* contact_event, contact_gap: white box */
 #include "mech.h"
 #include "models.h"
+#include "registry.h"
 #include "tap.h"
 
 #define SPEED 523.5987755982989 /* 5000 rpm */
@@ -136,9 +138,45 @@ static void starts(void)
     mech_system_destroy(sys);
 }
 
+/*
+** A contact's end located where the gap is exactly 0 (the integrator locates an end just where
+** the gap has its new sign, >= 0): the contact ends there.  It once stayed active, and the next
+** onset (its impact velocity, its count, fresh bristles) was lost.  White box: contact_event on
+** the journal placed on the bearing's wall to the last bit.
+*/
+static void end_at_zero_gap(void)
+{
+    mech_error err;
+    double y[64], off = 0.5e-3, gap = 1;
+    mech_system *sys = NULL;
+    /* the journal below the bearing's centre by off, moved by ulps until the gap is 0 */
+    for (int i = 0; i < 64 && gap != 0; i++) {
+        mech_system_destroy(sys);
+        sys = driven_bar(MECH_START_AS_GIVEN, off, &err);
+        if (sys == NULL || mech_system_finalize(sys, &err) != MECH_OK) break;
+        mech_system_initial_state(sys, y, &err);
+        gap = contact_gap(sys, 0, y);
+        off = gap > 0 ? nextafter(off, 1.0) : nextafter(off, 0.0);
+    }
+    if (!ok(sys && gap == 0, "a state with the journal's gap exactly 0")) {
+        mech_system_destroy(sys);
+        return;
+    }
+    contact *c = &sys->contacts[0];
+    c->active = 1;
+    int changed = contact_event(sys, 0, 0.0, y);
+    ok(changed == 1 && c->active == 0, "an end located at gap 0 ends the contact");
+    long impacts = c->impacts;
+    changed = contact_event(sys, 0, 0.0, y);
+    ok(changed == 1 && c->active == 1 && c->impacts == impacts + 1,
+       "and an onset located at gap 0 begins one, counted");
+    mech_system_destroy(sys);
+}
+
 int main(void)
 {
     starts();
+    end_at_zero_gap();
     mech_error err;
     mech_clearance_def pin = benchmark_a();
     mech_system *sys = model_slider_crank_pin(SPEED, &pin, &err);

@@ -205,7 +205,10 @@ do
   got["spec001 bdf"] = digest(run) .. " " .. run.stats.steps
 
   local want = {
-    clearance = "0x1.c32b16979a3adp+19 2951",
+    -- recorded again when a contact's end located at gap exactly 0 (once here, at 0.056 s)
+    -- began to end it (commit "contacts: an end located at gap exactly 0"): before, the contact
+    -- stayed active and its next onset was lost; the mechanism's impacts then differ
+    clearance = "0x1.e32c0c8a65fc6p+19 2896",
     dopri5 = "0x1.43315fdd2d9c2p+18 1730 83",
     rk4 = "-0x1.3144d758a0c43p+21 10000 8",
     bdf = "0x1.4326a9d8ee3f6p+18 7313 83",
