@@ -21,8 +21,9 @@
 -- the numbers of its events, wall times) in <folder>/spec004_sweeps/<study>/cases/<key>/data
 -- (sweep.write, exact); the summary, CSV files and figures are made from these files.  A
 -- rerun resumes: the cases already done are read back, not run.  A case's key covers this
--- script, the program's version, the Lua modules its runs use (spec004, slidercrank,
--- analysis) and quick or not; after a change to the program's C code run with resume=no.
+-- script, the program (its version and mech.program_digest(): a rebuilt program runs the
+-- cases afresh), the Lua modules its runs use (spec004, slidercrank, analysis) and quick or
+-- not.
 --
 -- The model, its parameters and its laws are module spec004 (stdlib/spec004.lua: man
 -- mechlua-contact(3), MODULE spec004), where each stand-in value is marked [R] (rebuilt
@@ -283,7 +284,7 @@ local function nested(t)
 end
 
 -- What the cases' results depend on besides this script (whose text is part of every
--- key): the program's version and the Lua modules the runs use.  Their fingerprint
+-- key): the program (its version and its file's digest) and the Lua modules the runs use.  Their fingerprint
 -- (FNV-1a, 64 bits) is a parameter of every case, so that a change to them starts afresh.
 local FINGERPRINT = (function()
   local h = -3750763034362895579      -- the offset basis 14695981039346656037
@@ -291,6 +292,7 @@ local FINGERPRINT = (function()
     for i = 1, #s do h = (h ~ s:byte(i)) * 1099511628211 end
   end
   add(mech.version)
+  add(mech.program_digest())
   for _, name in ipairs{ "spec004", "slidercrank", "analysis" } do
     local path = package.searchpath(name, package.path)
     local f = path and io.open(path, "rb")

@@ -24,7 +24,7 @@ mech: the mechanics library (also the global `mech`)
   mech.version                       "major.minor.patch"
   mech.quiet = true                  no progress line during long simulations
   mech.warnings = false              no warnings about implausible models
-  mech.isatty(fd), mech.version_number
+  mech.isatty(fd), mech.version_number, mech.program_digest()
 Objects: help(sys), help(body), help(run), help(run.t) once you have them.]]
 
 topics["mech.planar"] = [[
@@ -576,6 +576,11 @@ topics["mech.mkdir"] = [[
 mech.mkdir(path) -> path
   Creates the folder and its missing parents (mkdir -p); an existing folder is not an
   error, a path blocked by a file is.  run:csv(mech.mkdir("out") .. "/run.csv")]]
+topics["mech.program_digest"] = [[
+mech.program_digest() -> "16 hex digits"
+  A digest (FNV-1a, 64 bits) of the running program's file: it changes when the program is
+  rebuilt differently (mech.version names only the release).  For the keys of results kept
+  for a rerun.]]
 topics["mech.isatty"] = [[
 mech.isatty(fd) -> boolean
   Whether file descriptor fd (0, 1, 2, or "stdin", "stdout", "stderr") is a terminal.]]

@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -51,6 +53,35 @@ static int mech_mkdir(lua_State *L)
         buf[i] = saved;
     }
     lua_settop(L, 1);
+    return 1;
+}
+
+/*
+** mech.program_digest(): FNV-1a (64 bits) of the running program's file (/proc/self/exe: the
+** interpreter with libmech linked in), 16 hex digits, so that results kept for a rerun can tell
+** a rebuilt program from the one that made them (the version names only the release).  Where
+** the file cannot be read, the digest of the version string.
+*/
+static int mech_program_digest(lua_State *L)
+{
+    uint64_t h = 14695981039346656037u;
+    FILE *f = fopen("/proc/self/exe", "rb");
+    if (f) {
+        unsigned char buf[65536];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+            for (size_t i = 0; i < n; i++) h = (h ^ buf[i]) * 1099511628211u;
+        if (ferror(f)) f = (fclose(f), NULL);
+    }
+    if (f) {
+        fclose(f);
+    } else {
+        h = 14695981039346656037u;
+        for (const char *c = mech_version(); *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211u;
+    }
+    char hex[17];
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+    lua_pushstring(L, hex);
     return 1;
 }
 
@@ -152,6 +183,7 @@ static int mech_isatty(lua_State *L)
 static const luaL_Reg mech_functions[] = {
     {"isatty", mech_isatty},
     {"mkdir", mech_mkdir},
+    {"program_digest", mech_program_digest},
     {NULL, NULL},
 };
 

@@ -9,6 +9,19 @@ local major, minor, patch = mech.version:match("^(%d+)%.(%d+)%.(%d+)$")
 tap.is(mech.version_number, major * 10000 + minor * 100 + patch,
   "version_number encodes the version string")
 
+-- mech.program_digest: FNV-1a of the program's file, the same however often it is asked
+do
+  local d = mech.program_digest()
+  tap.like(d, "^%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x%x$", "program_digest is 16 hex digits")
+  tap.is(mech.program_digest(), d, "and the same on every call")
+  local f = io.open("/proc/self/exe", "rb")
+  local bytes = f and f:read("a")
+  if f then f:close() end
+  local h = -3750763034362895579 -- 14695981039346656037
+  for i = 1, #(bytes or "") do h = (h ~ bytes:byte(i)) * 1099511628211 end
+  tap.is(d, bytes and string.format("%016x", h), "the digest of the program's file")
+end
+
 -- mech.mkdir
 local base = os.tmpname()
 os.remove(base)
