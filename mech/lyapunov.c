@@ -184,7 +184,7 @@ mech_status mech_lyapunov(mech_system *sys, const mech_lyapunov_options *o,
     io.atol_vec = atol;
     model_integ_structure(m, &io);
     mech_jac_structure js;
-    if ((st = model_integ_jacobian(m, &io, &js, err)) ||
+    if ((st = model_integ_jacobian(m, &io, o->jac_columns, &js, err)) ||
         (st = mech_integ_create(&ia, ns, &io, m->ops->rhs, m->ctx, err)) ||
         (st = mech_integ_create(&ib, ns, &io, m->ops->rhs, m->ctx, err)))
         goto done;

@@ -239,14 +239,13 @@ static inline void model_integ_structure(const mech_model *m, mech_integ_options
 
 /*
 ** For BDF: the model's Jacobian structure into *js and io->jacobian, unless the caller set
-** one or asked for difference quotients column by column (io->jac_columns).  js must
-** outlive the integrator.  MECH_OK, or MECH_ERR_NOMEM.
+** one or asked for difference quotients column by column (columns).  js must outlive the
+** integrator.  MECH_OK, or MECH_ERR_NOMEM.
 */
 static inline mech_status model_integ_jacobian(const mech_model *m, mech_integ_options *io,
-                                               mech_jac_structure *js, mech_error *err)
+                                               int columns, mech_jac_structure *js, mech_error *err)
 {
-    if (io->method != MECH_BDF || io->jacobian || io->jac_columns || !m->ops->jacobian)
-        return MECH_OK;
+    if (io->method != MECH_BDF || io->jacobian || columns || !m->ops->jacobian) return MECH_OK;
     mech_status st = m->ops->jacobian(m->ctx, js, err);
     if (st == MECH_OK) io->jacobian = js;
     return st;

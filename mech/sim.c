@@ -828,7 +828,7 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
     run->stats.project.period = period;
     model_integ_structure(m, &io);
     mech_jac_structure js;
-    if ((st = model_integ_jacobian(m, &io, &js, err)) ||
+    if ((st = model_integ_jacobian(m, &io, o->jac_columns, &js, err)) ||
         (st = mech_integ_create(&integ, m->nstate, &io, sim_rhs, &s, err)))
         goto done;
     s.imap = mech_calloc((size_t)(m->nevents + o->nevents + 1), sizeof(int));

@@ -111,9 +111,9 @@ static int sys_value(lua_State *L)
 
 /* ---- simulate ----------------------------------------------------------------------------- */
 
-/* Reads method, h, rtol, atol, max_step, max_order, max_steps, newton and jacobian; returns
-** whether h was given. */
-static int integ_options(lua_State *L, int t, const char *fn, mech_integ_options *io)
+/* Reads method, h, rtol, atol, max_step, max_order, max_steps, newton and jacobian (*columns:
+** "columns" asked); returns whether h was given. */
+static int integ_options(lua_State *L, int t, const char *fn, mech_integ_options *io, int *columns)
 {
     static const char *const methods[] = {"rk4", "dopri5", "bdf", NULL};
     io->method = lu_option(L, t, fn, "method", methods, MECH_DOPRI5);
@@ -139,7 +139,7 @@ static int integ_options(lua_State *L, int t, const char *fn, mech_integ_options
         lu_error(L, fn, "'%s' is for method \"bdf\" (the others solve no Newton systems)",
                  newton >= 0 ? "newton" : "jacobian");
     if (newton >= 0) io->newton = (mech_newton)newton;
-    io->jac_columns = jacobian == 1;
+    *columns = jacobian == 1;
     int type = lu_getfield(L, t, fn, "max_steps");
     double steps = lua_tonumber(L, -1);
     lua_pop(L, 1);
@@ -189,7 +189,7 @@ static int sys_lyapunov(lua_State *L)
     o.every = lu_number(L, t, fn, "every", 0, 1);
     o.d0 = lu_number(L, t, fn, "d0", o.d0, 0);
     o.max_distance = max_distance_option(L, t, fn);
-    integ_options(L, t, fn, &o.integ);
+    integ_options(L, t, fn, &o.integ, &o.jac_columns);
     o.interrupt = host_interrupt_flag();
     /* the result's arrays are freed by this guard, whatever Lua call below raises */
     mech_lyapunov_result *res = lu_newguard(L, sizeof *res, release_lyapunov);
@@ -321,7 +321,7 @@ static void read_options(lua_State *L, int t, const char *fn, sim_request *rq)
     static const char *const on_error[] = {"error", "return", NULL};
     rq->o = mech_sim_default_options();
     rq->o.t_end = lu_number(L, t, fn, "t", 0, 1);
-    int has_h = integ_options(L, t, fn, &rq->o.integ);
+    int has_h = integ_options(L, t, fn, &rq->o.integ, &rq->o.jac_columns);
     rq->o.report = lu_number(L, t, fn, "report", has_h ? rq->o.integ.h : rq->o.t_end / 1000, 0);
     rq->o.max_distance = max_distance_option(L, t, fn);
     rq->o.project = project_option(L, t, fn);
@@ -534,9 +534,9 @@ static int sys_simulate(lua_State *L)
 {
     const char *fn = "sys:simulate";
     static const char *const known[] = {
-        "t",        "report",       "method",    "h",       "rtol",   "atol",
-        "max_step", "max_order",    "record",    "events",  "quiet",  "on_error",
-        "params",   "max_distance", "max_steps", "project", "newton", "jacobian", NULL};
+        "t",         "report",  "method", "h",        "rtol",     "atol",   "max_step",
+        "max_order", "record",  "events", "quiet",    "on_error", "params", "max_distance",
+        "max_steps", "project", "newton", "jacobian", NULL};
     int t;
     lsys *ls = lsys_method_args(L, fn, "{ t = end time, report = ..., ... }", known, 0, &t);
     lua_settop(L, 2);

@@ -156,8 +156,6 @@ typedef struct mech_integ_options {
     const mech_jac_structure *jacobian; ///< BDF: the structure of the Jacobian (NULL: none,
                                         ///< difference quotients column by column); kept by
                                         ///< pointer, it must outlive the integrator
-    int jac_columns;    ///< BDF: 1 = a simulation does not give the model's structure as
-                        ///< jacobian: difference quotients column by column, as without one
     mech_newton newton; ///< BDF: the Newton solver (MECH_NEWTON_AUTO: sparse for large sparse
                         ///< systems; the sparse one needs the jacobian structure and q' = u)
 } mech_integ_options;

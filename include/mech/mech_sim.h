@@ -149,6 +149,8 @@ typedef struct mech_sim_options {
     size_t max_memory;   ///< most bytes the rows and events may take (0: mech_physical_memory)
     mech_project_mode project; ///< projection onto the constraints (default AUTO); a projection
                                ///< of the caller's in integ.project replaces it
+    int jac_columns; ///< BDF: 1 = the run does not give the integrator the model's Jacobian
+                     ///< structure (integ.jacobian): difference quotients column by column
 } mech_sim_options;
 
 /*
@@ -286,6 +288,7 @@ typedef struct mech_lyapunov_options {
     const volatile sig_atomic_t *interrupt;
     double max_distance; ///< as for mech_simulate (0: 1e6 times the model's scale)
     size_t max_memory;   ///< most bytes the result may take (0: mech_physical_memory)
+    int jac_columns;     ///< as for mech_simulate
 } mech_lyapunov_options;
 
 typedef struct mech_lyapunov_result {
