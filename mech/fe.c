@@ -24,6 +24,7 @@
 
 #include "mech_fe.h"
 #include "registry.h"
+#include "csr.h"
 #include "fe_impl.h"
 #include "system_jac.h"
 
@@ -97,20 +98,6 @@ static int cmp_ll(const void *a, const void *b)
 {
     long long x = *(const long long *)a, y = *(const long long *)b;
     return (x > y) - (x < y);
-}
-
-/* Position of column c in row r of the CSR structure (it is there by construction). */
-static int csr_find(const fe_body *f, int r, int c)
-{
-    int lo = f->rowptr[r], hi = f->rowptr[r + 1] - 1;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (f->col[mid] < c)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 /*
@@ -208,7 +195,8 @@ static mech_status build_stiffness(fe_body *f, const char *name, mech_error *err
                 int row = 2 * na + ra;
                 for (int b = 0; b < nn; b++) {
                     int nb = m->conn[4 * e + b];
-                    int p = csr_find(f, row, 2 * nb);
+                    /* there by construction (build_structure) */
+                    int p = csr_find(f->col, f->rowptr[row], f->rowptr[row + 1], 2 * nb);
                     f->val[p] += Ke[(2 * a + ra) * 2 * nn + 2 * b];
                     f->val[p + 1] += Ke[(2 * a + ra) * 2 * nn + 2 * b + 1];
                 }

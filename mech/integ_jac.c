@@ -28,6 +28,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "csr.h"
 #include "integ_jac.h"
 
 /* The groups and the linear part are used when they take at most this share of the
@@ -63,20 +64,6 @@ static int pattern_ok(int n, const int *colptr, const int *rowind)
                 return 0;
     }
     return 1;
-}
-
-/* Position of row i in column j of the kept pattern (it is there by construction). */
-static int find_row(const integ_jac *J, int j, int i)
-{
-    int lo = J->colptr[j], hi = J->colptr[j + 1] - 1;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (J->rowind[mid] < i)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 static mech_status nomem(integ_jac *J, mech_error *err)
@@ -227,7 +214,10 @@ static mech_status layout(integ_jac *J, int leave_out, mech_error *err)
     }
     for (int j = 0; J->use_lin && j < n; j++)
         for (int q = lp[j]; q < lp[j + 1]; q++) {
-            J->lpos[q] = keep[lr[q]] ? find_row(J, j, lr[q] - row0) : -1;
+            /* in the union by construction */
+            J->lpos[q] = keep[lr[q]]
+                             ? csr_find(J->rowind, J->colptr[j], J->colptr[j + 1], lr[q] - row0)
+                             : -1;
             J->nlin_kept += J->lpos[q] >= 0;
         }
     mech_free(keep);

@@ -22,6 +22,7 @@
 
 #include <suitesparse/klu.h>
 
+#include "csr.h"
 #include "mech_core.h"
 #include "sparse.h"
 
@@ -53,12 +54,6 @@ static void route_allocations(void)
     }
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
 sparse_lu *sparse_create(int n, int m, const int *row, const int *col, int *slot)
 {
     call_once(&route_once, route_allocations);
@@ -75,7 +70,7 @@ sparse_lu *sparse_create(int n, int m, const int *row, const int *col, int *slot
     memcpy(s->Ap, at, sizeof(int) * (size_t)n);
     for (int k = 0; k < m; k++) all[s->Ap[col[k]]++] = row[k];
     for (int j = 0; j < n; j++)
-        qsort(all + at[j], (size_t)(at[j + 1] - at[j]), sizeof(int), cmp_int);
+        qsort(all + at[j], (size_t)(at[j + 1] - at[j]), sizeof(int), csr_cmp_int);
     /* without the duplicates */
     int nnz = 0;
     for (int j = 0; j < n; j++) {
@@ -89,12 +84,7 @@ sparse_lu *sparse_create(int n, int m, const int *row, const int *col, int *slot
     s->Ax = mech_calloc((size_t)(nnz ? nnz : 1), sizeof(double));
     if (s->Ai == NULL || s->Ax == NULL) goto fail;
     memcpy(s->Ai, all, sizeof(int) * (size_t)nnz);
-    for (int k = 0; k < m; k++) {
-        const int *first = s->Ai + s->Ap[col[k]];
-        const int *hit = bsearch(&row[k], first, (size_t)(s->Ap[col[k] + 1] - s->Ap[col[k]]),
-                                 sizeof(int), cmp_int);
-        slot[k] = (int)(hit - s->Ai);
-    }
+    for (int k = 0; k < m; k++) slot[k] = csr_find(s->Ai, s->Ap[col[k]], s->Ap[col[k] + 1], row[k]);
     mech_free(at);
     mech_free(all);
     klu_defaults(&s->common);
