@@ -38,6 +38,7 @@ struct sparse_lu {
     klu_symbolic *sym;
     klu_numeric *num;  /* NULL until factored, or after a factorization gave up its pivots */
     double rcond_best; /* the best pivot ratio since the pivots were chosen */
+    long fresh, kept;  /* factorizations: klu_factor's, klu_refactor's kept */
 };
 
 static once_flag route_once = ONCE_FLAG_INIT;
@@ -103,6 +104,11 @@ int sparse_analyze(sparse_lu *s)
     return s->sym ? 0 : -1;
 }
 
+void sparse_scale_rows(sparse_lu *s)
+{
+    s->common.scale = 2;
+}
+
 void sparse_free(sparse_lu *s)
 {
     if (s == NULL) return;
@@ -160,15 +166,17 @@ int sparse_factor(sparse_lu *s, double tol)
 {
     double scale = largest(s), rcond;
     if (scale == 0) return s->n > 0 ? SPARSE_SMALL : SPARSE_OK;
-    double limit = tol * scale;
+    double limit = s->common.scale > 0 ? tol : tol * scale; /* scaled: largest |entry| 1 */
     if (s->num) {
         if (klu_refactor(s->Ap, s->Ai, s->Ax, s->sym, s->num, &s->common) &&
             pivots_sound(s, s->num, limit, &rcond) && rcond >= REFRESH * s->rcond_best) {
             if (rcond > s->rcond_best) s->rcond_best = rcond;
+            s->kept++;
             return SPARSE_OK;
         }
         klu_free_numeric(&s->num, &s->common); /* pivots chosen afresh */
     }
+    s->fresh++;
     s->num = klu_factor(s->Ap, s->Ai, s->Ax, s->sym, &s->common);
     if (s->num == NULL) return s->common.status == KLU_SINGULAR ? SPARSE_SMALL : SPARSE_NOMEM;
     if (!pivots_sound(s, s->num, limit, &rcond)) {
@@ -178,6 +186,17 @@ int sparse_factor(sparse_lu *s, double tol)
     }
     s->rcond_best = rcond;
     return SPARSE_OK;
+}
+
+void sparse_forget_ratio(sparse_lu *s)
+{
+    s->rcond_best = 0;
+}
+
+void sparse_counts(const sparse_lu *s, long *fresh, long *kept)
+{
+    *fresh = s->fresh;
+    *kept = s->kept;
 }
 
 void sparse_solve(sparse_lu *s, double *b)

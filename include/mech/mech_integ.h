@@ -180,6 +180,8 @@ typedef struct mech_integ_stats {
     long sparse_factorizations; ///< BDF, sparse Newton: factorizations that chose pivots (one
                                 ///< at setup; more only when refactoring with those pivots
                                 ///< lost accuracy, each allocating inside KLU)
+    long sparse_refactorizations; ///< BDF, sparse Newton: factorizations that kept the pivots
+                                  ///< of the last one (allocating nothing)
 } mech_integ_stats;
 
 /// One located event.
