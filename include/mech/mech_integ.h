@@ -154,8 +154,9 @@ typedef struct mech_integ_options {
                                     ///< events are located on the values it gives; NULL: the
                                     ///< dense output is the interpolant as it is
     const mech_jac_structure *jacobian; ///< BDF: the structure of the Jacobian (NULL: none,
-                                        ///< difference quotients column by column); kept by
-                                        ///< pointer, it must outlive the integrator
+                                        ///< difference quotients column by column); copied by
+                                        ///< mech_integ_create, the arrays and the ctx it points
+                                        ///< to must outlive the integrator
     int jac_columns;    ///< BDF: 1 = a simulation does not give the model's structure as
                         ///< jacobian: difference quotients column by column, as without one
     mech_newton newton; ///< BDF: the Newton solver (MECH_NEWTON_AUTO: sparse for large sparse
