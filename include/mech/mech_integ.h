@@ -178,9 +178,9 @@ typedef struct mech_integ_stats {
     int jac_groups;    ///< BDF: groups of columns of a Jacobian, one right-hand side each
                        ///< (the states when column by column; a linear part costs one more)
     int jac_linear;    ///< BDF: Jacobian entries given in closed form (L's, in the Newton rows)
-    long sparse_factorizations; ///< BDF, sparse Newton: factorizations that chose pivots (one
-                                ///< at setup; more only when refactoring with those pivots
-                                ///< lost accuracy, each allocating inside KLU)
+    long sparse_factorizations;   ///< BDF, sparse Newton: factorizations that chose pivots (one
+                                  ///< at setup; more only when refactoring with those pivots
+                                  ///< lost accuracy, each allocating inside KLU)
     long sparse_refactorizations; ///< BDF, sparse Newton: factorizations that kept the pivots
                                   ///< of the last one (allocating nothing)
 } mech_integ_stats;
