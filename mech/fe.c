@@ -24,6 +24,7 @@
 
 #include "mech_fe.h"
 #include "registry.h"
+#include "csr.h"
 #include "fe_impl.h"
 #include "system_jac.h"
 
@@ -97,20 +98,6 @@ static int cmp_ll(const void *a, const void *b)
 {
     long long x = *(const long long *)a, y = *(const long long *)b;
     return (x > y) - (x < y);
-}
-
-/* Position of column c in row r of the CSR structure (it is there by construction). */
-static int csr_find(const fe_body *f, int r, int c)
-{
-    int lo = f->rowptr[r], hi = f->rowptr[r + 1] - 1;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (f->col[mid] < c)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 /*
@@ -208,7 +195,8 @@ static mech_status build_stiffness(fe_body *f, const char *name, mech_error *err
                 int row = 2 * na + ra;
                 for (int b = 0; b < nn; b++) {
                     int nb = m->conn[4 * e + b];
-                    int p = csr_find(f, row, 2 * nb);
+                    /* there by construction (build_structure) */
+                    int p = csr_find(f->col, f->rowptr[row], f->rowptr[row + 1], 2 * nb);
                     f->val[p] += Ke[(2 * a + ra) * 2 * nn + 2 * b];
                     f->val[p + 1] += Ke[(2 * a + ra) * 2 * nn + 2 * b + 1];
                 }
@@ -400,47 +388,31 @@ static inline double row_forces(const fe_body *f, int i, const double *qf, const
 }
 
 /*
-** For BDF's Jacobian (system_jac.c): the internal forces of the linear nodes are kept
-** (JAC_CAPTURE) or the kept ones used instead (JAC_FROZEN, their damping power left out:
-** it goes only into an energy account, which BDF's Newton matrices leave out).
+** For BDF's Jacobian (system_jac.c) the evaluations other than the live ones (never full) keep
+** the internal forces of the linear nodes (JAC_CAPTURE) or use the kept ones instead
+** (JAC_FROZEN, their damping power left out: it goes only into an energy account, which BDF's
+** Newton matrices leave out).
 */
-static void fe_forces_jac(mech_system *sys, int b, const double *q, const double *v,
-                          double *p_dissip)
-{
-    const system_jac *J = sys->jac;
-    fe_body *f = &sys->fes[b];
-    const int n2 = 2 * f->mesh.nnodes;
-    const double *qf = q + f->dof0, *vf = v + f->dof0;
-    const unsigned char *linear = J->linear + J->node_at[b];
-    double *Qf = sys->Q + f->dof0, *q0 = J->q0 + 2 * (size_t)J->node_at[b], power = 0;
-    for (int i = 0; i < n2; i++) {
-        if (linear[i >> 1] && J->mode == JAC_FROZEN) {
-            Qf[i] += q0[i];
-            continue;
-        }
-        double ku, damp = row_forces(f, i, qf, vf, &ku);
-        if (linear[i >> 1]) q0[i] = -(ku + damp);
-        Qf[i] -= ku + damp;
-        power += vf[i] * damp;
-    }
-    *p_dissip += power;
-}
-
 void fe_forces(mech_system *sys, const double *q, const double *v, double *p_dissip,
                double *v_elastic, int full)
 {
+    const system_jac *J = sys->jac && sys->jac->mode != JAC_LIVE ? sys->jac : NULL;
+    const int frozen = J && J->mode == JAC_FROZEN;
     for (int b = 0; b < sys->nfes; b++) {
-        if (sys->jac && sys->jac->mode != JAC_LIVE) { /* never a full evaluation */
-            fe_forces_jac(sys, b, q, v, p_dissip);
-            continue;
-        }
         fe_body *f = &sys->fes[b];
         const int n2 = 2 * f->mesh.nnodes;
         const double *X = f->mesh.xy, *qf = q + f->dof0, *vf = v + f->dof0;
+        const unsigned char *linear = J ? J->linear + J->node_at[b] : NULL;
+        double *q0 = J ? J->q0 + 2 * (size_t)J->node_at[b] : NULL;
         double *Qf = sys->Q + f->dof0;
         double power = 0, energy = 0;
         for (int i = 0; i < n2; i++) {
+            if (linear && linear[i >> 1] && frozen) {
+                Qf[i] += q0[i];
+                continue;
+            }
             double ku, damp = row_forces(f, i, qf, vf, &ku);
+            if (linear && linear[i >> 1]) q0[i] = -(ku + damp);
             Qf[i] -= ku + damp;
             power += vf[i] * damp;
             energy += (qf[i] - X[i]) * ku;

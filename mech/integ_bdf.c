@@ -63,18 +63,20 @@
 ** solves runs over them.
 **
 ** The sparse Newton solver (newton = sparse, or automatic): R by compressed columns over the
-** kept entries and its diagonal, KLU (SuiteSparse) with the ordering of klu_analyze computed
-** once at setup, then klu_refactor at every setup with the pivots of the last factorization;
-** when those lose accuracy (KLU's pivot ratio below (unit roundoff)^(2/3), as SUNDIALS' own KLU
-** solver decides) klu_factor chooses new ones.  The first factorization, at setup, is that of
-** the identity on R's pattern (pivots on the diagonal, which suit I plus terms in gamma): so
-** KLU sizes its factors before the first step and stepping allocates nothing unless pivots
-** must be chosen again (mech_integ_stats.sparse_factorizations counts them).  KLU is called
-** directly rather than through SUNDIALS' sunlinsol_klu because that one factors the whole
-** N x N matrix M = I - gamma J that CVLS forms from a SUNSparseMatrix J: twice the rows
-** (the positions' block with its identity and N), and CVLS's copy and scaling of J at every
-** setup, which the elimination above exists to avoid; R keeps the elimination and only its
-** factorization changes.  It needs q' = u (N = I: planar bodies and nodes; with a kinematic
+** kept entries and its diagonal, factored by KLU (SuiteSparse) through sparse.h, with KLU's
+** row scaling: the ordering computed once at setup, then at every setup a refactorization with
+** the pivots of the last fresh factorization while they stay sound (sparse.h: none zero, and
+** their smallest-to-largest ratio no worse than a thousandth of its best since), else pivots
+** chosen afresh.  The first factorization, at setup, is that of the identity on R's pattern
+** (pivots on the diagonal, which suit I plus terms in gamma; its ratio of 1 is not kept as
+** the best): so KLU sizes its factors before the first step and stepping allocates nothing
+** unless pivots must be chosen again (mech_integ_stats.sparse_factorizations counts the fresh
+** factorizations, sparse_refactorizations the others).  KLU is used so rather than through
+** SUNDIALS' sunlinsol_klu because that one factors the whole N x N matrix M = I - gamma J that
+** CVLS forms from a SUNSparseMatrix J: twice the rows (the positions' block with its identity
+** and N), and CVLS's copy and scaling of J at every setup, which the elimination above exists
+** to avoid; R keeps the elimination and only its factorization changes.  It needs q' = u (N = I:
+*planar bodies and nodes; with a kinematic
 ** map Fq N is formed dense).
 **
 ** Dense or sparse: measured as time per step (median of 5 runs) on the slider-crank with a
@@ -98,11 +100,11 @@
 #include <nvector/nvector_serial.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
-#include <suitesparse/klu.h>
 
 #include "integ_impl.h"
 #include "integ_jac.h"
 #include "linalg.h"
+#include "sparse.h"
 
 enum { FAIL_NONE, FAIL_CALLBACK, FAIL_NONFINITE, FAIL_KINEMATIC };
 
@@ -293,8 +295,7 @@ typedef struct bdf {
     int fail_i;
     double fail_t;
     char msg[256]; /* CVODE's last error or warning message */
-    /* the Jacobian from the model's structure (integ_jac.h), when it saves evaluations */
-    int use_jac;
+    /* the Jacobian from the model's structure (integ_jac.h; all zero without the option) */
     integ_jac jac;
     /* second-order systems (see the top) */
     int so_n;     /* opt.second_order, 0: the dense solver of SUNDIALS */
@@ -303,15 +304,10 @@ typedef struct bdf {
     double *Jr;   /* rows so_n.. of the Jacobian: N columns of r, column-major (dense Newton) */
     double *R;    /* r x r, row-major, LU-factored by lu_factor */
     int *piv;     /* r pivots */
-    /* the sparse Newton solver: R by compressed columns, KLU's analysis and factors */
-    int sparse;
-    int *Rp, *Ri, *rdiag, *rpos; /* r + 1 starts, rows, the diagonal's entries, and the entry of
-                                 ** R each kept Jacobian entry goes to */
-    double *Rx;
-    klu_common kc;
-    klu_symbolic *ksym;
-    klu_numeric *knum;
-    long kfactors; /* klu_factor calls (each chooses pivots and allocates) */
+    /* the sparse Newton solver (NULL: the dense one): R, and the place in its values of each
+    ** kept Jacobian entry (jac.colptr[n] of them) and then of its diagonal's r entries */
+    sparse_lu *lu;
+    int *rslot;
     /* with a kinematic map (NULL without: N = I) */
     mech_kinematic_fn kin;
     void *kin_ctx;
@@ -319,6 +315,12 @@ typedef struct bdf {
     double *FqN; /* Fq N: r x so_nu, column-major (without a map: Jr itself) */
     double *e;   /* so_nu: the unit vectors e_k that give the columns of N */
 } bdf;
+
+/* Whether BDF has the model's structure (the option jacobian). */
+static int structured(const bdf *b)
+{
+    return b->jac.colptr != NULL;
+}
 
 /* Stores CVODE's messages instead of printing them. */
 static void on_error(int code, const char *module, const char *function, char *msg, void *data)
@@ -382,7 +384,7 @@ static int dq_jacobian(mech_integ *s, double t, N_Vector y, N_Vector fy, SUNMatr
     double h = 0;
     CVodeGetErrWeights(b->cv, tmp1);
     CVodeGetCurrentStep(b->cv, &h);
-    if (b->use_jac) {
+    if (structured(b)) {
         const integ_jac *jc = &b->jac;
         int r = integ_jac_eval(&b->jac, s->f, s->ctx, t, yd, fd, w, h, &b->jac_rhs);
         if (r > 0) return 1;
@@ -397,9 +399,9 @@ static int dq_jacobian(mech_integ *s, double t, N_Vector y, N_Vector fy, SUNMatr
                 for (int p = jc->colptr[j]; p < jc->colptr[j + 1]; p++)
                     col[jc->rowind[p]] = jc->val[p];
             }
-        } else if (!b->sparse) { /* Jr's other entries were never written: 0 */
+        } else if (!b->lu) { /* Jr's other entries were never written: 0 */
             for (int j = 0; j < s->n; j++) {
-                double *col = b->Jr + (size_t)j * (size_t)jc->r;
+                double *col = b->Jr + (size_t)j * (size_t)(s->n - b->so_n);
                 for (int p = jc->colptr[j]; p < jc->colptr[j + 1]; p++)
                     col[jc->rowind[p]] = jc->val[p];
             }
@@ -505,33 +507,25 @@ static SUNLinearSolver_ID so_getid(SUNLinearSolver S)
 #define SPARSE_MIN_SIZE 24
 #define SPARSE_MAX_FILL 0.5
 
-/* KLU's reciprocal pivot ratio below which a refactorization with the pivots of the last
-** factorization is redone with new ones (SUNDIALS' own KLU solver uses the same). */
-#define KLU_RCOND_MIN 3.7e-11 /* (unit roundoff)^(2/3) */
-
-/* The sparse R: Rx = I - gamma Jr[:, nq:] - gamma^2 [Jr[:, :nq], 0] (N = I), factored by KLU
-** with the pivots of its last factorization, new ones when those lost accuracy. */
+/* The sparse R = I - gamma Jr[:, nq:] - gamma^2 [Jr[:, :nq], 0] (N = I), factored with the
+** pivots of its last fresh factorization while they stay sound, else new ones (sparse.h). */
 static int so_setup_sparse(bdf *b)
 {
     const integ_jac *jc = &b->jac;
-    const int nq = b->so_n, r = jc->r;
+    const int nq = b->so_n, r = b->n - nq, *pos = b->rslot, *diag = b->rslot + jc->colptr[b->n];
     const double g = b->gamma, g2 = g * g;
-    memset(b->Rx, 0, sizeof(double) * (size_t)b->Rp[r]);
-    for (int c = 0; c < r; c++) b->Rx[b->rdiag[c]] = 1;
+    double *x = sparse_values(b->lu);
+    memset(x, 0, sizeof(double) * (size_t)sparse_nnz(b->lu));
+    for (int c = 0; c < r; c++) x[diag[c]] = 1;
     for (int j = 0; j < b->n; j++) {
         const double coef = j < nq ? -g2 : -g;
-        for (int p = jc->colptr[j]; p < jc->colptr[j + 1]; p++)
-            b->Rx[b->rpos[p]] += coef * jc->val[p];
+        for (int p = jc->colptr[j]; p < jc->colptr[j + 1]; p++) x[pos[p]] += coef * jc->val[p];
     }
-    int ok = b->knum && klu_refactor(b->Rp, b->Ri, b->Rx, b->ksym, b->knum, &b->kc);
-    if (ok) ok = klu_rcond(b->ksym, b->knum, &b->kc) && b->kc.rcond >= KLU_RCOND_MIN;
-    if (!ok) {
-        if (b->knum) klu_free_numeric(&b->knum, &b->kc);
-        b->knum = klu_factor(b->Rp, b->Ri, b->Rx, b->ksym, &b->kc);
-        b->kfactors++;
-        if (!b->knum) return b->kc.status == KLU_OUT_OF_MEMORY ? SUNLS_MEM_FAIL : SUNLS_LUFACT_FAIL;
+    switch (sparse_factor(b->lu, 0.0)) {
+    case SPARSE_OK: return SUNLS_SUCCESS;
+    case SPARSE_SMALL: return SUNLS_LUFACT_FAIL; /* singular: recoverable */
+    default: return SUNLS_MEM_FAIL;
     }
-    return SUNLS_SUCCESS;
 }
 
 /*
@@ -543,7 +537,7 @@ static int so_setup(SUNLinearSolver S, SUNMatrix A)
 {
     (void)A;
     bdf *b = S->content;
-    if (b->sparse) return so_setup_sparse(b);
+    if (b->lu) return so_setup_sparse(b);
     const int n = b->so_n, nu = b->so_nu, r = b->n - n;
     const double g = b->gamma, g2 = g * g;
     for (int j = 0; j < r; j++) {
@@ -569,7 +563,7 @@ static int so_solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector bv, dou
     const double *bd = N_VGetArrayPointer(bv);
     double *xd = N_VGetArrayPointer(x), *xr = xd + n;
     for (int i = 0; i < r; i++) xr[i] = bd[n + i];
-    if (b->use_jac) { /* + gamma Jr[:, :n] bq over the kept entries */
+    if (structured(b)) { /* + gamma Jr[:, :n] bq over the kept entries */
         const integ_jac *jc = &b->jac;
         for (int k = 0; k < n; k++) {
             const double c = b->gamma * bd[k];
@@ -584,11 +578,10 @@ static int so_solve(SUNLinearSolver S, SUNMatrix A, N_Vector x, N_Vector bv, dou
                 for (int i = 0; i < r; i++) xr[i] += c * jq[i];
         }
     }
-    if (b->sparse) {
-        if (!klu_solve(b->ksym, b->knum, r, 1, xr, &b->kc)) return SUNLS_PACKAGE_FAIL_UNREC;
-    } else {
+    if (b->lu)
+        sparse_solve(b->lu, xr);
+    else
         lu_solve(b->R, r, b->piv, xr);
-    }
     if (!b->kin) {
         for (int i = 0; i < n; i++) xd[i] = bd[i] + b->gamma * xr[i];
     } else { /* dq = bq + gamma N du */
@@ -610,79 +603,51 @@ static int so_free(SUNLinearSolver S)
 }
 
 /*
-** The sparse Newton matrix's pattern from the kept Jacobian entries: column c of R holds those
-** of the Jacobian's columns nq + c and (c < nq) c, and its diagonal; rpos maps each kept entry
-** to its place in R.
+** The sparse Newton matrix R from the kept Jacobian entries: column c of R holds those of the
+** Jacobian's columns nq + c and (c < nq) c, and its diagonal; b->rslot their places in R's
+** values.
 */
-static int sparse_pattern(bdf *b)
+static int so_sparse_create(bdf *b)
 {
     const integ_jac *jc = &b->jac;
-    const int nq = b->so_n, r = jc->r;
-    b->Rp = mech_calloc((size_t)r + 1, sizeof(int));
-    b->rdiag = mech_calloc((size_t)(r ? r : 1), sizeof(int));
-    b->rpos = mech_calloc((size_t)(jc->nnz ? jc->nnz : 1), sizeof(int));
-    if (!b->Rp || !b->rdiag || !b->rpos) return 0;
-    for (int pass = 0; pass < 2; pass++) {
-        int nnz = 0;
-        for (int c = 0; c < r; c++) {
-            /* merge the rows of the two columns and the diagonal */
-            int p = jc->colptr[nq + c], pe = jc->colptr[nq + c + 1];
-            int q = c < nq ? jc->colptr[c] : 0, qe = c < nq ? jc->colptr[c + 1] : 0, d = 0;
-            while (p < pe || q < qe || !d) {
-                int i = r;
-                if (p < pe) i = jc->rowind[p];
-                if (q < qe && jc->rowind[q] < i) i = jc->rowind[q];
-                if (!d && c < i) i = c;
-                if (pass) {
-                    b->Ri[nnz] = i;
-                    if (p < pe && jc->rowind[p] == i) b->rpos[p] = nnz;
-                    if (q < qe && jc->rowind[q] == i) b->rpos[q] = nnz;
-                    if (i == c) b->rdiag[c] = nnz;
-                }
-                if (p < pe && jc->rowind[p] == i) p++;
-                if (q < qe && jc->rowind[q] == i) q++;
-                if (i == c) d = 1;
-                nnz++;
-            }
-            if (!pass) b->Rp[c + 1] = nnz;
-        }
-        if (!pass) {
-            b->Ri = mech_calloc((size_t)(nnz ? nnz : 1), sizeof(int));
-            b->Rx = mech_calloc((size_t)(nnz ? nnz : 1), sizeof(double));
-            if (!b->Ri || !b->Rx) return 0;
-        }
+    const int nq = b->so_n, r = b->n - nq, nnz = jc->colptr[b->n], m = nnz + r;
+    int *row = mech_malloc(sizeof(int) * (size_t)m), *col = mech_malloc(sizeof(int) * (size_t)m);
+    b->rslot = mech_malloc(sizeof(int) * (size_t)m);
+    if (row && col && b->rslot) {
+        for (int j = 0; j < b->n; j++)
+            for (int p = jc->colptr[j]; p < jc->colptr[j + 1]; p++)
+                row[p] = jc->rowind[p], col[p] = j < nq ? j : j - nq;
+        for (int c = 0; c < r; c++) row[nnz + c] = col[nnz + c] = c;
+        b->lu = sparse_create(r, m, row, col, b->rslot);
     }
-    return 1;
+    mech_free(row);
+    mech_free(col);
+    return b->lu != NULL;
 }
 
-static void sparse_free(bdf *b)
+static void so_sparse_free(bdf *b)
 {
-    if (b->knum) klu_free_numeric(&b->knum, &b->kc);
-    if (b->ksym) klu_free_symbolic(&b->ksym, &b->kc);
-    mech_free(b->Rp);
-    mech_free(b->Ri);
-    mech_free(b->Rx);
-    mech_free(b->rdiag);
-    mech_free(b->rpos);
-    b->Rp = b->Ri = b->rdiag = b->rpos = NULL;
-    b->Rx = NULL;
+    sparse_free(b->lu);
+    mech_free(b->rslot);
+    b->lu = NULL;
+    b->rslot = NULL;
 }
 
 /*
-** KLU's analysis of R's pattern (its ordering), and a first factorization of the identity on
-** that pattern: it sizes KLU's factors for pivots on the diagonal, which the Newton matrices
-** (I plus terms in gamma) are then refactored with, so that stepping allocates nothing.
+** KLU's ordering of R's pattern, and a first factorization of the identity on it: it sizes
+** KLU's factors for pivots on the diagonal, which the Newton matrices (I plus terms in gamma)
+** are then refactored with, so that stepping allocates nothing.  The identity's pivot ratio
+** says nothing of theirs: forgotten.
 */
-static int sparse_analyse(bdf *b)
+static int so_sparse_prime(bdf *b)
 {
-    const int r = b->jac.r;
-    klu_defaults(&b->kc);
-    b->ksym = klu_analyze(r, b->Rp, b->Ri, &b->kc);
-    if (!b->ksym) return 0;
-    for (int c = 0; c < r; c++) b->Rx[b->rdiag[c]] = 1;
-    b->knum = klu_factor(b->Rp, b->Ri, b->Rx, b->ksym, &b->kc);
-    b->kfactors = 1;
-    return b->knum != NULL;
+    if (sparse_analyze(b->lu)) return 0;
+    double *x = sparse_values(b->lu);
+    const int *diag = b->rslot + b->jac.colptr[b->n];
+    for (int c = 0; c < b->n - b->so_n; c++) x[diag[c]] = 1;
+    if (sparse_factor(b->lu, 0.0) != SPARSE_OK) return 0;
+    sparse_forget_ratio(b->lu);
+    return 1;
 }
 
 /*
@@ -699,8 +664,8 @@ static SUNLinearSolver so_create(bdf *b)
 {
     size_t r = (size_t)(b->n - b->so_n), nq = (size_t)b->so_n, nu = (size_t)b->so_nu;
     int ok = 1;
-    if (b->sparse) {
-        ok = sparse_analyse(b);
+    if (b->lu) {
+        ok = so_sparse_prime(b);
     } else {
         b->Jr = mech_calloc(r * (size_t)b->n, sizeof(double));
         b->R = mech_calloc(r * r, sizeof(double));
@@ -778,9 +743,8 @@ static mech_status bdf_setup(mech_integ *s, mech_error *err)
     if (s->opt.jacobian) {
         mech_status st = integ_jac_setup(&b->jac, s->n, b->so_n, s->opt.jacobian, err);
         if (st) return st;
-        b->use_jac = 1;
     }
-    const int can_sparse = b->use_jac && b->so_n > 0 && !b->kin;
+    const int can_sparse = structured(b) && b->so_n > 0 && !b->kin;
     if (s->opt.newton == MECH_NEWTON_SPARSE && !can_sparse)
         return mech_error_set(err, MECH_ERR_ARG,
                               "bdf: the sparse Newton solver needs the model's Jacobian structure "
@@ -788,9 +752,11 @@ static mech_status bdf_setup(mech_integ *s, mech_error *err)
     /* automatic: when the Jacobian is grouped (else BDF runs as without the structure) */
     if (can_sparse && (s->opt.newton == MECH_NEWTON_SPARSE ||
                        (s->opt.newton == MECH_NEWTON_AUTO && b->jac.grouped))) {
-        if (!sparse_pattern(b)) return mech_error_set(err, MECH_ERR_NOMEM, "bdf: out of memory");
-        b->sparse = s->opt.newton == MECH_NEWTON_SPARSE || sparse_pays(b->jac.r, b->Rp[b->jac.r]);
-        if (!b->sparse) sparse_free(b);
+        if (!so_sparse_create(b)) return mech_error_set(err, MECH_ERR_NOMEM, "bdf: out of memory");
+        if (s->opt.newton == MECH_NEWTON_SPARSE || sparse_pays(s->n - b->so_n, sparse_nnz(b->lu)))
+            sparse_scale_rows(b->lu);
+        else
+            so_sparse_free(b);
     }
     if (SUNContext_Create(NULL, &b->sun)) b->sun = NULL;
     if (b->sun) {
@@ -850,7 +816,7 @@ static void bdf_release(mech_integ *s)
     if (b->v) N_VDestroy(b->v);
     if (b->sun) SUNContext_Free(&b->sun);
     integ_jac_free(&b->jac);
-    sparse_free(b);
+    so_sparse_free(b);
     if (b->FqN != b->Jr) mech_free(b->FqN);
     mech_free(b->Jr);
     mech_free(b->R);
@@ -1007,10 +973,11 @@ static void bdf_stats(const mech_integ *s, mech_integ_stats *st)
     st->jac_evals += c.jac;
     st->newton_iters += c.nni;
     st->newton_fails += c.nnf;
-    st->newton = b->sparse ? MECH_NEWTON_SPARSE : MECH_NEWTON_DENSE;
-    st->jac_groups = b->use_jac ? b->jac.ngroups : b->n;
-    st->jac_linear = b->use_jac ? b->jac.nlin_kept : 0;
-    st->sparse_factorizations = b->kfactors;
+    st->newton = b->lu ? MECH_NEWTON_SPARSE : MECH_NEWTON_DENSE;
+    st->jac_groups = structured(b) ? b->jac.ngroups : b->n;
+    st->jac_linear = structured(b) ? b->jac.nlin_kept : 0;
+    st->sparse_factorizations = st->sparse_refactorizations = 0;
+    if (b->lu) sparse_counts(b->lu, &st->sparse_factorizations, &st->sparse_refactorizations);
 }
 
 const integ_ops integ_bdf_ops = {

@@ -28,6 +28,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "csr.h"
 #include "integ_jac.h"
 
 /* The groups and the linear part are used when they take at most this share of the
@@ -65,20 +66,6 @@ static int pattern_ok(int n, const int *colptr, const int *rowind)
     return 1;
 }
 
-/* Position of row i in column j of the kept pattern (it is there by construction). */
-static int find_row(const integ_jac *J, int j, int i)
-{
-    int lo = J->colptr[j], hi = J->colptr[j + 1] - 1;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (J->rowind[mid] < i)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 static mech_status nomem(integ_jac *J, mech_error *err)
 {
     integ_jac_free(J);
@@ -91,7 +78,7 @@ static mech_status nomem(integ_jac *J, mech_error *err)
 */
 static mech_status group_columns(integ_jac *J, mech_error *err)
 {
-    const int n = J->n, r = J->r, ng = J->gptr[n];
+    const int n = J->n, r = n - J->row0, ng = J->gptr[n];
     int *rowstart = mech_calloc((size_t)r + 1, sizeof(int));
     int *rowcol = mech_calloc((size_t)(ng ? ng : 1), sizeof(int));
     int *colour = mech_malloc((size_t)n * sizeof(int));
@@ -164,7 +151,7 @@ static mech_status group_columns(integ_jac *J, mech_error *err)
 */
 static mech_status layout(integ_jac *J, int leave_out, mech_error *err)
 {
-    const mech_jac_structure *js = J->js;
+    const mech_jac_structure *js = &J->js;
     const int n = J->n, row0 = J->row0, has_lin = js->lin_colptr != NULL;
     const int *gp = js->colptr, *gr = js->rowind;
     const int *lp = js->lin_colptr, *lr = js->lin_rowind;
@@ -180,10 +167,8 @@ static mech_status layout(integ_jac *J, int leave_out, mech_error *err)
         mech_free(keep);
         return nomem(J, err);
     }
-    for (int i = row0; i < n; i++) {
+    for (int i = row0; i < n; i++)
         keep[i] = !leave_out || gp[i + 1] > gp[i] || (has_lin && lp[i + 1] > lp[i]);
-        J->noutputs += !keep[i];
-    }
     /* the union of the kept rows of g and L, column by column (both ascending: a merge) */
     for (int pass = 0; pass < 2; pass++) {
         int nnz = 0, ng = 0;
@@ -208,7 +193,6 @@ static mech_status layout(integ_jac *J, int leave_out, mech_error *err)
             }
         }
         if (!pass) {
-            J->nnz = nnz;
             J->rowind = mech_calloc((size_t)(nnz ? nnz : 1), sizeof(int));
             J->val = mech_calloc((size_t)(nnz ? nnz : 1), sizeof(double));
             J->gpos = mech_calloc((size_t)(ng ? ng : 1), sizeof(int));
@@ -227,7 +211,10 @@ static mech_status layout(integ_jac *J, int leave_out, mech_error *err)
     }
     for (int j = 0; J->use_lin && j < n; j++)
         for (int q = lp[j]; q < lp[j + 1]; q++) {
-            J->lpos[q] = keep[lr[q]] ? find_row(J, j, lr[q] - row0) : -1;
+            /* in the union by construction */
+            J->lpos[q] = keep[lr[q]]
+                             ? csr_find(J->rowind, J->colptr[j], J->colptr[j + 1], lr[q] - row0)
+                             : -1;
             J->nlin_kept += J->lpos[q] >= 0;
         }
     mech_free(keep);
@@ -252,8 +239,7 @@ mech_status integ_jac_setup(integ_jac *J, int n, int row0, const mech_jac_struct
     memset(J, 0, sizeof *J);
     J->n = n;
     J->row0 = row0;
-    J->r = n - row0;
-    J->js = js;
+    J->js = *js;
     const int has_lin = js->lin_colptr != NULL;
     if (!js->colptr || !js->rowind || (has_lin && (!js->lin_rowind || !js->linearize)) ||
         (js->linearize && (!has_lin || !js->remainder)))
@@ -281,8 +267,7 @@ mech_status integ_jac_setup(integ_jac *J, int n, int row0, const mech_jac_struct
         integ_jac_free(J);
         J->n = n;
         J->row0 = row0;
-        J->r = n - row0;
-        J->js = js;
+        J->js = *js;
         if ((st = layout(J, 0, err))) return st;
     }
     size_t sn = (size_t)n;
@@ -297,7 +282,7 @@ mech_status integ_jac_setup(integ_jac *J, int n, int row0, const mech_jac_struct
 int integ_jac_eval(integ_jac *J, mech_rhs_fn f, void *ctx, double t, double *y, const double *fy,
                    const double *w, double h, long *nrhs)
 {
-    const mech_jac_structure *js = J->js;
+    const mech_jac_structure *js = &J->js;
     const double srur = sqrt(DBL_EPSILON);
     const double *base = fy;
     mech_rhs_fn fun = f;
@@ -310,7 +295,7 @@ int integ_jac_eval(integ_jac *J, mech_rhs_fn f, void *ctx, double t, double *y, 
         fun = js->remainder;
         fctx = js->ctx;
     }
-    memset(J->val, 0, sizeof(double) * (size_t)J->nnz);
+    memset(J->val, 0, sizeof(double) * (size_t)J->colptr[J->n]);
     for (int k = 0; k < J->ngroups; k++) {
         const int *cols = J->grp_col + J->grp_ptr[k], nc = J->grp_ptr[k + 1] - J->grp_ptr[k];
         for (int c = 0; c < nc; c++) {

@@ -12,15 +12,14 @@
 typedef struct integ_jac {
     int n;    /* states */
     int row0; /* rows before it are not kept (BDF's positions, q' = N(q) u) */
-    int r;    /* n - row0 */
-    const mech_jac_structure *js;
+    /* the caller's structure, copied (its patterns and ctx are the model's, which outlives the
+    ** integrator; the copy needs no caller's variable to) */
+    mech_jac_structure js;
     /* the entries kept: rows row0.. but those of the outputs (states no rate depends on), in
-    ** compressed columns over the n states, rows counted from row0; val their values after
-    ** integ_jac_eval */
+    ** compressed columns over the n states, rows counted from row0 (colptr[n] of them); val
+    ** their values after integ_jac_eval */
     int *colptr, *rowind;
     double *val;
-    int nnz;
-    int noutputs;
     int grouped; /* the outputs left out, the columns grouped (else one by one, outputs kept) */
     int use_lin; /* ... and L added to g's quotients */
     /* g's kept entries: gpos[gptr[j] .. gptr[j + 1]) their positions in val */
@@ -38,7 +37,8 @@ typedef struct integ_jac {
 
 /*
 ** Reads the structure js of a system of n equations whose rows before row0 BDF does not
-** need: checks it, unites g's and L's patterns over the rows kept, groups the columns.
+** need: checks it, unites g's and L's patterns over the rows kept, groups the columns.  js
+** is copied: the caller's may go once this returns (the arrays and ctx it points to may not).
 ** Everything is allocated here.  MECH_ERR_ARG when js is malformed, MECH_ERR_NOMEM.
 */
 mech_status integ_jac_setup(integ_jac *J, int n, int row0, const mech_jac_structure *js,

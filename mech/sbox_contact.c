@@ -317,7 +317,8 @@ void sbox_contact_forces(mech_system *sys, joint *j, const double *y, double *yd
             box->fn[k] += fn;
             sys->p_contact += (fn - elastic) * dd; /* the power the law dissipates */
             sys->p_friction -= f[0] * vt[0] + f[1] * vt[1];
-            sys->contact_energy += mech_normal_energy(&ct->nlaw, d);
+            if (sys->full_eval) /* read then only, as the planar contacts' */
+                sys->contact_energy += mech_normal_energy(&ct->nlaw, d);
         }
         box->mode[k] = nin == 0   ? SBOX_NONE
                        : nin == 1 ? SBOX_CORNER

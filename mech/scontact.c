@@ -308,7 +308,8 @@ int spatial_contact_forces(mech_system *sys, double t, const double *y, double *
             c->elastic = elastic;
             sys->p_contact += (fn - elastic) * dd; /* the power the law dissipates */
             sys->p_friction -= f[0] * vt[0] + f[1] * vt[1];
-            sys->contact_energy += mech_normal_energy(&c->nlaw, d);
+            if (sys->full_eval) /* read then only, as the planar contacts' */
+                sys->contact_energy += mech_normal_energy(&c->nlaw, d);
         }
         if (k == j->contact0 + j->ncontact - 1) store_resultant(j, &s, sum);
     }

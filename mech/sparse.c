@@ -22,6 +22,7 @@
 
 #include <suitesparse/klu.h>
 
+#include "csr.h"
 #include "mech_core.h"
 #include "sparse.h"
 
@@ -37,6 +38,7 @@ struct sparse_lu {
     klu_symbolic *sym;
     klu_numeric *num;  /* NULL until factored, or after a factorization gave up its pivots */
     double rcond_best; /* the best pivot ratio since the pivots were chosen */
+    long fresh, kept;  /* factorizations: klu_factor's, klu_refactor's kept */
 };
 
 static once_flag route_once = ONCE_FLAG_INIT;
@@ -51,12 +53,6 @@ static void route_allocations(void)
         c->realloc_func = mech_realloc;
         c->free_func = mech_free;
     }
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
 }
 
 sparse_lu *sparse_create(int n, int m, const int *row, const int *col, int *slot)
@@ -75,7 +71,7 @@ sparse_lu *sparse_create(int n, int m, const int *row, const int *col, int *slot
     memcpy(s->Ap, at, sizeof(int) * (size_t)n);
     for (int k = 0; k < m; k++) all[s->Ap[col[k]]++] = row[k];
     for (int j = 0; j < n; j++)
-        qsort(all + at[j], (size_t)(at[j + 1] - at[j]), sizeof(int), cmp_int);
+        qsort(all + at[j], (size_t)(at[j + 1] - at[j]), sizeof(int), csr_cmp_int);
     /* without the duplicates */
     int nnz = 0;
     for (int j = 0; j < n; j++) {
@@ -89,12 +85,7 @@ sparse_lu *sparse_create(int n, int m, const int *row, const int *col, int *slot
     s->Ax = mech_calloc((size_t)(nnz ? nnz : 1), sizeof(double));
     if (s->Ai == NULL || s->Ax == NULL) goto fail;
     memcpy(s->Ai, all, sizeof(int) * (size_t)nnz);
-    for (int k = 0; k < m; k++) {
-        const int *first = s->Ai + s->Ap[col[k]];
-        const int *hit = bsearch(&row[k], first, (size_t)(s->Ap[col[k] + 1] - s->Ap[col[k]]),
-                                 sizeof(int), cmp_int);
-        slot[k] = (int)(hit - s->Ai);
-    }
+    for (int k = 0; k < m; k++) slot[k] = csr_find(s->Ai, s->Ap[col[k]], s->Ap[col[k] + 1], row[k]);
     mech_free(at);
     mech_free(all);
     klu_defaults(&s->common);
@@ -111,6 +102,11 @@ int sparse_analyze(sparse_lu *s)
 {
     s->sym = klu_analyze(s->n, s->Ap, s->Ai, &s->common);
     return s->sym ? 0 : -1;
+}
+
+void sparse_scale_rows(sparse_lu *s)
+{
+    s->common.scale = 2;
 }
 
 void sparse_free(sparse_lu *s)
@@ -170,15 +166,17 @@ int sparse_factor(sparse_lu *s, double tol)
 {
     double scale = largest(s), rcond;
     if (scale == 0) return s->n > 0 ? SPARSE_SMALL : SPARSE_OK;
-    double limit = tol * scale;
+    double limit = s->common.scale > 0 ? tol : tol * scale; /* scaled: largest |entry| 1 */
     if (s->num) {
         if (klu_refactor(s->Ap, s->Ai, s->Ax, s->sym, s->num, &s->common) &&
             pivots_sound(s, s->num, limit, &rcond) && rcond >= REFRESH * s->rcond_best) {
             if (rcond > s->rcond_best) s->rcond_best = rcond;
+            s->kept++;
             return SPARSE_OK;
         }
         klu_free_numeric(&s->num, &s->common); /* pivots chosen afresh */
     }
+    s->fresh++;
     s->num = klu_factor(s->Ap, s->Ai, s->Ax, s->sym, &s->common);
     if (s->num == NULL) return s->common.status == KLU_SINGULAR ? SPARSE_SMALL : SPARSE_NOMEM;
     if (!pivots_sound(s, s->num, limit, &rcond)) {
@@ -188,6 +186,17 @@ int sparse_factor(sparse_lu *s, double tol)
     }
     s->rcond_best = rcond;
     return SPARSE_OK;
+}
+
+void sparse_forget_ratio(sparse_lu *s)
+{
+    s->rcond_best = 0;
+}
+
+void sparse_counts(const sparse_lu *s, long *fresh, long *kept)
+{
+    *fresh = s->fresh;
+    *kept = s->kept;
 }
 
 void sparse_solve(sparse_lu *s, double *b)

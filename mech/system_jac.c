@@ -35,6 +35,7 @@
 
 #include "mech_contact.h"
 #include "constraints.h"
+#include "csr.h"
 #include "dim.h"
 #include "dynamics.h"
 #include "system_jac.h"
@@ -48,12 +49,7 @@ typedef struct ivec {
 
 static int push(ivec *a, int x)
 {
-    if (a->n == a->cap) {
-        int cap = a->cap ? 2 * a->cap : 64;
-        int *v = mech_realloc(a->v, sizeof(int) * (size_t)cap);
-        if (!v) return 0;
-        a->v = v, a->cap = cap;
-    }
+    if (!system_grow((void **)&a->v, &a->cap, a->n, sizeof(int))) return 0;
     a->v[a->n++] = x;
     return 1;
 }
@@ -81,12 +77,6 @@ static int root(int *parent, int x)
 {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
 }
 
 /* What the pattern's construction keeps. */
@@ -292,7 +282,7 @@ static int relations(build *B, system_jac *J)
 static int emit(build *B, ivec *rows, int i)
 {
     if (B->cols.n > 1) /* an empty list may have no array: qsort wants one */
-        qsort(B->cols.v, (size_t)B->cols.n, sizeof(int), cmp_int);
+        qsort(B->cols.v, (size_t)B->cols.n, sizeof(int), csr_cmp_int);
     for (int p = 0; p < B->cols.n; p++)
         if (!push(rows, i) || !push(rows, B->cols.v[p])) return 0;
     return 1;
@@ -368,23 +358,12 @@ static int pattern(build *B, system_jac *J)
     return ok;
 }
 
-/* Position of row i in column j of a compressed-column pattern, -1 if absent. */
-static int find_entry(const int *colptr, const int *rowind, int j, int i)
-{
-    int lo = colptr[j], hi = colptr[j + 1] - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (rowind[mid] == i) return mid;
-        if (rowind[mid] < i)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
-}
-
-/* L's pattern: each linear node's rows over its mesh neighbours' positions and velocities;
-** and where each stiffness entry of its rows goes in L. */
+/*
+** L's pattern: each linear node's two rows over the positions and velocities of the columns of
+** either row of its stiffness (fe.c gives both the same columns: 2 x 2 blocks); and where each
+** stiffness entry of its rows goes in L: by construction in the pattern of both rows, so that
+** every lpos is a place in L.
+*/
 static int linear_part(build *B, system_jac *J)
 {
     mech_system *sys = B->sys;
@@ -397,7 +376,7 @@ static int linear_part(build *B, system_jac *J)
             if (!J->linear[J->node_at[f] + k]) continue;
             const body *bd = &sys->bodies[fb->body0 + k];
             begin_list(B);
-            for (int p = fb->rowptr[2 * k]; ok && p < fb->rowptr[2 * k + 1]; p++) {
+            for (int p = fb->rowptr[2 * k]; ok && p < fb->rowptr[2 * k + 2]; p++) {
                 const body *bj = &sys->bodies[fb->body0 + fb->col[p] / 2];
                 int c = fb->col[p] % 2;
                 ok = add_state(B, bj->q_at + c) && add_state(B, nq + bj->u_at + c);
@@ -416,9 +395,10 @@ static int linear_part(build *B, system_jac *J)
             for (int p = fb->rowptr[2 * k]; p < fb->rowptr[2 * k + 2]; p++) {
                 const body *bj = &sys->bodies[fb->body0 + fb->col[p] / 2];
                 int c = fb->col[p] % 2, *lp = J->lpos + 4 * ((size_t)J->k_at[f] + (size_t)p);
+                const int jq = bj->q_at + c, ju = nq + bj->u_at + c;
                 for (int r = 0; r < 2; r++) {
-                    lp[r] = find_entry(J->lcolptr, J->lrowind, bj->q_at + c, ru + r);
-                    lp[2 + r] = find_entry(J->lcolptr, J->lrowind, nq + bj->u_at + c, ru + r);
+                    lp[r] = csr_find(J->lrowind, J->lcolptr[jq], J->lcolptr[jq + 1], ru + r);
+                    lp[2 + r] = csr_find(J->lrowind, J->lcolptr[ju], J->lcolptr[ju + 1], ru + r);
                 }
             }
         }
@@ -448,7 +428,6 @@ static mech_status build_jac(mech_system *sys, mech_error *err)
 {
     system_jac *J = sys->jac = mech_calloc(1, sizeof *J);
     if (!J) return mech_error_set(err, MECH_ERR_NOMEM, "system: out of memory for the Jacobian");
-    J->n = sys->nstate;
     J->node_at = mech_calloc((size_t)sys->nfes + 1, sizeof(int));
     J->k_at = mech_calloc((size_t)sys->nfes + 1, sizeof(int));
     int ok = J->node_at && J->k_at;

@@ -18,7 +18,6 @@ enum {
 
 typedef struct system_jac {
     int mode; /* JAC_* of the evaluation in progress */
-    int n;    /* states */
     /* g's pattern and L's (mech_jac_structure), compressed columns */
     int *colptr, *rowind;
     int *lcolptr, *lrowind;

@@ -154,8 +154,9 @@ typedef struct mech_integ_options {
                                     ///< events are located on the values it gives; NULL: the
                                     ///< dense output is the interpolant as it is
     const mech_jac_structure *jacobian; ///< BDF: the structure of the Jacobian (NULL: none,
-                                        ///< difference quotients column by column); kept by
-                                        ///< pointer, it must outlive the integrator
+                                        ///< difference quotients column by column); copied by
+                                        ///< mech_integ_create, the arrays and the ctx it points
+                                        ///< to must outlive the integrator
     mech_newton newton; ///< BDF: the Newton solver (MECH_NEWTON_AUTO: sparse for large sparse
                         ///< systems; the sparse one needs the jacobian structure and q' = u)
 } mech_integ_options;
@@ -175,9 +176,11 @@ typedef struct mech_integ_stats {
     int jac_groups;    ///< BDF: groups of columns of a Jacobian, one right-hand side each
                        ///< (the states when column by column; a linear part costs one more)
     int jac_linear;    ///< BDF: Jacobian entries given in closed form (L's, in the Newton rows)
-    long sparse_factorizations; ///< BDF, sparse Newton: factorizations that chose pivots (one
-                                ///< at setup; more only when refactoring with those pivots
-                                ///< lost accuracy, each allocating inside KLU)
+    long sparse_factorizations;   ///< BDF, sparse Newton: factorizations that chose pivots (one
+                                  ///< at setup; more only when refactoring with those pivots
+                                  ///< lost accuracy, each allocating inside KLU)
+    long sparse_refactorizations; ///< BDF, sparse Newton: factorizations that kept the pivots
+                                  ///< of the last one (allocating nothing)
 } mech_integ_stats;
 
 /// One located event.

@@ -331,6 +331,39 @@ static void unit(void)
     ok(s2 && solves3(s2, slot, a2, x, &n2), "and back again");
     sparse_free(s2);
 
+    /* as BDF uses it (integ_bdf.c): rows scaled, the identity first to size the factors and
+    ** its pivot ratio forgotten; then matrices nearly singular at every factorization (a pivot
+    ** ratio of 1e-12, below any fixed bound such as SUNDIALS' 3.7e-11) keep their pivots while
+    ** the ratio holds against its best */
+    const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const double ill1[9] = {1, 1, 0, 1, 1 + 1e-12, 0, 0, 0, 1};
+    const double ill2[9] = {1, 1, 0, 1, 1 + 1.5e-12, 0, 0, 0, 1};
+    for (int forget = 0; forget < 2; forget++) {
+        sparse_lu *s3 = sparse_create(3, 12, row, col, slot);
+        if (s3 == NULL) break;
+        sparse_scale_rows(s3);
+        long fresh[4] = {0}, kept[4] = {0};
+        int rc[3] = {sparse_analyze(s3), -1, -1};
+        const double *a[3] = {eye, ill1, ill2};
+        for (int k = 0; k < 3 && rc[0] == 0; k++) {
+            set3(s3, slot, a[k]);
+            rc[k] = sparse_factor(s3, 1e-14);
+            if (k == 0 && forget) sparse_forget_ratio(s3);
+            sparse_counts(s3, &fresh[k], &kept[k]);
+        }
+        if (forget)
+            ok(rc[0] == SPARSE_OK && rc[1] == SPARSE_OK && rc[2] == SPARSE_OK && fresh[2] == 1 &&
+                   kept[2] == 2,
+               "scaled rows, the identity's ratio forgotten: nearly singular matrices refactored "
+               "with its pivots (1 fresh factorization, 2 kept)");
+        else
+            ok(rc[0] == SPARSE_OK && rc[1] == SPARSE_OK && rc[2] == SPARSE_OK && fresh[1] == 2 &&
+                   kept[1] == 0 && fresh[2] == 2 && kept[2] == 1,
+               "the identity's ratio kept: the first of them chooses its pivots afresh, the "
+               "next keeps them");
+        sparse_free(s3);
+    }
+
     /* the column the dense LU names */
     const double sing[9] = {1, 2, 0, 2, 4, 0, 0, 0, 1};
     set3(s, slot, sing);

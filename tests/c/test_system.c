@@ -122,8 +122,8 @@ int main(void)
     if (!ok(a1 == a2, "BDF: allocations do not grow with the number of steps"))
         diag("%ld vs %ld allocations", a1, a2);
     /* BDF with the model's Jacobian structure, a dense and a sparse Newton solver; KLU
-    ** allocates outside mech_malloc's count, but only when it chooses pivots, which it
-    ** does once, at setup */
+    ** allocates (through mech_malloc, counted) only when it chooses pivots, which it does
+    ** once, at setup */
     mech_run_stats s1, s2;
     a1 = fe_allocations_for(0.05, 4, 2, MECH_NEWTON_DENSE, &s1);
     a2 = fe_allocations_for(0.1, 4, 2, MECH_NEWTON_DENSE, &s2);
