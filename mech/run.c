@@ -39,6 +39,19 @@ nomem:
     return NULL;
 }
 
+int run_reserve_motion(mech_run *run, long cap, int nstate, double dt)
+{
+    if (cap <= 0 || nstate <= 0 || (size_t)cap > SIZE_MAX / sizeof(double) / (size_t)nstate)
+        return -1;
+    run->motion_t = mech_calloc((size_t)cap, sizeof(double));
+    run->motion = mech_calloc((size_t)cap * (size_t)nstate, sizeof(double));
+    if (!run->motion_t || !run->motion) return -1;
+    run->mcap = cap;
+    run->nstate = nstate;
+    run->motion_dt = dt;
+    return 0;
+}
+
 int run_reserve_events(mech_run *run, long cap)
 {
     if (cap <= run->evcap) return 0;
@@ -67,6 +80,8 @@ void mech_run_free(mech_run *run)
     mech_free(run->evval);
     mech_free(run->evnames);
     mech_free(run->params);
+    mech_free(run->motion_t);
+    mech_free(run->motion);
     mech_free(run);
 }
 
@@ -115,6 +130,28 @@ const double *mech_run_column(const mech_run *run, int i)
 const double *mech_run_time(const mech_run *run)
 {
     return run->t;
+}
+
+long mech_run_motion_rows(const mech_run *run)
+{
+    return run->nmotion;
+}
+
+int mech_run_state_size(const mech_run *run)
+{
+    return run->nstate;
+}
+
+double mech_run_motion_step(const mech_run *run)
+{
+    return run->motion_dt;
+}
+
+const double *mech_run_motion(const mech_run *run, long k, double *t)
+{
+    if (k < 0 || k >= run->nmotion) return NULL;
+    if (t) *t = run->motion_t[k];
+    return run->motion + (size_t)k * (size_t)run->nstate;
 }
 
 long mech_run_nevents(const mech_run *run)

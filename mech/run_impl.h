@@ -25,9 +25,17 @@ struct mech_run {
     double *evval; /* nch values per event */
     mech_run_stats stats;
     char *params;
+    int nstate;         /* the kept states' length */
+    long nmotion, mcap; /* states kept; room for them (the whole motion grid) */
+    double motion_dt;
+    double *motion_t; /* mcap */
+    double *motion;   /* mcap states of nstate, one after the other */
 };
 
 mech_run *run_create(int nch, long rows_max, int nevdefs, mech_error *err);
+/* Room for the whole motion grid (cap states of nstate values, every dt); -1 on allocation
+** failure. */
+int run_reserve_motion(mech_run *run, long cap, int nstate, double dt);
 /* Makes room for cap events; -1 on allocation failure. */
 int run_reserve_events(mech_run *run, long cap);
 

@@ -209,6 +209,16 @@ static int record_row(sim *s, double t, const double *y)
     return 0;
 }
 
+/* Keeps the state y at t on the motion grid. */
+static void keep_state(sim *s, double t, const double *y)
+{
+    mech_run *run = s->run;
+    if (run->nmotion >= run->mcap) return;
+    memcpy(run->motion + (size_t)run->nmotion * (size_t)run->nstate, y,
+           sizeof(double) * (size_t)run->nstate);
+    run->motion_t[run->nmotion++] = t;
+}
+
 /*
 ** Room for one more event in the run: the capacity doubles, within MECH_MAX_ROWS events and
 ** within the memory left by the rows.  -1 with s->failed when there is none.
@@ -218,7 +228,8 @@ static int event_room(sim *s, int def)
     mech_run *run = s->run;
     if (run->nev < run->evcap) return 0;
     double width = run->nch > 0 ? run->nch : 1;
-    double rows = (double)run->cap * 8 * (1 + width), each = 12 + 8 * width;
+    double rows = (double)run->cap * 8 * (1 + width) + (double)run->mcap * 8 * (1 + run->nstate),
+           each = 12 + 8 * width;
     double fit = floor((s->memory - rows) / each);
     double cap = fmin(fmin(2 * (double)run->evcap, fit), MECH_MAX_ROWS);
     if (cap > (double)run->nev && run_reserve_events(run, (long)cap) == 0) return 0;
@@ -585,6 +596,16 @@ static mech_status check_options(const mech_sim_options *o, sim *s, mech_error *
                               "the limit of %g: take a longer report step",
                               o->report, (long double)o->t_end / o->report + 1, o->t_end,
                               MECH_MAX_ROWS);
+    if (!(isfinite(o->motion) && o->motion >= 0))
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "simulate: motion must be >= 0 s (got %g; 0: no states kept)",
+                              o->motion);
+    if (o->motion > 0 && o->t_end > (MECH_MAX_ROWS - 1) * o->motion)
+        return mech_error_set(err, MECH_ERR_ARG,
+                              "simulate: motion = %g s keeps %.3Lg states to t = %g s, more than "
+                              "the limit of %g: take a longer motion step",
+                              o->motion, (long double)o->t_end / o->motion + 1, o->t_end,
+                              MECH_MAX_ROWS);
     if (!(o->max_distance >= 0))
         return mech_error_set(err, MECH_ERR_ARG,
                               "simulate: max_distance must be > 0 (got %g; 0: the default)",
@@ -605,6 +626,20 @@ static mech_status check_options(const mech_sim_options *o, sim *s, mech_error *
     int nch = o->nchannels + o->nuser_channels;
     double bytes = rows * 8 * (1 + (nch > 0 ? nch : 1));
     s->memory = o->max_memory ? (double)o->max_memory : (double)mech_physical_memory();
+    if (o->motion > 0) {
+        double states = floor(o->t_end / o->motion * (1 + 1e-12)) + 1;
+        double kept = states * 8 * (1 + s->m.nstate);
+        if (bytes + kept > s->memory) {
+            char mem[80];
+            return mech_error_set(err, MECH_ERR_ARG,
+                                  "simulate: %.0f states of %d values (motion = %g s) take %.3g "
+                                  "bytes; with the rows' %.3g, more than %s: take a longer motion "
+                                  "step",
+                                  states, s->m.nstate, o->motion, kept, bytes,
+                                  memory_text(o->max_memory, s->memory, mem, sizeof mem));
+        }
+        bytes += kept;
+    }
     if (bytes > s->memory) {
         char mem[80];
         return mech_error_set(err, MECH_ERR_ARG,
@@ -780,6 +815,12 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
         goto done;
     }
     s.run = run;
+    if (o->motion > 0 &&
+        run_reserve_motion(run, (long)floor(o->t_end / o->motion * (1 + 1e-12)) + 1, m->nstate,
+                           o->motion) != 0) {
+        st = mech_error_set(err, MECH_ERR_NOMEM, "simulation: out of memory for the motion");
+        goto done;
+    }
     for (int i = 0; i < o->nchannels; i++) {
         snprintf(run->names[i], RUN_NAME_MAX, "%s", s.ch[i].name);
         snprintf(run->units[i], RUN_UNIT_MAX, "%s", s.ch[i].unit);
@@ -873,6 +914,7 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
         snprintf(run->message, sizeof run->message, "%s", err->msg);
         goto finish;
     }
+    keep_state(&s, 0.0, m->y0);
 
     /* the model was just evaluated at the start: its accelerations are those of y0 */
     const model_limits lim = model_run_limits(m, o->t_end, o->max_distance);
@@ -1034,6 +1076,17 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
                 s.cb_err.code = MECH_ERR_NUMERIC;
                 s.failed = 1;
             }
+        }
+        /* the motion's states inside the step, as the rows */
+        while (!s.failed && run->nmotion < run->mcap) {
+            double tk = (double)run->nmotion * o->motion;
+            if (tk > t_limit + slack) break;
+            if (fabs(tk - t1) <= slack && !project)
+                keep_state(&s, tk, mech_integ_state(integ));
+            else if (dense_at(&s, integ, fmin(fmax(tk, t0), t1)) == 0)
+                keep_state(&s, tk, s.ybuf);
+            else
+                break;
         }
         if (s.failed) {
             st = s.cb_err.code ? s.cb_err.code : MECH_ERR_CALLBACK;

@@ -57,7 +57,8 @@ system methods (all take one table of named fields):
   sys:force{ body, at | body_at, value = {fx, fy}, amplitude = {ax, ay}, omega, phase, frame, fn }
   sys:torque{ body, value, amplitude, omega, phase, fn }
   sys:simulate{ t, report, method, h, rtol, atol, max_step, max_order, max_steps, newton,
-                jacobian, record, events, max_distance, project, quiet, on_error, params }
+                jacobian, record, events, max_distance, project, motion, quiet, on_error,
+                params }
   sys:lyapunov{ t, every, transient, d0, method, rtol, ... }   largest Lyapunov exponent
   sys:flexible{ name, mesh, E, nu, density, ... }  a finite-element body  help("sys:flexible")
   sys:guide{ fe, clearance | lower, upper, law, friction, ... }  nodes between two surfaces
@@ -312,6 +313,7 @@ run = sys:simulate{ t = end time [s], report = s between rows,
                { fn = function(t, sys) return g end, name = "..." } },
     max_distance = m (default 1e6 times the model's scale; math.huge: no limit),
     project = "auto" (default) | true | false,
+    motion = s between kept states (the whole state, for drawing the motion: run:state),
     quiet = true, on_error = "error" | "return", params = { clearance = 0.5e-3 } }
   Runs from t = 0 (the assembled initial state).  project: the state moved back onto the
   Lagrange joints and drivers (positions and velocities, least change in the mass metric):
@@ -374,6 +376,7 @@ a run (results of sys:simulate):
   run.ok, run.message, run.stats (steps, rejected, rhs_evals, events, wall_time, solver, ...,
     project = { on, period, checks, projections, outputs, iterations, time, ... }),
   run.events (list of { name, t, values = { [channel] = value } }), run.parameters
+  run.motion, run:state(k) -> t, {state}   the states kept by sys:simulate{ motion = dt }
   run:csv(path, { columns = {...}, params = {...} })   written whole or not at all
   run:mat(path, { version = "5" | "7.3", ... })       a MATLAB file (help "run:mat")]]
 
@@ -635,6 +638,10 @@ run:csv(path, { columns = { "t", "slider.x", ... }, params = { name = value } })
 topics["run:column"] = [[
 run:column(name) -> the column of a recorded channel (run["slider.x"] does the same).
   help(run.t) for columns.]]
+topics["run:state"] = [[
+run:state(k) -> t, { state values }: the k-th state (k from 1) kept on the grid of
+  sys:simulate{ motion = dt } (run.motion of them, every dt seconds from t = 0): positions,
+  velocities, then the model's own accounts; the whole state, for drawing the motion.]]
 topics["col:min"] = [[
 col:min(), col:max(), col:mean() -> number: the smallest, largest, mean value of a column.]]
 topics["col:max"] = topics["col:min"]

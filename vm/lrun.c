@@ -181,6 +181,33 @@ static int run_column(lua_State *L)
     return 1;
 }
 
+/* run:state(k) -> t, {y}: the k-th state kept on the motion grid (sys:simulate{ motion }). */
+static int run_state(lua_State *L)
+{
+    const char *fn = "run:state";
+    mech_run *run = lmech_check_run(L, 1);
+    long n = mech_run_motion_rows(run);
+    if (n == 0)
+        return lu_error(L, fn, "the run kept no states (give sys:simulate a 'motion' step)");
+    if (!lua_isinteger(L, 2))
+        return lu_error(L, fn, "argument #1 must be a state index from 1 to %ld (got %s)", n,
+                        luaL_tolstring(L, 2, NULL));
+    lua_Integer k = lua_tointeger(L, 2);
+    if (k < 1 || k > n)
+        return lu_error(L, fn, "argument #1 must be a state index from 1 to %ld (got %lld)", n,
+                        (long long)k);
+    double t;
+    const double *y = mech_run_motion(run, (long)k - 1, &t);
+    int m = mech_run_state_size(run);
+    lua_pushnumber(L, t);
+    lua_createtable(L, m, 0);
+    for (int i = 0; i < m; i++) {
+        lua_pushnumber(L, y[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 2;
+}
+
 static int run_csv(lua_State *L)
 {
     const char *fn = "run:csv";
@@ -340,6 +367,10 @@ static int run_index(lua_State *L)
         lu_names_meta(L);
     } else if (strcmp(key, "rows") == 0) {
         lua_pushinteger(L, mech_run_rows(run));
+    } else if (strcmp(key, "motion") == 0) {
+        lua_pushinteger(L, mech_run_motion_rows(run));
+    } else if (strcmp(key, "state") == 0) {
+        lua_pushcfunction(L, run_state);
     } else if (strcmp(key, "status") == 0) {
         lua_pushstring(L, status_names[mech_run_get_status(run)]);
     } else if (strcmp(key, "ok") == 0) {
@@ -537,10 +568,14 @@ static int col_index(lua_State *L)
 
 void lmech_open_run(lua_State *L)
 {
-    static const char *const run_fields[] = {"t",       "channels", "rows",   "status",     "ok",
-                                             "message", "stats",    "events", "parameters", NULL};
-    static const luaL_Reg run_completed[] = {
-        {"csv", run_csv}, {"mat", lmat_run_mat}, {"column", run_column}, {NULL, NULL}};
+    static const char *const run_fields[] = {"t",          "channels", "rows",  "status",
+                                             "ok",         "message",  "stats", "events",
+                                             "parameters", "motion",   NULL};
+    static const luaL_Reg run_completed[] = {{"csv", run_csv},
+                                             {"mat", lmat_run_mat},
+                                             {"column", run_column},
+                                             {"state", run_state},
+                                             {NULL, NULL}};
     static const luaL_Reg run_meta[] = {
         {"__index", run_index}, {"__len", run_len},           {"__gc", run_gc},
         {"__close", run_gc},    {"__tostring", run_tostring}, {NULL, NULL}};

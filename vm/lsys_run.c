@@ -325,6 +325,14 @@ static void read_options(lua_State *L, int t, const char *fn, sim_request *rq)
     rq->o.report = lu_number(L, t, fn, "report", has_h ? rq->o.integ.h : rq->o.t_end / 1000, 0);
     rq->o.max_distance = max_distance_option(L, t, fn);
     rq->o.project = project_option(L, t, fn);
+    if (lu_getfield(L, t, fn, "motion") != LUA_TNIL) {
+        double dt = lua_tonumber(L, -1);
+        if (!lua_isnumber(L, -1) || !(isfinite(dt) && dt > 0))
+            lu_error(L, fn, "field 'motion' must be a time step > 0 [s] (got %s)",
+                     luaL_tolstring(L, -1, NULL));
+        rq->o.motion = dt;
+    }
+    lua_pop(L, 1);
     rq->quiet = lu_bool(L, t, fn, "quiet", 0);
     rq->return_on_error = lu_option(L, t, fn, "on_error", on_error, 0);
 }
@@ -536,7 +544,7 @@ static int sys_simulate(lua_State *L)
     static const char *const known[] = {
         "t",         "report",  "method", "h",        "rtol",     "atol",   "max_step",
         "max_order", "record",  "events", "quiet",    "on_error", "params", "max_distance",
-        "max_steps", "project", "newton", "jacobian", NULL};
+        "max_steps", "project", "newton", "jacobian", "motion",   NULL};
     int t;
     lsys *ls = lsys_method_args(L, fn, "{ t = end time, report = ..., ... }", known, 0, &t);
     lua_settop(L, 2);

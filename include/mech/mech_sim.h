@@ -151,6 +151,9 @@ typedef struct mech_sim_options {
                                ///< of the caller's in integ.project replaces it
     int jac_columns; ///< BDF: 1 = the run does not give the integrator the model's Jacobian
                      ///< structure (integ.jacobian): difference quotients column by column
+    double motion;   ///< > 0: the run also keeps the model's whole state every motion seconds
+                     ///< (t = 0, motion, 2 motion, ...), from the dense output like the rows,
+                     ///< for drawing and exporting the motion (mech_run_motion); 0: none
 } mech_sim_options;
 
 /*
@@ -218,6 +221,15 @@ int mech_run_channel_index(const mech_run *run, const char *name);
 const double *mech_run_column(const mech_run *run, int i);
 /// Column of times.
 const double *mech_run_time(const mech_run *run);
+
+/// States kept on the motion grid (mech_sim_options.motion; 0 without one).
+long mech_run_motion_rows(const mech_run *run);
+/// Length of a kept state (the model's state vector, as mech_system_evaluate takes it).
+int mech_run_state_size(const mech_run *run);
+/// The grid's spacing [s] (0 without one).
+double mech_run_motion_step(const mech_run *run);
+/// Kept state k (0 <= k < mech_run_motion_rows), its time in *t; NULL when k is out of range.
+const double *mech_run_motion(const mech_run *run, long k, double *t);
 
 /// Recorded events.
 long mech_run_nevents(const mech_run *run);
