@@ -38,6 +38,7 @@
 
 #define FIGURE_MT "plot.figure"
 #define AXES_MT   "plot.axes"
+#define IMAGE_MT  "plot.image"
 
 #define MM_PER_PT (25.4 / 72.0)
 #define PI        3.14159265358979323846
@@ -2044,7 +2045,7 @@ static int on_plexit(const char *msg)
 ** was current before current again.  Returns NULL, or a message when PLplot failed
 ** (plexit, caught by on_plexit, or plabort, recorded by plsError).
 */
-static const char *render(const plan *P, const char *file)
+static const char *render(const plan *P, const char *file, unsigned char *mem)
 {
     static char err[300], abort_msg[1024];
     static PLINT abort_code;
@@ -2074,12 +2075,18 @@ static const char *render(const plan *P, const char *file)
     abort_code = 0;
     abort_msg[0] = '\0';
     plsError(&abort_code, abort_msg);
-    plsdev(devices[P->format]);
-    /* PLplot takes the first "%n" of a file name for the member number of a family of
-       files, and drops it: a leading one keeps any "%n" of the path as it is */
-    char name[4096];
-    snprintf(name, sizeof name, "%%n%s", file);
-    plsfnam(name);
+    if (mem) { /* RGB rows, drawn over: white first */
+        memset(mem, 255, (size_t)P->wdev * (size_t)P->hdev * 3);
+        plsdev("memcairo");
+        plsmem(P->wdev, P->hdev, mem);
+    } else {
+        plsdev(devices[P->format]);
+        /* PLplot takes the first "%n" of a file name for the member number of a family of
+           files, and drops it: a leading one keeps any "%n" of the path as it is */
+        char name[4096];
+        snprintf(name, sizeof name, "%%n%s", file);
+        plsfnam(name);
+    }
     plspage(0, 0, P->wdev, P->hdev, 0, 0);
     plscolbg(255, 255, 255);
     plinit();
@@ -2122,37 +2129,24 @@ static const char *check_output(const char *file, int format)
 }
 
 /* 1 if PLplot has the cairo driver of the format. */
-static int have_device(int format)
+static int have_device(const char *device)
 {
     const char *menu[64], *names[64];
     const char **m = menu, **d = names;
     int n = 64;
-    plgFileDevs(&m, &d, &n);
+    plgDevs(&m, &d, &n);
     for (int i = 0; i < n; i++)
-        if (strcmp(names[i], devices[format]) == 0) return 1;
+        if (strcmp(names[i], device) == 0) return 1;
     return 0;
 }
 
-static int fig_save(lua_State *L)
+/* The plan of figure 1 for format, with the buffers that drawing it needs (on the stack). */
+static plan *plan_with_buffers(lua_State *L, int format, const char *fn)
 {
-    const char *fn = "fig:save";
-    check_figure(L);
-    if (lua_type(L, 2) != LUA_TSTRING) return lu_error(L, fn, "expected a file name");
     luaL_checkstack(L, 40, fn); /* planning goes some 20 values deep */
-    const char *path = lua_tostring(L, 2), *dot = strrchr(path, '.');
-    if (strlen(path) != lua_rawlen(L, 2))
-        return lu_error(L, fn, "the file name contains a zero byte");
-    if (strlen(path) + 16 > 4096) return lu_error(L, fn, "the file name is too long");
     plan *P = lua_newuserdatauv(L, sizeof *P, 0);
     memset(P, 0, sizeof *P);
-    P->format = -1;
-    for (int i = 0; i < 3 && dot; i++)
-        if (strcmp(dot, extensions[i]) == 0) P->format = i;
-    if (P->format < 0)
-        return lu_error(L, fn, "'%s' has an unknown extension (expected .png, .svg or .pdf)", path);
-    if (!have_device(P->format))
-        return lu_error(L, fn, "PLplot has no %s driver (Debian package plplot-driver-cairo)",
-                        devices[P->format]);
+    P->format = format;
     plan_figure(L, P, fn);
     P->bx = lua_newuserdatauv(L, 2 * PEN_CAP * sizeof(double), 0);
     P->by = P->bx + PEN_CAP;
@@ -2165,6 +2159,104 @@ static int fig_save(lua_State *L)
                 P->nbitmap = cells / 8 + 1;
     }
     P->bitmap = lua_newuserdatauv(L, P->nbitmap ? P->nbitmap : 1, 0);
+    return P;
+}
+
+/* An image drawn in memory (fig:render): RGB rows from the top, 3 bytes a pixel. */
+typedef struct image {
+    int width, height;
+    unsigned char rgb[];
+} image;
+
+static image *check_image(lua_State *L, int i)
+{
+    return luaL_checkudata(L, i, IMAGE_MT);
+}
+
+/* fig:render() -> image: the figure drawn as fig:save draws a PNG, into memory. */
+static int fig_render(lua_State *L)
+{
+    const char *fn = "fig:render";
+    check_figure(L);
+    if (!have_device("memcairo"))
+        return lu_error(L, fn,
+                        "PLplot has no memcairo driver (Debian package plplot-driver-cairo)");
+    plan *P = plan_with_buffers(L, PNG, fn);
+    size_t bytes = (size_t)P->wdev * (size_t)P->hdev * 3;
+    image *im = lua_newuserdatauv(L, sizeof *im + bytes, 0);
+    im->width = P->wdev;
+    im->height = P->hdev;
+    luaL_setmetatable(L, IMAGE_MT);
+    const char *err = render(P, NULL, im->rgb);
+    if (err) return lu_error(L, fn, "%s", err);
+    return 1;
+}
+
+/* img:pixel(x, y) -> r, g, b (0 to 255; x from the left, y from the top, both from 1). */
+static int img_pixel(lua_State *L)
+{
+    const char *fn = "img:pixel";
+    image *im = check_image(L, 1);
+    lua_Integer x = luaL_checkinteger(L, 2), y = luaL_checkinteger(L, 3);
+    if (x < 1 || x > im->width || y < 1 || y > im->height)
+        return lu_error(L, fn, "pixel (%d, %d) is outside the image of %d x %d", (int)x, (int)y,
+                        im->width, im->height);
+    const unsigned char *p = im->rgb + 3 * ((size_t)(y - 1) * (size_t)im->width + (size_t)(x - 1));
+    lua_pushinteger(L, p[0]);
+    lua_pushinteger(L, p[1]);
+    lua_pushinteger(L, p[2]);
+    return 3;
+}
+
+static int img_index(lua_State *L)
+{
+    image *im = check_image(L, 1);
+    const char *k = luaL_checkstring(L, 2);
+    if (strcmp(k, "width") == 0)
+        lua_pushinteger(L, im->width);
+    else if (strcmp(k, "height") == 0)
+        lua_pushinteger(L, im->height);
+    else if (strcmp(k, "pixel") == 0)
+        lua_pushcfunction(L, img_pixel);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+static int img_tostring(lua_State *L)
+{
+    image *im = check_image(L, 1);
+    lua_pushfstring(L, "plot.image (%d x %d)", im->width, im->height);
+    return 1;
+}
+
+const unsigned char *lplot_image(lua_State *L, int i, int *width, int *height)
+{
+    image *im = luaL_testudata(L, i, IMAGE_MT);
+    if (im == NULL) return NULL;
+    *width = im->width;
+    *height = im->height;
+    return im->rgb;
+}
+
+static int fig_save(lua_State *L)
+{
+    const char *fn = "fig:save";
+    check_figure(L);
+    if (lua_type(L, 2) != LUA_TSTRING) return lu_error(L, fn, "expected a file name");
+    const char *path = lua_tostring(L, 2), *dot = strrchr(path, '.');
+    if (strlen(path) != lua_rawlen(L, 2))
+        return lu_error(L, fn, "the file name contains a zero byte");
+    if (strlen(path) + 16 > 4096) return lu_error(L, fn, "the file name is too long");
+    int format = -1;
+    for (int i = 0; i < 3 && dot; i++)
+        if (strcmp(dot, extensions[i]) == 0) format = i;
+    if (format < 0)
+        return lu_error(L, fn, "'%s' has an unknown extension (expected .png, .svg or .pdf)", path);
+    if (!have_device(devices[format]))
+        return lu_error(L, fn, "PLplot has no %s driver (Debian package plplot-driver-cairo)",
+                        devices[format]);
+    plan *P = plan_with_buffers(L, format, fn);
     /* a temporary file in the same folder, renamed over path when complete */
     char *tmp = lua_newuserdatauv(L, strlen(path) + 8, 0);
     snprintf(tmp, strlen(path) + 8, "%s.XXXXXX", path);
@@ -2189,7 +2281,7 @@ static int fig_save(lua_State *L)
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
     sigprocmask(SIG_BLOCK, &block, &old);
-    if (err == NULL) err = render(P, tmp);
+    if (err == NULL) err = render(P, tmp, NULL);
     if (err == NULL) err = check_output(tmp, P->format);
     int stop = sigint_pending();
     if (err == NULL && !stop && rename(tmp, path) != 0) err = strerror(errno);
@@ -2259,7 +2351,8 @@ static int plot_report(lua_State *L)
 
 int luaopen_plot(lua_State *L)
 {
-    static const luaL_Reg fig_methods[] = {{"panel", fig_panel}, {"save", fig_save}, {NULL, NULL}};
+    static const luaL_Reg fig_methods[] = {
+        {"panel", fig_panel}, {"save", fig_save}, {"render", fig_render}, {NULL, NULL}};
     static const luaL_Reg ax_methods[] = {
         {"line", ax_line},   {"scatter", ax_scatter}, {"step", ax_step}, {"set", ax_set},
         {"inset", ax_inset}, {"circle", ax_circle},   {NULL, NULL}};
@@ -2275,7 +2368,12 @@ int luaopen_plot(lua_State *L)
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, ax_tostring);
     lua_setfield(L, -2, "__tostring");
-    lua_pop(L, 2);
+    luaL_newmetatable(L, IMAGE_MT);
+    lua_pushcfunction(L, img_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, img_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pop(L, 3);
     luaL_newlib(L, funcs);
     /* plot.clearance is written in Lua (stdlib/plotclearance.lua): it installs itself */
     lua_getglobal(L, "require");

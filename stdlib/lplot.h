@@ -8,4 +8,8 @@
 /// Opens the `plot` module (require "plot") and leaves its table on the stack.
 int luaopen_plot(lua_State *L);
 
+/// The pixels of the image (fig:render) at index i: RGB rows from the top, 3 bytes a pixel;
+/// NULL when the value there is not an image.
+const unsigned char *lplot_image(lua_State *L, int i, int *width, int *height);
+
 #endif

@@ -666,6 +666,10 @@ topics["fig:panel"] = [[
 fig:panel(i) or fig:panel(row, col) -> ax: a panel of the figure (from 1, row by row).]]
 topics["fig:save"] = [[
 fig:save(path): writes the figure; the format from the extension: .png, .svg or .pdf.]]
+topics["fig:render"] = [[
+fig:render() -> image: the figure drawn into memory as fig:save draws a PNG (the frames of
+  an animation: require "movie").  image.width, image.height (pixels),
+  image:pixel(x, y) -> r, g, b (from 1, rows from the top).]]
 topics["plot.axes"] = [[
 ax (a panel of a figure): ax:line{...}, ax:scatter{...}, ax:step{...}, ax:set{...},
 ax:inset{...}.  help(plot)]]
@@ -724,6 +728,24 @@ topics["analysis.energy_channels"] = [[
 analysis.energy_channels: the channels to record for analysis.energy (system.kinetic,
 system.gravity, system.elastic, system.energy, system.work, ..., system.balance).]]
 
+topics["movie"] = [[
+movie = require "movie": images of fig:render as the frames of an animation ({man:mechlua-plot.3})
+  w = movie.open(path, { fps = 25, loop = true })   .gif (giflib) or .mp4 (through ffmpeg)
+  w:add(image) ...; w:close() -> path   the file appears whole at close, or not at all
+  movie.gif_info(path) -> { width, height, frames, delays (1/100 s), loop }
+  movie.ffmpeg() -> the ffmpeg MP4 files go through, or nil]]
+topics["movie.open"] = [[
+movie.open(path, { fps = 25 (frames per second, at most 1000), loop = true (GIF) }) -> writer
+  The format from the extension: .gif (256 colours a frame: the 256 most frequent exactly,
+  the rest as the nearest; delays in hundredths of a second, rounded so that frame k starts
+  at round(100 k / fps)) or .mp4 (H.264 through ffmpeg, its size made even).
+  w:add(image) adds a frame (images of fig:render, all of one size); w:close() -> path
+  completes the file under its name.  A writer not closed leaves nothing.  w.frames, w.fps]]
+topics["movie.gif_info"] = [[
+movie.gif_info(path) -> { width, height, frames, delays = { hundredths of a second }, loop }
+  What a GIF file holds, read back with giflib.]]
+topics["movie.ffmpeg"] = [[
+movie.ffmpeg() -> path | nil: the ffmpeg on PATH that MP4 files are written through.]]
 topics["fft"] = [[
 fft = require "fft": the FFTW amplitude spectrum under analysis.spectrum
   fft.spectrum(y, { dt = s, window = "hann", detrend = "mean" }) -> freq, amp
@@ -1092,7 +1114,7 @@ local order = { "mech", "mech.planar", "mech.spatial", "mech.system", "mech.spat
   "sys:contact", "sys:simulate", "sys:lyapunov", "sys:flexible", "sys:guide", "mech.contact",
   "mech.friction", "mech.stiffness", "mech.materials", "mech.mesh", "mech.entity", "mech.run",
   "mech.column", "plot", "analysis", "fft", "slidercrank", "benchmarks", "spec000", "spec001", "spec003", "options",
-  "sweep", "sweepcore", "tap" }
+  "sweep", "sweepcore", "tap", "movie" }
 
 -- The variable names of an object type's methods, in the order tried.
 local method_vars = {

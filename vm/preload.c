@@ -4,11 +4,13 @@
 
 #include "lfault.h"
 #include "lfft.h"
+#include "lmovie.h"
 #include "lplot.h"
 #include "lsweep.h"
 
 const struct preload_module preload_modules[] = {
     {"fft", luaopen_fft},
+    {"movie", luaopen_movie},
     {"plot", luaopen_plot},
     {"sweepcore", luaopen_sweepcore},
 #ifdef MECH_FAULT_INJECTION
