@@ -230,6 +230,12 @@ mech_status system_check_enforcement(const char *tname, const char *name, mech_e
 void system_changed(mech_system *sys)
 {
     sys->final = 0;
+    sys->revision++;
+}
+
+unsigned long mech_system_revision(const mech_system *sys)
+{
+    return sys->revision;
 }
 
 /* Writes the positions and velocities as given into y (nq + nu values). */

@@ -244,6 +244,7 @@ struct mech_system {
     char start_note[400];  /* after finalize: the warning of mech_system_start_note, or "" */
     mech_solver solver;    /* as chosen (MECH_SOLVER_AUTO by default) */
     int final;
+    unsigned long revision; /* counts the changes of the model (system_changed) */
 
     body *bodies;
     point *points;

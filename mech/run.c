@@ -154,6 +154,11 @@ const double *mech_run_motion(const mech_run *run, long k, double *t)
     return run->motion + (size_t)k * (size_t)run->nstate;
 }
 
+unsigned long mech_run_system_revision(const mech_run *run)
+{
+    return run->revision;
+}
+
 long mech_run_nevents(const mech_run *run)
 {
     return run->nev;

@@ -28,6 +28,7 @@ struct mech_run {
     int nstate;         /* the kept states' length */
     long nmotion, mcap; /* states kept; room for them (the whole motion grid) */
     double motion_dt;
+    unsigned long revision; /* of the system run (mech_system_revision) */
     double *motion_t; /* mcap */
     double *motion;   /* mcap states of nstate, one after the other */
 };

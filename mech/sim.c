@@ -778,7 +778,10 @@ mech_status mech_simulate(mech_system *sys, const mech_sim_options *o, mech_run 
     mech_status st = system_model(sys, &m, err);
     if (st) return st;
     st = sim_run_model(&m, sys, o, out, err);
-    if (*out) (*out)->stats.solver = mech_system_solver(sys); /* finalized by the run */
+    if (*out) {
+        (*out)->stats.solver = mech_system_solver(sys); /* finalized by the run */
+        (*out)->revision = mech_system_revision(sys);
+    }
     return st;
 }
 

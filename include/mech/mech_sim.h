@@ -230,6 +230,9 @@ int mech_run_state_size(const mech_run *run);
 double mech_run_motion_step(const mech_run *run);
 /// Kept state k (0 <= k < mech_run_motion_rows), its time in *t; NULL when k is out of range.
 const double *mech_run_motion(const mech_run *run, long k, double *t);
+/// The run's system's revision (mech_system_revision) at its end: its states are the
+/// system's while that is the same.
+unsigned long mech_run_system_revision(const mech_run *run);
 
 /// Recorded events.
 long mech_run_nevents(const mech_run *run);

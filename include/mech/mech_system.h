@@ -417,6 +417,10 @@ int mech_system_ncoord(const mech_system *sys);
 int mech_system_nvel(const mech_system *sys);
 int mech_system_nstate(const mech_system *sys);
 
+/// A count of the changes made to the model (an entity added or changed): states kept by a
+/// run (mech_run_motion) are the model's while it stays the same.
+unsigned long mech_system_revision(const mech_system *sys);
+
 /// Degrees of freedom left by the Lagrange joints and drivers (velocities - equations).
 int mech_system_dof(const mech_system *sys);
 
