@@ -267,6 +267,43 @@ static void test_spatial(void)
     mech_system_destroy(sys);
 }
 
+/* The flexible slider in its guide: one surface line per guide surface, the nodes' contacts
+** on them. */
+static void test_guide(void)
+{
+    int fe;
+    mech_system *sys = finalized(model_fe_slider_crank(4, 2, 0, &fe, NULL));
+    mech_scene *sc;
+    mech_error err;
+    ok(mech_scene_create(sys, &sc, &err) == MECH_OK, "guide: scene made");
+    int surfaces = 0, off = 0;
+    for (int i = 0; i < sc->nitems; i++) {
+        const mech_scene_item *it = &sc->items[i];
+        if (it->role != MECH_SCENE_SURFACE) continue;
+        surfaces++;
+        /* every contact on it has its point its gap away from the line (the nodes start 2.5 mm
+        ** off the surfaces) and a unit normal */
+        for (int k = 0; k < sc->ncontacts; k++) {
+            const contact *c = &sys->contacts[k];
+            const contact *c0 = &sys->contacts[it->id];
+            if (c->owner >= 0 || c->b != c0->b || c->nb[1] != c0->nb[1]) continue;
+            const mech_scene_contact *o = &sc->contacts[k];
+            double d[2] = {o->point[0] - it->p[0][0], o->point[1] - it->p[0][1]};
+            double along[2] = {it->p[1][0] - it->p[0][0], it->p[1][1] - it->p[0][1]};
+            double cross = fabs(along[0] * d[1] - along[1] * d[0]) / hypot(along[0], along[1]);
+            off += !o->has_point || fabs(cross - c->gap) > 1e-12 ||
+                   fabs(hypot(o->normal[0], o->normal[1]) - 1) > 1e-15;
+        }
+    }
+    ok(surfaces == 2 && off == 0,
+       "guide: two surface lines, each contact's point off it by its gap");
+    long n0 = mech_alloc_count();
+    for (int k = 0; k < 10; k++) mech_scene_update(sc, 0.0, sys->y0, &err);
+    ok(mech_alloc_count() == n0, "guide: updates allocate nothing");
+    mech_scene_free(sc);
+    mech_system_destroy(sys);
+}
+
 /* Every allocation of mech_scene_create failing in turn. */
 static void test_nomem(void)
 {
@@ -328,12 +365,13 @@ static void test_errors(void)
 
 int main(void)
 {
-    plan(37);
+    plan(40);
     test_slider_crank();
     test_fe(0);
     test_fe(1);
     test_clearance();
     test_spatial();
+    test_guide();
     test_nomem();
     test_errors();
     return done_testing();
