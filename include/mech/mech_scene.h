@@ -80,8 +80,8 @@ typedef struct mech_scene_contact {
     int id;                ///< contact id (MECH_KIND_CONTACT)
     mech_kind kind;        ///< its owner: MECH_KIND_JOINT for a joint with clearance's contact,
     int owner;             ///< else MECH_KIND_CONTACT (the contact itself)
-    int has_point;         ///< 1 when point and normal are filled (0: a spatial box joint's
-                           ///< contacts, whose forces are summed per wall)
+    int has_point;         ///< 1 when point and normal are filled (0: the contacts of a spatial
+                           ///< box slider, which have no single point)
     int touching;          ///< 1 when the contact carries a force at this state
     double point[3];       ///< the contact point on the touching body (the journal's rim, a
                            ///< corner, a node) [m]
