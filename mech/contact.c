@@ -189,6 +189,22 @@ void planar_contact_rates(const mech_system *sys, const contact *c, const double
     *dd = -(g.n[0] * g.vrel[0] + g.n[1] * g.vrel[1]);
 }
 
+int planar_contact_frame(const mech_system *sys, const contact *c, const double *q, const double *v,
+                         double p[3], double n[3], double t[3])
+{
+    cgeom g;
+    double pose[3];
+    geometry(sys, c, q, v, &g);
+    body_pose(sys, c->a, q, NULL, pose, NULL);
+    for (int k = 0; k < 2; k++) {
+        p[k] = pose[k] + g.sa[k];
+        n[k] = g.n[k];
+        t[k] = g.t[k];
+    }
+    p[2] = n[2] = t[2] = 0;
+    return 1;
+}
+
 int planar_contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass)
 {
     (void)t;

@@ -24,10 +24,14 @@ double contact_gap(const mech_system *sys, int k, const double *y);
 void planar_contact_rates(const mech_system *sys, const contact *c, const double *q,
                           const double *v, double *gap, double *dd);
 int planar_contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass);
+int planar_contact_frame(const mech_system *sys, const contact *c, const double *q, const double *v,
+                         double p[3], double n[3], double t[3]);
 /* The spatial ones (scontact.c): the contacts of spatial joints with clearance. */
 void spatial_contact_rates(const mech_system *sys, const contact *c, const double *q,
                            const double *v, double *gap, double *dd);
 int spatial_contact_forces(mech_system *sys, double t, const double *y, double *ydot, int pass);
+int spatial_contact_frame(const mech_system *sys, const contact *c, const double *q,
+                          const double *v, double p[3], double n[3], double t[3]);
 /* The contacts of a spatial prismatic joint with clearance (sbox_contact.c): one contact's gap
 ** and rate; every contact of joint j at state y (pass 1: forces into Q, accounts, bristle
 ** rates, the joint's per-wall totals and resultant; the contacts that stick marked); pass 2,

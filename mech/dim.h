@@ -75,6 +75,17 @@ typedef struct dim_ops {
     /* Every contact's forces into Q, the accounts' powers and the bristle rates into ydot;
     ** see contact_forces (contact.h). */
     int (*contact_forces)(mech_system *sys, double t, const double *y, double *ydot, int pass);
+    /* Contact c at (q, v), for pictures (scene.c): its point on the touching body a, the unit
+    ** normal of the surface and, planar, the unit tangent along which its friction acts (zeros
+    ** when the law does not keep the friction's direction); 0 when the contact has no single
+    ** point (a box slider's wall), else 1. */
+    int (*contact_frame)(const mech_system *sys, const contact *c, const double *q, const double *v,
+                         double p[3], double n[3], double t[3]);
+
+    /* ---- pictures (scene.c) ------------------------------------------------------------ */
+    /* Body b's centre of mass r and rotation A (row-major, world = A body; planar: about z by
+    ** its angle, the identity for a node and the ground) at positions q. */
+    void (*body_frame)(const mech_system *sys, int b, const double *q, double r[3], double A[9]);
 
     /* ---- drivers ------------------------------------------------------------------------- */
     /* Checks what d drives (type and target) and sets up dr (its frames) for the driver `name`;

@@ -410,6 +410,17 @@ static const kind_ops *const planar_kinds[] = {
     [MECH_KIND_CONTACT] = &kind_contact, [MECH_KIND_FE] = &kind_fe,
 };
 
+static void planar_body_frame(const mech_system *sys, int b, const double *q, double r[3],
+                              double A[9])
+{
+    double pose[3], c, sn;
+    body_pose(sys, b, q, NULL, pose, NULL);
+    body_trig(sys, b, q, &c, &sn);
+    const double R[9] = {c, -sn, 0, sn, c, 0, 0, 0, 1};
+    r[0] = pose[0], r[1] = pose[1], r[2] = 0;
+    memcpy(A, R, sizeof R);
+}
+
 const dim_ops planar_dim = {
     .dim = 2,
     .name = "mech.planar",
@@ -436,6 +447,8 @@ const dim_ops planar_dim = {
     .contact_tangents = 1,
     .contact_rates = planar_contact_rates,
     .contact_forces = planar_contact_forces,
+    .contact_frame = planar_contact_frame,
+    .body_frame = planar_body_frame,
     .body_scale = planar_body_scale,
     .point_speed = planar_point_speed,
     .coordinate_name = planar_coordinate_name,

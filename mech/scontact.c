@@ -126,6 +126,23 @@ void spatial_contact_rates(const mech_system *sys, const contact *c, const doubl
     *dd = r.delta_dot;
 }
 
+/* A journal's contact: its journal point and the normal into the clearance (the force on the
+** journal pushes along it); the friction's direction is not kept (t zeros).  A box slider's
+** contacts have no single point. */
+int spatial_contact_frame(const mech_system *sys, const contact *c, const double *q,
+                          const double *v, double p[3], double n[3], double t[3])
+{
+    (void)v;
+    for (int i = 0; i < 3; i++) p[i] = n[i] = t[i] = 0;
+    if (c->shape == SHAPE_BOX_CORNER || c->shape == SHAPE_BOX_WALL) return 0;
+    sjstate s;
+    sclearance_contact k;
+    joint_state(sys, &sys->joints[c->owner], q, NULL, &s);
+    sclearance_detect_one(&s.sz, &s.p, c->slot, &k);
+    for (int i = 0; i < 3; i++) p[i] = k.cj[i], n[i] = -k.n[i];
+    return 1;
+}
+
 /* Adds the force f (world) at world offset arm from body b's centre of mass to Q. */
 static void add_force(mech_system *sys, int b, const double arm[3], const double f[3])
 {

@@ -578,6 +578,12 @@ static const kind_ops *const spatial_kinds[] = {
     [MECH_KIND_CONTACT] = &kind_contact, [MECH_KIND_FE] = &kind_fe,
 };
 
+static void spatial_body_frame(const mech_system *sys, int b, const double *q, double r[3],
+                               double A[9])
+{
+    sbody_pose(sys, b, q, r, A);
+}
+
 const dim_ops spatial_dim = {
     .dim = 3,
     .name = "mech.spatial",
@@ -607,6 +613,8 @@ const dim_ops spatial_dim = {
     .contact_tangents = 2,
     .contact_rates = spatial_contact_rates,
     .contact_forces = spatial_contact_forces,
+    .contact_frame = spatial_contact_frame,
+    .body_frame = spatial_body_frame,
     .body_scale = spatial_body_scale,
     .point_speed = spatial_point_speed,
     .coordinate_name = spatial_coordinate_name,

@@ -8,6 +8,7 @@
 #include "mech_fe.h"
 #include "mech_integ.h"
 #include "mech_mesh.h"
+#include "mech_scene.h"
 #include "mech_sim.h"
 #include "mech_spatial.h"
 #include "mech_system.h"
