@@ -44,6 +44,8 @@ struct mech_scene_private {
     double *y;        /* the state evaluated: a copy of the caller's */
     src *src;         /* per item */
     int *surface;     /* per contact: its SRC_SURFACE item, or -1 */
+    int *active;      /* per contact: the system's history, kept while a state is evaluated */
+    double *impact;
 };
 
 /* The world position of body b's point s (body coordinates) at positions q. */
@@ -429,9 +431,28 @@ mech_status mech_scene_update(mech_scene *sc, double t, const double *y, mech_er
     memcpy(sc->priv->y, y, (size_t)ns * sizeof(double));
     const double *q = sc->priv->y, *v = sc->priv->y + sys->nq;
     if (sys->ncontacts > 0) {
+        /*
+        ** The state's contacts are those it penetrates (between a run's located onset and end,
+        ** a contact is active exactly while its gap is negative), whatever the system's
+        ** history says now (as the run ended, say); an impact speed the history does not
+        ** have is the closing speed at this state.  The history is put back after.
+        */
+        for (int k = 0; k < sys->ncontacts; k++) {
+            contact *c = &sys->contacts[k];
+            double gap, dd;
+            sys->dops->contact_rates(sys, c, q, v, &gap, &dd);
+            sc->priv->active[k] = c->active;
+            sc->priv->impact[k] = c->impact_speed;
+            if (!c->active && gap < 0) c->impact_speed = fmax(dd, 0.0);
+            c->active = gap < 0;
+        }
         mech_error e;
-        if (mech_system_evaluate(sys, t, sc->priv->y, &e))
-            return mech_error_set(err, e.code, "mech_scene_update: at t = %.9g: %s", t, e.msg);
+        mech_status st = mech_system_evaluate(sys, t, sc->priv->y, &e);
+        for (int k = 0; k < sys->ncontacts; k++) {
+            sys->contacts[k].active = sc->priv->active[k];
+            sys->contacts[k].impact_speed = sc->priv->impact[k];
+        }
+        if (st) return mech_error_set(err, e.code, "mech_scene_update: at t = %.9g: %s", t, e.msg);
     }
     sc->t = t;
     for (int i = 0; i < sc->nbodies; i++) {
@@ -458,6 +479,8 @@ void mech_scene_free(mech_scene *sc)
         mech_free(sc->priv->y);
         mech_free(sc->priv->src);
         mech_free(sc->priv->surface);
+        mech_free(sc->priv->active);
+        mech_free(sc->priv->impact);
         mech_free(sc->priv);
     }
     for (int i = 0; sc->meshes && i < sc->nmeshes; i++) {
@@ -503,12 +526,14 @@ mech_status mech_scene_create(const mech_system *sys, mech_scene **out, mech_err
     sc->priv->y = array(sys->nstate, sizeof(double));
     sc->priv->src = array(nitems, sizeof(src));
     sc->priv->surface = array(sys->ncontacts, sizeof(int));
+    sc->priv->active = array(sys->ncontacts, sizeof(int));
+    sc->priv->impact = array(sys->ncontacts, sizeof(double));
     sc->bodies = array(sc->nbodies, sizeof(mech_scene_body));
     sc->items = array(nitems, sizeof(mech_scene_item));
     sc->contacts = array(sc->ncontacts, sizeof(mech_scene_contact));
     sc->meshes = array(sc->nmeshes, sizeof(mech_scene_mesh));
-    if (!sc->priv->y || !sc->priv->src || !sc->priv->surface || !sc->bodies || !sc->items ||
-        !sc->contacts || !sc->meshes)
+    if (!sc->priv->y || !sc->priv->src || !sc->priv->surface || !sc->priv->active ||
+        !sc->priv->impact || !sc->bodies || !sc->items || !sc->contacts || !sc->meshes)
         goto nomem;
     for (int i = 0; i < sc->nmeshes; i++) {
         const fe_body *f = &sys->fes[i];

@@ -227,6 +227,18 @@ static void test_clearance(void)
     long n0 = mech_alloc_count();
     for (int k = 0; k < 10; k++) mech_scene_update(sc, 0.0, y, &err);
     ok(mech_alloc_count() == n0, "clearance: updates allocate nothing");
+    /* a state's contacts are those it penetrates, whatever the history says (a run's end) */
+    contact *hc = &sys->contacts[j->contact0];
+    hc->active = 0;
+    mech_scene_update(sc, 0.0, y, &err);
+    ok(sk->touching && sk->fn_mag == fn && hc->active == 0,
+       "clearance: a penetrating state touches with a history that says open, which stays so");
+    y[sys->bodies[rod].q_at] -= e[0];
+    y[sys->bodies[rod].q_at + 1] -= e[1];
+    hc->active = 1;
+    mech_scene_update(sc, 0.0, y, &err);
+    ok(!sk->touching && sk->fn_mag == 0 && hc->active == 1,
+       "clearance: a centred state does not touch with a history that says closed");
     mech_scene_free(sc);
     ok(!mech_system_evaluated(sys), "clearance: freeing the scene forgets its evaluation");
     free(y);
@@ -365,7 +377,7 @@ static void test_errors(void)
 
 int main(void)
 {
-    plan(40);
+    plan(42);
     test_slider_crank();
     test_fe(0);
     test_fe(1);
