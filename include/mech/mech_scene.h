@@ -124,10 +124,12 @@ mech_status mech_scene_create(const mech_system *sys, mech_scene **out, mech_err
 /*
 ** Fills the scene for the state y (mech_system_nstate values) at time t; allocates nothing.
 ** When the system has contacts, their forces come from a full evaluation of the system at
-** (t, y) (mech_system_evaluate on the scene's copy of y), with the contacts' history (which
-** touch, their impact speeds) as the system holds it (as a run left it; the history is not
-** changed); that evaluation replaces the system's last one, which mech_channel_value reads.
-** MECH_ERR_STATE when the system is no longer final; the evaluation's errors.
+** (t, y) (mech_system_evaluate on the scene's copy of y) with the contacts that y penetrates
+** active (between a run's located onset and end a contact is active exactly while its gap is
+** negative); an impact speed the system's history lacks is the closing speed at y.  The
+** history is left as it was; the evaluation replaces the system's last one, which
+** mech_channel_value reads.  MECH_ERR_STATE when the system is no longer final; the
+** evaluation's errors.
 */
 mech_status mech_scene_update(mech_scene *scene, double t, const double *y, mech_error *err);
 
