@@ -377,6 +377,7 @@ a run (results of sys:simulate):
     project = { on, period, checks, projections, outputs, iterations, time, ... }),
   run.events (list of { name, t, values = { [channel] = value } }), run.parameters
   run.motion, run:state(k) -> t, {state}   the states kept by sys:simulate{ motion = dt }
+  run:scene(t) -> { bodies, items, contacts, meshes }   the mechanism at t (help "run:scene")
   run:csv(path, { columns = {...}, params = {...} })   written whole or not at all
   run:mat(path, { version = "5" | "7.3", ... })       a MATLAB file (help "run:mat")]]
 
@@ -642,6 +643,16 @@ topics["run:state"] = [[
 run:state(k) -> t, { state values }: the k-th state (k from 1) kept on the grid of
   sys:simulate{ motion = dt } (run.motion of them, every dt seconds from t = 0): positions,
   velocities, then the model's own accounts; the whole state, for drawing the motion.]]
+topics["run:scene"] = [[
+run:scene(t) -> what the mechanism looks like at time t (from the states kept by
+  sys:simulate{ motion = dt }; between two, positions by cubic Hermite on their rates):
+  { t, dim, bodies = { { name, pos, angle (planar), R (9, row-major) } },
+    items = { { owner, kind, body, role = "outline" | "link" | "joint" | "bearing" | "journal"
+                | "guide" | "slider" | "surface", shape = "points" | "segment" | "polygon" |
+                "circle" | "cylinder" | "box", points, radius, length, axis, R, half } },
+    contacts = { { name, owner, touching, point, normal, fn, ft (vectors, N), fn_mag, ft_mag } },
+    meshes = { { name, nodes, displacement, velocity, elements, von_mises (Pa) } } }
+  World coordinates, SI.  The run's system must still be there, as it was run.]]
 topics["col:min"] = [[
 col:min(), col:max(), col:mean() -> number: the smallest, largest, mean value of a column.]]
 topics["col:max"] = topics["col:min"]

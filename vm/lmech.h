@@ -51,4 +51,7 @@ mech_run **lmech_new_run(lua_State *L, int header, int sys);
 /// Checks that argument arg is a run and returns it.
 mech_run *lmech_check_run(lua_State *L, int arg);
 
+/// run:scene(t) (lscene.c).
+int lmech_run_scene(lua_State *L);
+
 #endif

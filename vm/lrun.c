@@ -371,6 +371,8 @@ static int run_index(lua_State *L)
         lua_pushinteger(L, mech_run_motion_rows(run));
     } else if (strcmp(key, "state") == 0) {
         lua_pushcfunction(L, run_state);
+    } else if (strcmp(key, "scene") == 0) {
+        lua_pushcfunction(L, lmech_run_scene);
     } else if (strcmp(key, "status") == 0) {
         lua_pushstring(L, status_names[mech_run_get_status(run)]);
     } else if (strcmp(key, "ok") == 0) {
@@ -571,11 +573,9 @@ void lmech_open_run(lua_State *L)
     static const char *const run_fields[] = {"t",          "channels", "rows",  "status",
                                              "ok",         "message",  "stats", "events",
                                              "parameters", "motion",   NULL};
-    static const luaL_Reg run_completed[] = {{"csv", run_csv},
-                                             {"mat", lmat_run_mat},
-                                             {"column", run_column},
-                                             {"state", run_state},
-                                             {NULL, NULL}};
+    static const luaL_Reg run_completed[] = {{"csv", run_csv},           {"mat", lmat_run_mat},
+                                             {"column", run_column},     {"state", run_state},
+                                             {"scene", lmech_run_scene}, {NULL, NULL}};
     static const luaL_Reg run_meta[] = {
         {"__index", run_index}, {"__len", run_len},           {"__gc", run_gc},
         {"__close", run_gc},    {"__tostring", run_tostring}, {NULL, NULL}};

@@ -1,0 +1,90 @@
+-- SPDX-License-Identifier: MIT
+-- run:scene(t): the mechanism at time t from the states a run kept (sys:simulate{ motion }):
+-- bodies where the recorded channels put them, between kept states a thrown body on its
+-- closed-form path (cubic Hermite on the positions' rates reproduces a parabola), a mesh's
+-- nodes and elements, contacts; errors for a run without states, a time outside them, a
+-- system changed, gone or busy.
+local tap = require "tap"
+
+local g = 9.81
+local function thrown()
+  local sys = mech.planar{ gravity = { 0, -g } }
+  sys:body{ name = "ball", mass = 1, inertia = 1, at = { 0, 0 }, velocity = { 1, 2 }, omega = 3,
+    rectangle = { 0.02, 0.01 } }
+  return sys
+end
+
+local sys = thrown()
+local run = sys:simulate{ t = 1, motion = 0.1, rtol = 1e-3, quiet = true }
+local worst = 0
+for i = 0, 100 do
+  local t = i * 0.00997
+  local s = run:scene(t)
+  local b = s.bodies[1]
+  worst = math.max(worst, math.abs(b.pos[1] - t), math.abs(b.pos[2] - (2 * t - g * t * t / 2)),
+    math.abs(b.angle - 3 * t))
+end
+tap.ok(worst < 1e-13, string.format("between states 0.1 s apart the body is on its parabola (worst %.2g m)", worst))
+local s = run:scene(0.5)
+tap.is(s.t, 0.5, "the scene's time")
+tap.is(s.dim, 2, "a planar scene")
+tap.is(s.bodies[1].name, "ball", "its body by name")
+local out = s.items[1]
+tap.ok(out.owner == "ball" and out.role == "outline" and out.shape == "polygon" and #out.points == 4,
+  "the body's rectangle is its outline, a polygon of 4 corners")
+local c, sn = math.cos(1.5), math.sin(1.5)
+local x0, y0 = s.bodies[1].pos[1], s.bodies[1].pos[2]
+local found = false
+for _, p in ipairs(out.points) do
+  local dx, dy = p[1] - x0, p[2] - y0
+  local lx, ly = c * dx + sn * dy, -sn * dx + c * dy -- into the body's frame
+  found = found or (math.abs(lx - 0.01) < 1e-12 and math.abs(ly - 0.005) < 1e-12)
+end
+tap.ok(found, "a corner at (0.01, 0.005) in the body's frame, turned by its angle")
+
+-- the slider-crank with a flexible slider in its guide: bodies where the channels say
+local spec000 = require "spec000"
+sys = spec000.slider_crank{ nx = 2 }
+run = sys:simulate{ t = 0.2, report = 0.01, method = "bdf", rtol = 1e-5, atol = 1e-8, max_order = 3,
+  motion = 0.01, record = { "rod.x", "rod.y", "rod.phi", "slider.n5.x" }, quiet = true }
+worst = 0
+local k = 15
+s = run:scene(run.t[k + 1])
+for _, b in ipairs(s.bodies) do
+  if b.name == "rod" then
+    worst = math.max(math.abs(b.pos[1] - run["rod.x"][k + 1]), math.abs(b.pos[2] - run["rod.y"][k + 1]),
+      math.abs(b.angle - run["rod.phi"][k + 1]))
+  end
+end
+tap.ok(worst == 0, "at a kept state's time the rod is where its recorded channels put it")
+local m = s.meshes[1]
+tap.ok(m.name == "slider" and #m.nodes == 9 and #m.elements == 4 and #m.von_mises == 4,
+  "the slider's mesh: 9 nodes, 4 elements and their stresses")
+tap.is(m.nodes[5][1], run["slider.n5.x"][k + 1], "node 5 where its channel says")
+local touching = 0
+for _, ct in ipairs(s.contacts) do touching = touching + (ct.touching and 1 or 0) end
+tap.ok(#s.contacts == 6 and touching >= 1, "the guide's 6 contacts, " .. touching .. " touching")
+
+-- errors
+run = thrown():simulate{ t = 0.1, quiet = true }
+tap.raises(function() run:scene(0) end, "run:scene: the run kept no states (give sys:simulate a 'motion' step)", "no states")
+sys = thrown()
+run = sys:simulate{ t = 0.1, motion = 0.05, quiet = true }
+tap.raises(function() run:scene(0.2) end, "run:scene: argument #1 must be a time in [0, 0.1] s, the kept states' (got 0.2)", "after the last state")
+tap.raises(function() run:scene(-1) end, "(got -1)", "before the first")
+tap.raises(function() run:scene("x") end, "run:scene: argument #1 must be a time in [0, 0.1] s (got string)", "not a number")
+sys:body{ name = "other", mass = 1, inertia = 1, at = { 1, 0 } }
+tap.raises(function() run:scene(0) end, "run:scene: the run's system was changed since the run", "a system changed since")
+run = thrown():simulate{ t = 0.1, motion = 0.05, quiet = true }
+collectgarbage()
+collectgarbage()
+tap.raises(function() run:scene(0) end, "run:scene: the run's system is gone", "a system collected")
+sys = thrown()
+run = sys:simulate{ t = 0.1, motion = 0.05, quiet = true }
+local inner
+sys:simulate{ t = 0.01, quiet = true, record = { probe = function()
+  inner = inner or select(2, pcall(run.scene, run, 0))
+  return 0
+end } }
+tap.like(inner, "run:scene: the run's system is being simulated", "a system busy with another run")
+tap.done()
