@@ -51,8 +51,9 @@ typedef struct colour_slot {
 } colour_slot;
 
 #define TABLE_BITS 16
-#define TABLE_SIZE (1 << TABLE_BITS) /* colours counted; a frame with more than half is quantized  \
-                                      */
+#define TABLE_SIZE                                                                                 \
+    (1 << TABLE_BITS) /* colours counted; a frame with more than half is quantized                 \
+                       */
 
 typedef struct writer {
     int format;
@@ -563,6 +564,50 @@ static int movie_gif_info(lua_State *L)
     return 1;
 }
 
+/*
+** movie.gif_pixel(path, k, x, y) -> r, g, b: the colour of pixel (x, y) (from 1, rows from the
+** top) of frame k (from 1) of a GIF, as its colour map says.
+*/
+static int movie_gif_pixel(lua_State *L)
+{
+    const char *fn = "movie.gif_pixel";
+    const char *path = luaL_checkstring(L, 1);
+    lua_Integer k = luaL_checkinteger(L, 2), x = luaL_checkinteger(L, 3),
+                y = luaL_checkinteger(L, 4);
+    int e = 0;
+    GifFileType *gf = DGifOpenFileName(path, &e);
+    if (gf == NULL) return lu_error(L, fn, "cannot read '%s': giflib: %s", path, GifErrorString(e));
+    if (DGifSlurp(gf) != GIF_OK) {
+        const char *why = GifErrorString(gf->Error);
+        DGifCloseFile(gf, &e);
+        return lu_error(L, fn, "cannot read '%s': giflib: %s", path, why);
+    }
+    char bad[160] = "";
+    int rgb[3] = {0, 0, 0};
+    if (k < 1 || k > gf->ImageCount) {
+        snprintf(bad, sizeof bad, "frame %lld is not one of the %d frames", (long long)k,
+                 gf->ImageCount);
+    } else {
+        const SavedImage *im = &gf->SavedImages[k - 1];
+        const GifImageDesc *d = &im->ImageDesc;
+        const ColorMapObject *map = d->ColorMap ? d->ColorMap : gf->SColorMap;
+        if (x < d->Left + 1 || x > d->Left + d->Width || y < d->Top + 1 || y > d->Top + d->Height ||
+            map == NULL) {
+            snprintf(bad, sizeof bad, "pixel (%lld, %lld) is outside frame %lld", (long long)x,
+                     (long long)y, (long long)k);
+        } else {
+            int c = im->RasterBits[(size_t)(y - 1 - d->Top) * (size_t)d->Width +
+                                   (size_t)(x - 1 - d->Left)];
+            rgb[0] = map->Colors[c].Red, rgb[1] = map->Colors[c].Green,
+            rgb[2] = map->Colors[c].Blue;
+        }
+    }
+    DGifCloseFile(gf, &e);
+    if (bad[0]) return lu_error(L, fn, "'%s': %s", path, bad);
+    for (int i = 0; i < 3; i++) lua_pushinteger(L, rgb[i]);
+    return 3;
+}
+
 /* movie.ffmpeg() -> path or nil: the ffmpeg MP4 files are written with. */
 static int movie_ffmpeg(lua_State *L)
 {
@@ -576,8 +621,11 @@ static int movie_ffmpeg(lua_State *L)
 
 int luaopen_movie(lua_State *L)
 {
-    static const luaL_Reg funcs[] = {
-        {"open", movie_open}, {"gif_info", movie_gif_info}, {"ffmpeg", movie_ffmpeg}, {NULL, NULL}};
+    static const luaL_Reg funcs[] = {{"open", movie_open},
+                                     {"gif_info", movie_gif_info},
+                                     {"gif_pixel", movie_gif_pixel},
+                                     {"ffmpeg", movie_ffmpeg},
+                                     {NULL, NULL}};
     luaL_newmetatable(L, WRITER_MT);
     lua_pushcfunction(L, writer_index);
     lua_setfield(L, -2, "__index");

@@ -378,6 +378,7 @@ a run (results of sys:simulate):
   run.events (list of { name, t, values = { [channel] = value } }), run.parameters
   run.motion, run:state(k) -> t, {state}   the states kept by sys:simulate{ motion = dt }
   run:scene(t) -> { bodies, items, contacts, meshes }   the mechanism at t (help "run:scene")
+  run:animate{ file = "out/crank.gif", fps, speed, ... }   the motion as a GIF or MP4
   run:csv(path, { columns = {...}, params = {...} })   written whole or not at all
   run:mat(path, { version = "5" | "7.3", ... })       a MATLAB file (help "run:mat")]]
 
@@ -653,6 +654,23 @@ run:scene(t) -> what the mechanism looks like at time t (from the states kept by
     contacts = { { name, owner, touching, point, normal, fn, ft (vectors, N), fn_mag, ft_mag } },
     meshes = { { name, nodes, displacement, velocity, elements, von_mises (Pa) } } }
   World coordinates, SI.  The run's system must still be there, as it was run.]]
+topics["run:animate"] = [[
+run:animate{ file = "out/crank.gif" | ".mp4", fps = 25, speed = 1 (0.01: 100 times slower),
+    t = { t0, t1 }, frames = "out/crank" (also out/crank_00001.png ...), width = 160 (mm),
+    height (mm, default from the mechanism's shape), dpi = 100, view = "xy" | "xz" | "yz" |
+    { "xy", "xz" } (spatial runs), magnify = 1 (clearances and penetrations), deform = 1
+    (flexible bodies' displacements), trace = "pin" (a body, joint with clearance or contact),
+    channel = "slider.x" (a recorded channel as a running curve beside), forces = true,
+    force_scale = m/N, xlim, ylim, title }
+  -> { file, frames, fps, duration, times, pngs }
+  The mechanism drawn frame by frame from the states the run kept (sys:simulate{ motion =
+  dt }): a frame every speed / fps seconds of the run, its scene between kept states
+  interpolated (run:scene).  Bodies by their outlines or links, joints, bearings and journals,
+  guides, meshes, contact forces as arrows with their scale in the legend.]]
+topics["animate"] = [[
+animate = require "animate": the module behind run:animate (help "run:animate");
+  animate.animate(run, { ... }) is run:animate{ ... }.]]
+topics["animate.animate"] = topics["run:animate"]
 topics["col:min"] = [[
 col:min(), col:max(), col:mean() -> number: the smallest, largest, mean value of a column.]]
 topics["col:max"] = topics["col:min"]
@@ -744,6 +762,7 @@ movie = require "movie": images of fig:render as the frames of an animation ({ma
   w = movie.open(path, { fps = 25, loop = true })   .gif (giflib) or .mp4 (through ffmpeg)
   w:add(image) ...; w:close() -> path   the file appears whole at close, or not at all
   movie.gif_info(path) -> { width, height, frames, delays (1/100 s), loop }
+  movie.gif_pixel(path, k, x, y) -> r, g, b   a pixel of frame k
   movie.ffmpeg() -> the ffmpeg MP4 files go through, or nil]]
 topics["movie.open"] = [[
 movie.open(path, { fps = 25 (frames per second, at most 1000), loop = true (GIF) }) -> writer
@@ -755,6 +774,9 @@ movie.open(path, { fps = 25 (frames per second, at most 1000), loop = true (GIF)
 topics["movie.gif_info"] = [[
 movie.gif_info(path) -> { width, height, frames, delays = { hundredths of a second }, loop }
   What a GIF file holds, read back with giflib.]]
+topics["movie.gif_pixel"] = [[
+movie.gif_pixel(path, k, x, y) -> r, g, b: pixel (x, y) of frame k of a GIF (all from 1, rows
+  from the top), read back with giflib.]]
 topics["movie.ffmpeg"] = [[
 movie.ffmpeg() -> path | nil: the ffmpeg on PATH that MP4 files are written through.]]
 topics["fft"] = [[

@@ -208,6 +208,20 @@ static int run_state(lua_State *L)
     return 2;
 }
 
+/* run:animate{...}: the Lua module animate's function, with the arguments as given. */
+static int run_animate(lua_State *L)
+{
+    int n = lua_gettop(L);
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "animate");
+    lua_call(L, 1, 1);
+    lua_getfield(L, -1, "animate");
+    lua_replace(L, -2);
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 static int run_csv(lua_State *L)
 {
     const char *fn = "run:csv";
@@ -373,6 +387,8 @@ static int run_index(lua_State *L)
         lua_pushcfunction(L, run_state);
     } else if (strcmp(key, "scene") == 0) {
         lua_pushcfunction(L, lmech_run_scene);
+    } else if (strcmp(key, "animate") == 0) {
+        lua_pushcfunction(L, run_animate);
     } else if (strcmp(key, "status") == 0) {
         lua_pushstring(L, status_names[mech_run_get_status(run)]);
     } else if (strcmp(key, "ok") == 0) {
@@ -573,9 +589,10 @@ void lmech_open_run(lua_State *L)
     static const char *const run_fields[] = {"t",          "channels", "rows",  "status",
                                              "ok",         "message",  "stats", "events",
                                              "parameters", "motion",   NULL};
-    static const luaL_Reg run_completed[] = {{"csv", run_csv},           {"mat", lmat_run_mat},
-                                             {"column", run_column},     {"state", run_state},
-                                             {"scene", lmech_run_scene}, {NULL, NULL}};
+    static const luaL_Reg run_completed[] = {
+        {"csv", run_csv},     {"mat", lmat_run_mat},      {"column", run_column},
+        {"state", run_state}, {"scene", lmech_run_scene}, {"animate", run_animate},
+        {NULL, NULL}};
     static const luaL_Reg run_meta[] = {
         {"__index", run_index}, {"__len", run_len},           {"__gc", run_gc},
         {"__close", run_gc},    {"__tostring", run_tostring}, {NULL, NULL}};
