@@ -57,18 +57,19 @@ typedef struct colour_slot {
 
 typedef struct writer {
     int format;
-    int open;             /* 1 until closed or aborted */
-    double fps;           /* frames per second */
-    int loop;             /* GIF: play in a loop */
-    int width, height;    /* of the first frame; 0 before it */
-    long frames;          /* written */
-    char *path, *tmp;     /* the target and the temporary file beside it */
-    GifFileType *gif;     /* GIF */
-    unsigned char *index; /* GIF: a frame's colour indices */
-    unsigned char *planes;
-    colour_slot *table; /* GIF: TABLE_SIZE */
-    pid_t pid;          /* MP4: ffmpeg */
-    int pipefd;         /* MP4: its input */
+    int open;              /* 1 until closed or aborted */
+    double fps;            /* frames per second */
+    int loop;              /* GIF: play in a loop */
+    int width, height;     /* of the first frame; 0 before it */
+    long frames;           /* written */
+    char *path, *tmp;      /* the target and the temporary file beside it */
+    GifFileType *gif;      /* GIF */
+    unsigned char *index;  /* GIF: a frame's colour indices */
+    unsigned char *planes; /* GIF: a rectangle's pixels packed, then as planes */
+    unsigned char *prev;   /* GIF: the last frame */
+    colour_slot *table;    /* GIF: TABLE_SIZE */
+    pid_t pid;             /* MP4: ffmpeg */
+    int pipefd;            /* MP4: its input */
 } writer;
 
 static writer *check_writer(lua_State *L, int i)
@@ -130,6 +131,8 @@ static int writer_gc(lua_State *L)
     abort_writer(w);
     free(w->index);
     free(w->planes);
+    free(w->prev);
+    w->prev = NULL;
     free(w->table);
     w->table = NULL;
     free(w->path);
@@ -314,9 +317,8 @@ static int gif_delay(double fps, long k)
 ** background), every other (the edges' anti-aliasing) as the nearest of those.  The table
 ** counts colours, then holds each one's index in the map.
 */
-static int colour_map(writer *w, const unsigned char *rgb, GifColorType colors[256])
+static int colour_map(writer *w, const unsigned char *rgb, size_t n, GifColorType colors[256])
 {
-    const size_t n = (size_t)w->width * (size_t)w->height;
     colour_slot *tab = w->table;
     memset(tab, 0, sizeof *tab * TABLE_SIZE);
     int distinct = 0;
@@ -374,19 +376,55 @@ static int colour_map(writer *w, const unsigned char *rgb, GifColorType colors[2
     return 0;
 }
 
+/* The smallest rectangle holding every pixel of rgb that differs from the last frame's (the
+** whole frame first; one pixel when nothing changed): x, y, width, height. */
+static void changed_rect(const writer *w, const unsigned char *rgb, int r[4])
+{
+    const int W = w->width, H = w->height;
+    if (w->frames == 0) {
+        r[0] = r[1] = 0, r[2] = W, r[3] = H;
+        return;
+    }
+    int x0 = W, x1 = -1, y0 = H, y1 = -1;
+    for (int y = 0; y < H; y++) {
+        const unsigned char *a = rgb + (size_t)y * (size_t)W * 3,
+                            *b = w->prev + (size_t)y * (size_t)W * 3;
+        if (memcmp(a, b, (size_t)W * 3) == 0) continue;
+        y0 = y < y0 ? y : y0, y1 = y;
+        int lo = 0, hi = W - 1;
+        while (memcmp(a + 3 * lo, b + 3 * lo, 3) == 0) lo++;
+        while (memcmp(a + 3 * hi, b + 3 * hi, 3) == 0) hi--;
+        x0 = lo < x0 ? lo : x0, x1 = hi > x1 ? hi : x1;
+    }
+    if (y1 < 0) x0 = y0 = x1 = y1 = 0;
+    r[0] = x0, r[1] = y0, r[2] = x1 - x0 + 1, r[3] = y1 - y0 + 1;
+}
+
+/*
+** One frame: the rectangle that changed since the last (the rest of the picture stays), with
+** a colour map of its own.
+*/
 static const char *gif_frame(writer *w, const unsigned char *rgb)
 {
+    int rect[4];
+    changed_rect(w, rgb, rect);
+    const size_t n = (size_t)rect[2] * (size_t)rect[3];
+    unsigned char *sub = w->planes; /* the rectangle's pixels, packed */
+    for (int y = 0; y < rect[3]; y++)
+        memcpy(sub + (size_t)y * (size_t)rect[2] * 3,
+               rgb + ((size_t)(rect[1] + y) * (size_t)w->width + (size_t)rect[0]) * 3,
+               (size_t)rect[2] * 3);
+    memcpy(w->prev, rgb, (size_t)w->width * (size_t)w->height * 3);
     GifColorType colors[256];
-    if (colour_map(w, rgb, colors) != 0) { /* a photograph: giflib's median cut */
-        const size_t n = (size_t)w->width * (size_t)w->height;
-        unsigned char *r = w->planes, *g = r + n, *b = g + n;
+    if (colour_map(w, sub, n, colors) != 0) { /* a photograph: giflib's median cut */
+        unsigned char *r = w->planes + 3 * n, *g = r + n, *b = g + n;
         for (size_t i = 0; i < n; i++) {
-            r[i] = rgb[3 * i];
-            g[i] = rgb[3 * i + 1];
-            b[i] = rgb[3 * i + 2];
+            r[i] = sub[3 * i];
+            g[i] = sub[3 * i + 1];
+            b[i] = sub[3 * i + 2];
         }
         int count = 256;
-        if (GifQuantizeBuffer((unsigned)w->width, (unsigned)w->height, &count, r, g, b, w->index,
+        if (GifQuantizeBuffer((unsigned)rect[2], (unsigned)rect[3], &count, r, g, b, w->index,
                               colors) != GIF_OK)
             return "giflib cannot quantize the frame's colours";
     }
@@ -412,9 +450,9 @@ static const char *gif_frame(writer *w, const unsigned char *rgb)
     GifByteType ext[4];
     size_t len = EGifGCBToExtension(&gcb, ext);
     ok = ok && EGifPutExtension(gf, GRAPHICS_EXT_FUNC_CODE, (int)len, ext) == GIF_OK;
-    ok = ok && EGifPutImageDesc(gf, 0, 0, w->width, w->height, 0, map) == GIF_OK;
-    for (int y = 0; ok && y < w->height; y++)
-        ok = EGifPutLine(gf, w->index + (size_t)y * (size_t)w->width, w->width) == GIF_OK;
+    ok = ok && EGifPutImageDesc(gf, rect[0], rect[1], rect[2], rect[3], 0, map) == GIF_OK;
+    for (int y = 0; ok && y < rect[3]; y++)
+        ok = EGifPutLine(gf, w->index + (size_t)y * (size_t)rect[2], rect[2]) == GIF_OK;
     GifFreeMapObject(map);
     return ok ? NULL : GifErrorString(gf->Error);
 }
@@ -435,9 +473,11 @@ static int writer_add(lua_State *L)
         if (w->format == GIF) {
             size_t n = (size_t)width * (size_t)height;
             w->index = malloc(n);
-            w->planes = malloc(3 * n);
+            w->planes = malloc(6 * n);
+            w->prev = malloc(3 * n);
             w->table = malloc(sizeof *w->table * TABLE_SIZE);
-            if (!w->index || !w->planes || !w->table) return fail(L, w, fn, "out of memory");
+            if (!w->index || !w->planes || !w->prev || !w->table)
+                return fail(L, w, fn, "out of memory");
         } else {
             start_ffmpeg(L, w, fn);
         }
@@ -565,15 +605,15 @@ static int movie_gif_info(lua_State *L)
 }
 
 /*
-** movie.gif_pixel(path, k, x, y) -> r, g, b: the colour of pixel (x, y) (from 1, rows from the
-** top) of frame k (from 1) of a GIF, as its colour map says.
+** movie.gif_frame(path, k) -> image: frame k (from 1) of a GIF as it shows, each frame drawn
+** over the ones before (the frames of movie.open cover only what changed), read back with
+** giflib; an image as fig:render makes.
 */
-static int movie_gif_pixel(lua_State *L)
+static int movie_gif_frame(lua_State *L)
 {
-    const char *fn = "movie.gif_pixel";
+    const char *fn = "movie.gif_frame";
     const char *path = luaL_checkstring(L, 1);
-    lua_Integer k = luaL_checkinteger(L, 2), x = luaL_checkinteger(L, 3),
-                y = luaL_checkinteger(L, 4);
+    lua_Integer k = luaL_checkinteger(L, 2);
     int e = 0;
     GifFileType *gf = DGifOpenFileName(path, &e);
     if (gf == NULL) return lu_error(L, fn, "cannot read '%s': giflib: %s", path, GifErrorString(e));
@@ -582,30 +622,34 @@ static int movie_gif_pixel(lua_State *L)
         DGifCloseFile(gf, &e);
         return lu_error(L, fn, "cannot read '%s': giflib: %s", path, why);
     }
-    char bad[160] = "";
-    int rgb[3] = {0, 0, 0};
     if (k < 1 || k > gf->ImageCount) {
-        snprintf(bad, sizeof bad, "frame %lld is not one of the %d frames", (long long)k,
-                 gf->ImageCount);
-    } else {
-        const SavedImage *im = &gf->SavedImages[k - 1];
+        int n = gf->ImageCount;
+        DGifCloseFile(gf, &e);
+        return lu_error(L, fn, "'%s': frame %lld is not one of its %d frames", path, (long long)k,
+                        n);
+    }
+    unsigned char *rgb = lplot_new_image(L, gf->SWidth, gf->SHeight);
+    memset(rgb, 255, (size_t)gf->SWidth * (size_t)gf->SHeight * 3);
+    for (lua_Integer j = 0; j < k; j++) {
+        const SavedImage *im = &gf->SavedImages[j];
         const GifImageDesc *d = &im->ImageDesc;
         const ColorMapObject *map = d->ColorMap ? d->ColorMap : gf->SColorMap;
-        if (x < d->Left + 1 || x > d->Left + d->Width || y < d->Top + 1 || y > d->Top + d->Height ||
-            map == NULL) {
-            snprintf(bad, sizeof bad, "pixel (%lld, %lld) is outside frame %lld", (long long)x,
-                     (long long)y, (long long)k);
-        } else {
-            int c = im->RasterBits[(size_t)(y - 1 - d->Top) * (size_t)d->Width +
-                                   (size_t)(x - 1 - d->Left)];
-            rgb[0] = map->Colors[c].Red, rgb[1] = map->Colors[c].Green,
-            rgb[2] = map->Colors[c].Blue;
+        if (map == NULL) continue;
+        for (int y = 0; y < d->Height; y++) {
+            int py = d->Top + y;
+            if (py < 0 || py >= gf->SHeight) continue;
+            for (int x = 0; x < d->Width; x++) {
+                int px = d->Left + x;
+                if (px < 0 || px >= gf->SWidth) continue;
+                int c = im->RasterBits[(size_t)y * (size_t)d->Width + (size_t)x];
+                if (c >= map->ColorCount) continue;
+                unsigned char *p = rgb + ((size_t)py * (size_t)gf->SWidth + (size_t)px) * 3;
+                p[0] = map->Colors[c].Red, p[1] = map->Colors[c].Green, p[2] = map->Colors[c].Blue;
+            }
         }
     }
     DGifCloseFile(gf, &e);
-    if (bad[0]) return lu_error(L, fn, "'%s': %s", path, bad);
-    for (int i = 0; i < 3; i++) lua_pushinteger(L, rgb[i]);
-    return 3;
+    return 1;
 }
 
 /* movie.ffmpeg() -> path or nil: the ffmpeg MP4 files are written with. */
@@ -623,7 +667,7 @@ int luaopen_movie(lua_State *L)
 {
     static const luaL_Reg funcs[] = {{"open", movie_open},
                                      {"gif_info", movie_gif_info},
-                                     {"gif_pixel", movie_gif_pixel},
+                                     {"gif_frame", movie_gif_frame},
                                      {"ffmpeg", movie_ffmpeg},
                                      {NULL, NULL}};
     luaL_newmetatable(L, WRITER_MT);

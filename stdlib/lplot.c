@@ -2230,6 +2230,17 @@ static int img_tostring(lua_State *L)
     return 1;
 }
 
+unsigned char *lplot_new_image(lua_State *L, int width, int height)
+{
+    size_t bytes = (size_t)width * (size_t)height * 3;
+    image *im = lua_newuserdatauv(L, sizeof *im + bytes, 0);
+    im->width = width;
+    im->height = height;
+    memset(im->rgb, 255, bytes);
+    luaL_setmetatable(L, IMAGE_MT);
+    return im->rgb;
+}
+
 const unsigned char *lplot_image(lua_State *L, int i, int *width, int *height)
 {
     image *im = luaL_testudata(L, i, IMAGE_MT);

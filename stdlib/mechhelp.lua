@@ -762,7 +762,7 @@ movie = require "movie": images of fig:render as the frames of an animation ({ma
   w = movie.open(path, { fps = 25, loop = true })   .gif (giflib) or .mp4 (through ffmpeg)
   w:add(image) ...; w:close() -> path   the file appears whole at close, or not at all
   movie.gif_info(path) -> { width, height, frames, delays (1/100 s), loop }
-  movie.gif_pixel(path, k, x, y) -> r, g, b   a pixel of frame k
+  movie.gif_frame(path, k) -> image   frame k as it shows (image:pixel(x, y))
   movie.ffmpeg() -> the ffmpeg MP4 files go through, or nil]]
 topics["movie.open"] = [[
 movie.open(path, { fps = 25 (frames per second, at most 1000), loop = true (GIF) }) -> writer
@@ -774,9 +774,9 @@ movie.open(path, { fps = 25 (frames per second, at most 1000), loop = true (GIF)
 topics["movie.gif_info"] = [[
 movie.gif_info(path) -> { width, height, frames, delays = { hundredths of a second }, loop }
   What a GIF file holds, read back with giflib.]]
-topics["movie.gif_pixel"] = [[
-movie.gif_pixel(path, k, x, y) -> r, g, b: pixel (x, y) of frame k of a GIF (all from 1, rows
-  from the top), read back with giflib.]]
+topics["movie.gif_frame"] = [[
+movie.gif_frame(path, k) -> image: frame k (from 1) of a GIF as it shows (each frame drawn over
+  those before), read back with giflib: image.width, image.height, image:pixel(x, y).]]
 topics["movie.ffmpeg"] = [[
 movie.ffmpeg() -> path | nil: the ffmpeg on PATH that MP4 files are written through.]]
 topics["fft"] = [[

@@ -65,6 +65,24 @@ for _, d in ipairs(info.delays) do
 end
 tap.ok(even and total == 50, "20 fps: every frame 5 hundredths, 0.5 s in all")
 tap.ok(info.loop, "it plays in a loop")
+-- each frame read back (drawn over those before it) is the image it was made of
+local worst, far, total = 0, 0, 0
+for _, k in ipairs{ 1, 2, 7, 10 } do
+  local want, got = frame(k / 10):render(), movie.gif_frame(path, k)
+  for y = 1, want.height do
+    for x = 1, want.width do
+      local r1, g1, b1 = want:pixel(x, y)
+      local r2, g2, b2 = got:pixel(x, y)
+      local d = math.max(math.abs(r1 - r2), math.abs(g1 - g2), math.abs(b1 - b2))
+      worst = math.max(worst, d)
+      total = total + 1
+      if d > 0 then far = far + 1 end
+    end
+  end
+end
+-- a figure has a few hundred colours: the rare ones (anti-aliasing) become the nearest kept one
+tap.ok(far <= 1e-3 * total and worst <= 64, string.format("frames 1, 2, 7 and 10 read back are their "
+  .. "images: %d of %d pixels differ, by up to %d levels", far, total, worst))
 w = movie.open(dir .. "/b.gif", { fps = 30, loop = false })
 for k = 1, 30 do w:add(frame(k / 30):render()) end
 w:close()
