@@ -86,7 +86,7 @@ for _, ch in ipairs{ "pin.fn", "pin.ft", "pin.exb", "pin.eyb", "pin.penetration"
 end
 local function simulate(sys, channels)
   return sys:simulate{ t = t_end, report = p.report, method = p.method, rtol = p.rtol,
-    atol = p.atol, record = channels, params = p }
+    atol = p.atol, record = channels, params = p, motion = t_end / 200 } -- kept for the animation
 end
 local run = simulate(model(true), record)
 local ideal = simulate(model(false), motion)
@@ -208,5 +208,12 @@ mot:panel(2, 1):line{ x = angle, y = v, color = BLUE }
 mot:panel(2, 2):line{ x = angle, y = dvs, color = BLUE }
   :set{ xlabel = theta, ylabel = "velocity − ideal [m/s]" }
 save(mot, "benchmark_a_motion")
+
+-- full mode: the motion as an animation, 400 times slower than real time, the clearance drawn
+-- 12 times as large, the journal's path and the slider's acceleration beside
+if not quick then
+  output.animation(run, outdir, "benchmark_a", { fps = 25, speed = t_end / 8, trace = "pin",
+    magnify = 12, channel = "slider.ax", title = "Benchmark A" }, figures)
+end
 
 print("  figures: " .. table.concat(figures, ", "))

@@ -80,7 +80,7 @@ for _, c in ipairs(contacts) do
 end
 
 local run = sys:simulate{ t = p.duration, report = p.report, method = p.method, rtol = p.rtol,
-  atol = p.atol, record = record, params = p }
+  atol = p.atol, record = record, params = p, motion = p.duration / 250 } -- for the animation
 mech.mkdir(outdir)
 local csv = run:csv(outdir .. "/benchmark_b.csv")
 
@@ -169,5 +169,12 @@ save(forces, "benchmark_b_contact_forces")
 -- the crank's angular velocity
 save(plot.figure{ title, x = t, y = w, color = BLUE, xlabel = time,
   ylabel = "crank angular velocity [rad/s]", width = 160, height = 90 }, "benchmark_b_crank")
+
+-- full mode: the motion as an animation, 20 times slower than real time, with the slider's
+-- tilt in its guide beside
+if not quick then
+  output.animation(run, outdir, "benchmark_b", { fps = 25, speed = p.duration / 10, trace = "slider", magnify = 10,
+    channel = "guide.tilt", title = "Benchmark B" }, figures)
+end
 
 print("  figures: " .. table.concat(figures, ", "))

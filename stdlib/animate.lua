@@ -26,6 +26,13 @@ local DEFAULTS = {
 -- The coordinates a view draws: "xy" (planar, and the default), "xz", "yz" of a spatial run.
 local VIEWS = { xy = { 1, 2 }, xz = { 1, 3 }, yz = { 2, 3 }, zy = { 3, 2 }, zx = { 3, 1 }, yx = { 2, 1 } }
 
+-- run:scene(t), its errors as run:animate's.
+local function scene_at(run, t)
+  local ok, s = pcall(run.scene, run, t)
+  if not ok then fail("%s", (tostring(s):gsub("^.-run:scene: ", ""))) end
+  return s
+end
+
 local function finite(v) return type(v) == "number" and v == v and math.abs(v) ~= math.huge end
 
 -- The frames' times: t0, t0 + speed / fps, ... up to t1.
@@ -99,6 +106,62 @@ local function magnified_journals(scene, m)
   return out
 end
 
+-- A planar prismatic joint with clearance drawn with its clearance magnified m times: the guide
+-- surfaces at h/2 + m c from their centre line (h the slider's height, c the clearance), the
+-- slider's offset from that line and its tilt m times theirs.  Returns per owner the drawn
+-- { guides = { {p, q}, {p, q} }, slider = { corners } }.
+local function magnified_sliders(scene, m)
+  local guides, out = {}, {}
+  for _, it in ipairs(scene.items) do
+    if it.role == "guide" and it.shape == "segment" and #it.points[1] == 2 then
+      guides[it.owner] = guides[it.owner] or {}
+      table.insert(guides[it.owner], it.points)
+    end
+  end
+  for _, it in ipairs(scene.items) do
+    local g = guides[it.owner]
+    if it.role == "slider" and it.shape == "polygon" and #it.points == 4 and g and #g == 2 then
+      local P = it.points
+      local a = { g[1][2][1] - g[1][1][1], g[1][2][2] - g[1][1][2] } -- the guide's axis
+      local la = math.sqrt(a[1] ^ 2 + a[2] ^ 2)
+      a = { a[1] / la, a[2] / la }
+      local n = { -a[2], a[1] }
+      local o = { (g[1][1][1] + g[2][1][1]) / 2, (g[1][1][2] + g[2][1][2]) / 2 } -- on the centre line
+      local D = math.abs((g[2][1][1] - g[1][1][1]) * n[1] + (g[2][1][2] - g[1][1][2]) * n[2])
+      local e1 = { P[2][1] - P[1][1], P[2][2] - P[1][2] }
+      local e2 = { P[3][1] - P[2][1], P[3][2] - P[2][2] }
+      local l1, l2 = math.sqrt(e1[1] ^ 2 + e1[2] ^ 2), math.sqrt(e2[1] ^ 2 + e2[2] ^ 2)
+      local axis, h = e1, l2
+      if l2 > l1 then axis, h = e2, l1 end
+      local c = (D - h) / 2
+      local cs = { (P[1][1] + P[3][1]) / 2, (P[1][2] + P[3][2]) / 2 }
+      local d = (cs[1] - o[1]) * n[1] + (cs[2] - o[2]) * n[2]
+      local th = math.atan(axis[1] * n[1] + axis[2] * n[2], axis[1] * a[1] + axis[2] * a[2])
+      if math.abs(th) > math.pi / 2 then th = th - (th > 0 and math.pi or -math.pi) end
+      local rot = (m - 1) * th
+      local co, si = math.cos(rot), math.sin(rot)
+      local cd = { cs[1] + (m - 1) * d * n[1], cs[2] + (m - 1) * d * n[2] }
+      local corners = {}
+      for k, q in ipairs(P) do
+        local rx, ry = q[1] - cs[1], q[2] - cs[2]
+        corners[k] = { cd[1] + co * rx - si * ry, cd[2] + si * rx + co * ry }
+      end
+      local w = h / 2 + m * c
+      local drawn = {}
+      for k, seg in ipairs(g) do
+        local side = ((seg[1][1] - o[1]) * n[1] + (seg[1][2] - o[2]) * n[2]) >= 0 and 1 or -1
+        drawn[k] = {}
+        for j, q in ipairs(seg) do
+          local along = (q[1] - o[1]) * a[1] + (q[2] - o[2]) * a[2]
+          drawn[k][j] = { o[1] + along * a[1] + side * w * n[1], o[2] + along * a[2] + side * w * n[2] }
+        end
+      end
+      out[it.owner] = { guides = drawn, slider = corners }
+    end
+  end
+  return out
+end
+
 -- The point a trace follows in a scene: a body's centre, a clearance joint's (drawn) journal
 -- centre, a contact's point.  nil when the name is none of them.
 local function trace_point(scene, name, journals)
@@ -124,6 +187,8 @@ end
 -- joints' points and the contacts' force arrows (unscaled: point and force).
 local function figures(scene, p)
   local journals = magnified_journals(scene, p.magnify)
+  local sliders = p.magnify ~= 1 and magnified_sliders(scene, p.magnify) or {}
+  local guide_seen = {}
   local f = { bodies = polylines(), clear = polylines(), guides = polylines(), joints = {},
     centres = {}, meshes = polylines(), arrows = {} }
   for _, it in ipairs(scene.items) do
@@ -172,6 +237,10 @@ local function figures(scene, p)
       pts = nil
     elseif it.shape == "polygon" then
       closed = true
+      if it.role == "slider" and sliders[it.owner] then pts = sliders[it.owner].slider end
+    elseif it.role == "guide" and it.shape == "segment" and sliders[it.owner] then
+      guide_seen[it.owner] = (guide_seen[it.owner] or 0) + 1
+      pts = sliders[it.owner].guides[guide_seen[it.owner]]
     end
     if pts then add_line(target(f, it.role), pts, p.view, closed) end
   end
@@ -268,7 +337,7 @@ function animate.animate(run, o)
   if p.force_scale and (not finite(p.force_scale) or p.force_scale <= 0) then
     fail("field 'force_scale' must be a number > 0 [m/N] (got %s)", tostring(p.force_scale))
   end
-  local first = run:scene(0)
+  local first = scene_at(run, t0)
   local views = {}
   local vspec = p.view or (first.dim == 3 and "xy" or "xy")
   if type(vspec) == "string" then vspec = { vspec } end
@@ -305,7 +374,7 @@ function animate.animate(run, o)
   for v = 1, #views do boxes[v] = { math.huge, -math.huge, math.huge, -math.huge } end
   local trace = {}
   for k, t in ipairs(times) do
-    local scene = run:scene(t)
+    local scene = scene_at(run, t)
     local pv = { magnify = p.magnify, deform = p.deform, view = views[1] }
     local f = {}
     for v = 1, #views do

@@ -37,6 +37,25 @@ function output.figure(fig, folder, name, list)
   return paths[1], paths[2]
 end
 
+-- output.animation(run, folder, name, o, list) -> path: run:animate{ file = folder/name.gif,
+-- and the fields of o }, the path appended to list when given.
+function output.animation(run, folder, name, o, list)
+  local fname = "output.animation"
+  if typename(run) ~= "mech.run" then fail(2, fname, "bad argument #1 (a run expected, got %s)", typename(run)) end
+  if type(folder) ~= "string" then fail(2, fname, "bad argument #2 (a folder expected, got %s)", typename(folder)) end
+  if type(name) ~= "string" then fail(2, fname, "bad argument #3 (a file name expected, got %s)", typename(name)) end
+  if o ~= nil and type(o) ~= "table" then fail(2, fname, "bad argument #4 (a table of fields expected, got %s)", typename(o)) end
+  if list ~= nil and type(list) ~= "table" then
+    fail(2, fname, "bad argument #5 (a list of paths expected, got %s)", typename(list))
+  end
+  local a = {}
+  for k, v in pairs(o or {}) do a[k] = v end
+  a.file = fmt("%s/%s.gif", folder, name)
+  local r = run:animate(a)
+  if list then list[#list + 1] = r.file end
+  return r.file
+end
+
 -- output.csv(path, names, columns, header) -> path: a table of columns (lists of numbers of
 -- one length) written as CSV, a row per index, each number with 17 significant digits as
 -- run:csv writes them.  The file starts with the comment lines "# mechlua <version>, script

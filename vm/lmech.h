@@ -44,9 +44,10 @@ void lmech_open_run(lua_State *L);
 ** The string at index `header` is the comment text its CSV files start with (program
 ** version, script, parameters); `sys` (0 for none) the index of the system it comes from,
 ** which the run refers to without keeping it alive (to say, of a channel that was not
-** recorded, whether the model has it).
+** recorded, whether the model has it), unless `keep`: a run that kept states keeps its system
+** (run:scene, run:animate draw them with it).
 */
-mech_run **lmech_new_run(lua_State *L, int header, int sys);
+mech_run **lmech_new_run(lua_State *L, int header, int sys, int keep);
 
 /// Checks that argument arg is a run and returns it.
 mech_run *lmech_check_run(lua_State *L, int arg);

@@ -34,7 +34,7 @@ mech_run *lmech_check_run(lua_State *L, int arg)
     return r->run;
 }
 
-mech_run **lmech_new_run(lua_State *L, int header, int sys)
+mech_run **lmech_new_run(lua_State *L, int header, int sys, int keep)
 {
     header = lua_absindex(L, header);
     if (sys) sys = lua_absindex(L, sys);
@@ -43,13 +43,16 @@ mech_run **lmech_new_run(lua_State *L, int header, int sys)
     luaL_setmetatable(L, LMECH_RUN);
     lua_pushvalue(L, header);
     lua_setiuservalue(L, -2, 1);
-    if (sys) { /* the system, weakly: the run does not keep it alive */
+    if (sys) { /* the system, weakly (the run does not keep it alive) unless keep */
         lua_createtable(L, 1, 0);
         if (luaL_newmetatable(L, "mech.weak")) {
             lua_pushliteral(L, "v");
             lua_setfield(L, -2, "__mode");
         }
-        lua_setmetatable(L, -2);
+        if (keep)
+            lua_pop(L, 1);
+        else
+            lua_setmetatable(L, -2);
         lua_pushvalue(L, sys);
         lua_rawseti(L, -2, 1);
         lua_setiuservalue(L, -2, 2);

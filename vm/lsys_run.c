@@ -487,7 +487,7 @@ static mech_run **new_recording(lua_State *L, int t, sim_request *rq, progress *
     rq->o.progress_ud = prog;
     rq->o.interrupt = host_interrupt_flag();
     push_header(L, t);
-    return lmech_new_run(L, -1, 1);
+    return lmech_new_run(L, -1, 1, rq->o.motion > 0); /* its states need the system */
 }
 
 /*

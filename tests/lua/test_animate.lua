@@ -5,6 +5,7 @@
 -- and leaves no file.
 local tap = require "tap"
 local plot, movie = require "plot", require "movie"
+local benchmarks = require "benchmarks"
 
 local dir = os.tmpname()
 os.remove(dir)
@@ -84,6 +85,22 @@ else
   tap.skip("no ffmpeg on PATH", 1)
 end
 
+-- a prismatic joint with clearance, magnified: its guide surfaces drawn at h/2 + m c
+local brun = benchmarks.b{}:simulate{ t = 0.001, motion = 1e-3, quiet = true }
+brun:animate{ file = dir .. "/g.gif", fps = 1, speed = 0.001, magnify = 10, xlim = { 0.3, 0.55 },
+  ylim = { -0.06, 0.06 } }
+rep = plot._report()
+ax = rep.axes[1]
+local im = movie.gif_frame(dir .. "/g.gif", 2)
+local function shade(x, y)
+  local qx, qy = pixel(x, y)
+  local r1, g1, b1 = im:pixel(qx, qy)
+  return (r1 + g1 + b1) / 3
+end
+local drawn, true_ = shade(0.33, 0.035), shade(0.33, 0.027)
+tap.ok(drawn < 200 and true_ > 250, string.format("magnify = 10: benchmark B's upper guide surface drawn at "
+  .. "0.025 + 10 x 0.001 m (shade %d), nothing near its true 0.026 m (shade %d at 0.027 m)", drawn, true_))
+
 -- a spatial run in two views
 local s = mech.spatial{ gravity = { 0, -g, 0 } }
 local b = s:body{ name = "box", mass = 1, inertia = { 1, 1, 1 }, at = { 0, 1, 0 } }
@@ -112,7 +129,6 @@ bad({ file = dir .. "/e.gif", colour = "red" }, "run:animate: unknown field 'col
 bad({ file = dir .. "/e.gif", frames = dir .. "/no/such/f" }, "cannot write '" .. dir .. "/no/such/f_00001.png'", "PNG frames into a folder that does not exist")
 tap.raises(function() thrown():simulate{ t = 0.1, quiet = true }:animate{ file = dir .. "/e.gif" } end,
   "run:animate: the run kept no states: give sys:simulate a 'motion' step", "a run that kept no states")
-local benchmarks = require "benchmarks"
 local crun = benchmarks.a{ clearance = benchmarks.a_clearance() }:simulate{ t = 0.002, motion = 1e-4, quiet = true }
 tap.raises(function() crun:animate{ file = dir .. "/e.gif", magnify = 40 } end,
   "run:animate: field 'magnify' = 40 draws the clearance of joint 'pin' (0.5 mm) as 20 mm, more than 3/4 of its bearing's radius (10 mm): at most 15",
