@@ -78,7 +78,12 @@ tap.raises(function() run:scene(0) end, "run:scene: the run's system was changed
 run = thrown():simulate{ t = 0.1, motion = 0.05, quiet = true }
 collectgarbage()
 collectgarbage()
-tap.raises(function() run:scene(0) end, "run:scene: the run's system is gone", "a system collected")
+tap.is(run:scene(0).bodies[1].name, "ball", "a run that kept states keeps its system alive")
+do
+  local closing <close> = thrown()
+  run = closing:simulate{ t = 0.1, motion = 0.05, quiet = true }
+end
+tap.raises(function() run:scene(0) end, "run:scene: the run's system is gone (closed or collected)", "a system closed")
 sys = thrown()
 run = sys:simulate{ t = 0.1, motion = 0.05, quiet = true }
 local inner
