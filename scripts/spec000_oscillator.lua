@@ -53,7 +53,7 @@ for _, list in ipairs{ upper, lower } do
 end
 
 local run = sys:simulate{ t = p.duration, report = p.report, method = p.method, rtol = p.rtol,
-  atol = p.atol, record = record, params = p }
+  atol = p.atol, record = record, params = p, motion = not quick and 0.16 or nil } -- for the animation
 mech.mkdir(outdir)
 local csv = run:csv(outdir .. "/spec000_oscillator.csv")
 
@@ -158,5 +158,12 @@ f11:panel(2):set{ ylabel = "friction force [N]", legend = "upper right" }
 f11:panel(3):line{ x = t, y = vbar, color = "black" }
   :set{ xlabel = "t [s]", ylabel = "mean corner v_t [m/s]" }
 save(f11, "spec000_fig11_corners")
+
+-- full mode: the 40 s as an animation at 4 times real time, the slider's deformation drawn 10
+-- times as large, the friction and normal forces on its nodes as arrows
+if not quick then
+  output.animation(run, outdir, "spec000_oscillator", { fps = 25, speed = 4, deform = 10,
+    channel = "slider.vx", title = "Stick-slip oscillator" }, figures)
+end
 
 print("  figures: " .. table.concat(figures, ", "))

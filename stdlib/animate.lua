@@ -175,6 +175,35 @@ local function trace_point(scene, name, journals)
   return nil
 end
 
+-- animate.deformed(mesh, m) -> nodes: a mesh's nodes (run:scene's) with its deformation magnified m times: the rigid motion that fits the
+-- nodes best (least squares: the centroid's move and a rotation about it) is kept, what is
+-- left of each node's displacement is drawn m times.
+function animate.deformed(mesh, m)
+  local cur, ref, n = mesh.nodes, {}, #mesh.nodes
+  local c, c0 = { 0, 0 }, { 0, 0 }
+  for k, xy in ipairs(cur) do
+    local d = mesh.displacement[k]
+    ref[k] = { xy[1] - d[1], xy[2] - d[2] }
+    c[1], c[2] = c[1] + xy[1] / n, c[2] + xy[2] / n
+    c0[1], c0[2] = c0[1] + ref[k][1] / n, c0[2] + ref[k][2] / n
+  end
+  local sdot, scross = 0, 0
+  for k = 1, n do
+    local ax, ay = ref[k][1] - c0[1], ref[k][2] - c0[2]
+    local bx, by = cur[k][1] - c[1], cur[k][2] - c[2]
+    sdot, scross = sdot + ax * bx + ay * by, scross + ax * by - ay * bx
+  end
+  local th = math.atan(scross, sdot)
+  local co, si = math.cos(th), math.sin(th)
+  local out = {}
+  for k = 1, n do
+    local ax, ay = ref[k][1] - c0[1], ref[k][2] - c0[2]
+    local rx, ry = c[1] + co * ax - si * ay, c[2] + si * ax + co * ay
+    out[k] = { rx + m * (cur[k][1] - rx), ry + m * (cur[k][2] - ry) }
+  end
+  return out
+end
+
 -- The polylines an item of this role goes into: the bodies' (outlines, links), the joints with
 -- clearance' (bearings, journals, sliders, 3-D guides), the guide surfaces'.
 local function target(f, role)
@@ -246,11 +275,8 @@ local function figures(scene, p)
   end
   for _, b in ipairs(scene.bodies) do f.centres[#f.centres + 1] = b.pos end
   for _, m in ipairs(scene.meshes) do
-    local nodes = {}
-    for k, xy in ipairs(m.nodes) do
-      local d = m.displacement[k]
-      nodes[k] = { xy[1] + (p.deform - 1) * d[1], xy[2] + (p.deform - 1) * d[2] }
-    end
+    local nodes = m.nodes
+    if p.deform ~= 1 then nodes = animate.deformed(m, p.deform) end
     for _, e in ipairs(m.elements) do
       local pts = {}
       for k, n in ipairs(e) do pts[k] = nodes[n] end
