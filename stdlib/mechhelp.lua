@@ -669,8 +669,13 @@ run:animate{ file = "out/crank.gif" | ".mp4", fps = 25, speed = 1 (0.01: 100 tim
   guides, meshes, contact forces as arrows with their scale in the legend.]]
 topics["animate"] = [[
 animate = require "animate": the module behind run:animate (help "run:animate");
-  animate.animate(run, { ... }) is run:animate{ ... }.]]
+  animate.animate(run, { ... }) is run:animate{ ... };
+  animate.deformed(mesh, m) -> nodes   a mesh's deformation magnified (help "animate.deformed")]]
 topics["animate.animate"] = topics["run:animate"]
+topics["animate.deformed"] = [[
+animate.deformed(mesh, m) -> nodes: the nodes of a mesh of run:scene with its deformation drawn
+  m times: the rigid motion that fits the nodes best (the centroid's move and a rotation about
+  it) kept, the rest of each node's displacement times m (run:animate{ deform = m }).]]
 topics["col:min"] = [[
 col:min(), col:max(), col:mean() -> number: the smallest, largest, mean value of a column.]]
 topics["col:max"] = topics["col:min"]
@@ -956,8 +961,11 @@ output = require "output": the files a scenario script writes besides run:csv
   output.figure(fig, folder, name, list) -> png, pdf   folder/name.png and .pdf (fig:save),
                                           both paths appended to list when given
   output.csv(path, names, columns, header) -> path     columns (lists of numbers) with their
-                                          names and header lines; whole or absent]]
+                                          names and header lines; whole or absent
+  output.animation(run, folder, name, o, list) -> path   folder/name.gif: run:animate with the
+                                          fields of o, the path appended to list when given]]
 topics["output.figure"] = topics["output"]
+topics["output.animation"] = topics["output"]
 topics["output.csv"] = topics["output"]
 
 topics["spec004"] = [[

@@ -101,6 +101,33 @@ local drawn, true_ = shade(0.33, 0.035), shade(0.33, 0.027)
 tap.ok(drawn < 200 and true_ > 250, string.format("magnify = 10: benchmark B's upper guide surface drawn at "
   .. "0.025 + 10 x 0.001 m (shade %d), nothing near its true 0.026 m (shade %d at 0.027 m)", drawn, true_))
 
+-- deform: a mesh's deformation magnified about its best-fitting rigid motion
+local animate = require "animate"
+local ref = { { 0, 0 }, { 1, 0 }, { 1, 0.5 }, { 0, 0.5 } }
+local function moved(th, dx, dy, stretch)
+  local nodes, disp = {}, {}
+  for k, q in ipairs(ref) do
+    local x, y = (q[1] - 0.5) * (1 + stretch) + 0.5, q[2]
+    local c, s = math.cos(th), math.sin(th)
+    nodes[k] = { c * x - s * y + dx, s * x + c * y + dy }
+    disp[k] = { nodes[k][1] - q[1], nodes[k][2] - q[2] }
+  end
+  return { nodes = nodes, displacement = disp }
+end
+local m = moved(0.7, 2, -1, 0)
+local worst = 0
+for k, q in ipairs(animate.deformed(m, 100)) do
+  worst = math.max(worst, math.abs(q[1] - m.nodes[k][1]), math.abs(q[2] - m.nodes[k][2]))
+end
+tap.ok(worst < 1e-12, string.format("a rigid motion is drawn as it is, deform = 100 or not (%.1g)", worst))
+m = moved(0, 0, 0, 1e-3)
+worst = 0
+for k, q in ipairs(animate.deformed(m, 100)) do
+  local want = (ref[k][1] - 0.5) * (1 + 0.1) + 0.5
+  worst = math.max(worst, math.abs(q[1] - want), math.abs(q[2] - ref[k][2]))
+end
+tap.ok(worst < 1e-12, string.format("a stretch of 1e-3 is drawn as one of 0.1 with deform = 100 (%.1g)", worst))
+
 -- a spatial run in two views
 local s = mech.spatial{ gravity = { 0, -g, 0 } }
 local b = s:body{ name = "box", mass = 1, inertia = { 1, 1, 1 }, at = { 0, 1, 0 } }
