@@ -47,6 +47,8 @@ like($r->{out}, qr/^5\t5\t9695\.83\d*$/m, 'the study runs its five cases, and it
 like(slurp("$dir/out/speeds/results.csv") // '', qr/^case,key,rpm,peak,torque,status,message,wall \[s\],worker,files$/m,
     'and writes its results as CSV');
 
+like(substr(slurp("$dir/crank.gif") // '', 0, 6), qr/^GIF89a$/, 'and the animation of the journal in its bearing');
+
 # The shell examples: valid sh, and the scripts they run are there.
 my @sh = $readme =~ /^```sh\n(.*?)^```$/msg;
 ok(@sh >= 1, 'the README has a batch script');
