@@ -433,6 +433,7 @@ static const char *gif_frame(writer *w, const unsigned char *rgb)
     GifFileType *gf = w->gif;
     int ok = 1;
     if (w->frames == 0) {
+        EGifSetGifVersion(gf, true); /* 89a: frame delays and the loop are extensions of it */
         ok = EGifPutScreenDesc(gf, w->width, w->height, 8, 0, NULL) == GIF_OK;
         if (ok && w->loop) { /* NETSCAPE2.0: play in a loop, forever */
             static const unsigned char app[] = "NETSCAPE2.0";

@@ -65,6 +65,9 @@ for _, d in ipairs(info.delays) do
 end
 tap.ok(even and total == 50, "20 fps: every frame 5 hundredths, 0.5 s in all")
 tap.ok(info.loop, "it plays in a loop")
+local fh = io.open(path, "rb")
+tap.is(fh:read(6), "GIF89a", "a GIF89a file (delays and loops are its extensions)")
+fh:close()
 -- each frame read back (drawn over those before it) is the image it was made of
 local worst, far, total = 0, 0, 0
 for _, k in ipairs{ 1, 2, 7, 10 } do
