@@ -93,14 +93,14 @@ end
 local function magnified_journals(scene, m)
   local bearing, out = {}, {}
   for _, it in ipairs(scene.items) do
-    if it.role == "bearing" and it.shape == "circle" then bearing[it.owner] = it end
+    if it.role == "bearing" and (it.shape == "circle" or it.shape == "cylinder") then bearing[it.owner] = it end
   end
   for _, it in ipairs(scene.items) do
     local b = bearing[it.owner]
-    if it.role == "journal" and it.shape == "circle" and b then
-      local cb, cj = b.points[1], it.points[1]
-      out[it.owner] = { c = { cb[1] + m * (cj[1] - cb[1]), cb[2] + m * (cj[2] - cb[2]) },
-        r = b.radius - m * (b.radius - it.radius) }
+    if it.role == "journal" and b and b.shape == it.shape then
+      local cb, cj, c = b.points[1], it.points[1], {}
+      for i = 1, #cb do c[i] = cb[i] + m * (cj[i] - cb[i]) end
+      out[it.owner] = { c = c, r = b.radius - m * (b.radius - it.radius) }
     end
   end
   return out
@@ -239,10 +239,11 @@ local function figures(scene, p)
       end
     elseif it.shape == "cylinder" then
       local a, b = normals(it.axis)
-      local c, h = it.points[1], it.length / 2
+      local c, h, radius = it.points[1], it.length / 2, it.radius
+      if it.role == "journal" and journals[it.owner] then c, radius = journals[it.owner].c, journals[it.owner].r end
       local c0 = { c[1] - h * it.axis[1], c[2] - h * it.axis[2], c[3] - h * it.axis[3] }
       local c1 = { c[1] + h * it.axis[1], c[2] + h * it.axis[2], c[3] + h * it.axis[3] }
-      local e0, e1 = circle_points(c0, it.radius, a, b, 48), circle_points(c1, it.radius, a, b, 48)
+      local e0, e1 = circle_points(c0, radius, a, b, 48), circle_points(c1, radius, a, b, 48)
       local tgt = target(f, it.role)
       add_line(tgt, e1, p.view, false)
       for _, k in ipairs{ 1, 13, 25, 37 } do add_line(tgt, { e0[k], e1[k] }, p.view, false) end
@@ -376,9 +377,9 @@ function animate.animate(run, o)
     if first.dim == 2 and v ~= "xy" then fail("field 'view': a planar run is drawn in \"xy\" (got \"%s\")", v) end
   end
   for _, it in ipairs(first.items) do
-    if it.role == "journal" and it.shape == "circle" then
+    if it.role == "journal" and (it.shape == "circle" or it.shape == "cylinder") then
       for _, b in ipairs(first.items) do
-        if b.role == "bearing" and b.owner == it.owner and b.shape == "circle" then
+        if b.role == "bearing" and b.owner == it.owner and b.shape == it.shape then
           local c = b.radius - it.radius
           if p.magnify * c > 0.75 * b.radius then
             fail("field 'magnify' = %g draws the clearance of joint '%s' (%.3g mm) as %.3g mm, more than "

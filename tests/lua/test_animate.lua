@@ -160,6 +160,14 @@ local crun = benchmarks.a{ clearance = benchmarks.a_clearance() }:simulate{ t = 
 tap.raises(function() crun:animate{ file = dir .. "/e.gif", magnify = 40 } end,
   "run:animate: field 'magnify' = 40 draws the clearance of joint 'pin' (0.5 mm) as 20 mm, more than 3/4 of its bearing's radius (10 mm): at most 15",
   "a magnification that would hide the journal")
+local spec001 = require "spec001"
+local srun1 = spec001.model{ clearance = { friction = "none" } }:simulate{ t = 0.002, motion = 1e-3, quiet = true }
+tap.raises(function() srun1:animate{ file = dir .. "/e.gif", magnify = 1000, view = { "xy", "xz" } } end,
+  "run:animate: field 'magnify' = 1000 draws the clearance of joint 'crank_pin0' (0.5 mm) as 500 mm",
+  "a spatial journal's magnification is checked the same way")
+r = srun1:animate{ file = dir .. "/h.gif", magnify = 10, view = { "xy", "xz" }, fps = 1, speed = 0.001, trace = "crank_pin0" }
+tap.is(r.frames, 3, "and drawn: the journal's cylinder with its clearance 10 times as large")
+os.remove(dir .. "/h.gif")
 tap.is(files(), before, "none of them leaves a file or a temporary file")
 
 os.execute("rm -rf '" .. dir .. "'")
