@@ -978,6 +978,10 @@ function G:simulate(sys, rate)
   if self:chance(0.2) then f[#f + 1] = { "atol", num(self:logu(1e-12, 1e-4)) } end
   if method == "bdf" and self:chance(0.3) then f[#f + 1] = { "max_order", tostring(self:int(1, 5)) } end
   if method == "dopri5" and self:chance(0.2) then f[#f + 1] = { "max_step", num(t / self:int(1, 50)) } end
+  if self:chance(0.3) then -- states kept for run:scene and run:animate
+    f[#f + 1] = { "motion", self:chance(0.85) and num(t / self:int(2, 60))
+      or self:pick{ "0", "-1", "NAN", "1e-300", "1e300", '"x"', "{}" } }
+  end
   if sys.clear and self:chance(sys.box and 0.95 or 0.85) then
     -- a journal's contacts with an unregularised or barely regularised friction law, or laws
     -- far too stiff, hold an explicit method at tiny steps (5e5 steps for 10 ms, 20 s under
@@ -1066,6 +1070,38 @@ function G:results(run)
           q(self:pick{ "world", "bearing", "moon" })), self:path(".png"))
     end,
     function() self:step("print(%s, %s.t, %s.stats.method)", r, r, r) end,
+    function()
+      self:step("return %s.motion, %s:state(%s)", r, r, self:pick{ "1", "2", r .. ".motion", r .. ".motion + 1", "0",
+        "-1", "1.5", "NAN", "2^63", self:hostile() })
+    end,
+    function()
+      self:step("return %s:scene(%s)", r, self:chance(0.7) and num(self:float(0, 0.01)) or self:hostile())
+    end,
+    function()
+      local path, fresh = self:path(self:chance(0.85) and ".gif" or ".mp4")
+      -- at most 25 frames: 0.01 s of run at 25 fps and speed 0.01
+      local all = {
+        { "fps", self:pick{ "1", "25", "0", "-1", "NAN", "1e9" } },
+        { "speed", self:pick{ "0.01", "1", "0", "-1", "1e300" } },
+        { "magnify", self:pick{ "1", "5", "1e6", "0.5", "NAN" } },
+        { "deform", self:pick{ "1", "100", "0", "-1" } },
+        { "channel", self:chance(0.7) and self:channel(sys) or self:hostile() },
+        { "trace", #self.names > 0 and self:chance(0.7) and q(self:pick(self.names)) or self:hstr() },
+        { "view", self:pick{ '"xy"', '"xz"', '{ "xy", "yz" }', '{}', '"moon"', self:hostile() } },
+        { "t", self:pick{ "{ 0, 0.001 }", "{ 0.001, 0 }", "{ 0, 1e9 }", "{}", self:hostile() } },
+        { "force_scale", self:pick{ "1e-6", "0", "-1", "NAN" } },
+        { "frames", self:chance(0.5) and q(self:name("frame")) or self:hostile() },
+        { "width", self:pick{ "40", "160", "0", "1e9" } },
+        { "title", self:hstr() } }
+      local some = { { "file", path } }
+      for _, fld in ipairs(all) do
+        if self:chance(0.35) then some[#some + 1] = fld end
+      end
+      local opts = self:args(some, 0.3)
+      if self:chance(0.2) then self:before(fmt("H.interrupt(%d)", self:int(1, 60))) end
+      self:step("local ok = pcall(%s.animate, %s, %s); H.check_whole(%s, ok, %s)", r, r, opts, path,
+        fresh and "true" or "false")
+    end,
     function() self:step("return %s[%s]", r, self:hostile()) end,
     function() self:step("return %s.csv(%s, %s)", r, self:hostile(), self:path(".csv")) end,
   }

@@ -147,6 +147,30 @@ local function fields(line)
   return n, quoted
 end
 
+-- Oracle: a file written whole or not at all: present only when the call returned (or was
+-- there before), and no temporary file of it left beside it.
+function H.check_whole(path, ok, fresh)
+  if type(path) ~= "string" or path == "" or path:find("\0", 1, true) then return end
+  local f = io.open(path, "rb")
+  if f then f:close() end
+  if f and not ok and fresh then
+    error("fuzz oracle: a call raised an error but wrote '" .. path .. "'", 0)
+  end
+  if ok and not f then error("fuzz oracle: a call returned but '" .. path .. "' does not exist", 0) end
+  local dir, base = path:match("^(.*)/([^/]*)$")
+  dir, base = dir or ".", base or path
+  local p = io.popen("ls -A '" .. dir:gsub("'", "'\\''") .. "' 2>/dev/null")
+  if p then
+    for name in p:lines() do
+      if name:sub(1, #base + 1) == base .. "." and name:match("^" .. base:gsub("%p", "%%%0") .. "%.%w%w%w%w%w%w$") then
+        p:close()
+        error("fuzz oracle: a temporary file of '" .. path .. "' was left: " .. name, 0)
+      end
+    end
+    p:close()
+  end
+end
+
 function H.check_csv(path, ok, fresh)
   local f = io.open(path, "rb")
   if not f then
