@@ -560,6 +560,42 @@ static int writer_tostring(lua_State *L)
     return 1;
 }
 
+/* A GIF read back, owned by a userdata on the stack: closed by its __gc if an error comes first. */
+#define GIFREAD_MT "movie.gifread"
+
+/* Closes the GIF whose owner is at index i (once). */
+static void close_gif(lua_State *L, int i)
+{
+    GifFileType **box = luaL_checkudata(L, i, GIFREAD_MT);
+    int e;
+    if (*box) DGifCloseFile(*box, &e);
+    *box = NULL;
+}
+
+static int gifread_gc(lua_State *L)
+{
+    close_gif(L, 1);
+    return 0;
+}
+
+/* The whole GIF file at path, read with giflib, its owner pushed; raises fn's error when it
+** cannot be read. */
+static GifFileType *read_gif(lua_State *L, const char *fn, const char *path)
+{
+    GifFileType **box = lua_newuserdatauv(L, sizeof *box, 0);
+    *box = NULL;
+    luaL_setmetatable(L, GIFREAD_MT);
+    int e = 0;
+    *box = DGifOpenFileName(path, &e);
+    if (*box == NULL) {
+        lu_error(L, fn, "cannot read '%s': giflib: %s", path, GifErrorString(e));
+        return NULL;
+    }
+    if (DGifSlurp(*box) != GIF_OK)
+        lu_error(L, fn, "cannot read '%s': giflib: %s", path, GifErrorString((*box)->Error));
+    return *box;
+}
+
 /*
 ** movie.gif_info(path) -> { width, height, frames, delays = {...} (hundredths of a second),
 ** loop }: what a GIF file holds, read back with giflib.
@@ -568,14 +604,8 @@ static int movie_gif_info(lua_State *L)
 {
     const char *fn = "movie.gif_info";
     const char *path = luaL_checkstring(L, 1);
-    int e = 0;
-    GifFileType *gf = DGifOpenFileName(path, &e);
-    if (gf == NULL) return lu_error(L, fn, "cannot read '%s': giflib: %s", path, GifErrorString(e));
-    if (DGifSlurp(gf) != GIF_OK) {
-        const char *why = GifErrorString(gf->Error);
-        DGifCloseFile(gf, &e);
-        return lu_error(L, fn, "cannot read '%s': giflib: %s", path, why);
-    }
+    GifFileType *gf = read_gif(L, fn, path);
+    int top = lua_gettop(L); /* its owner */
     lua_createtable(L, 0, 5);
     lua_pushinteger(L, gf->SWidth);
     lua_setfield(L, -2, "width");
@@ -601,7 +631,7 @@ static int movie_gif_info(lua_State *L)
     }
     lua_pushboolean(L, loop);
     lua_setfield(L, -2, "loop");
-    DGifCloseFile(gf, &e);
+    close_gif(L, top);
     return 1;
 }
 
@@ -615,17 +645,11 @@ static int movie_gif_frame(lua_State *L)
     const char *fn = "movie.gif_frame";
     const char *path = luaL_checkstring(L, 1);
     lua_Integer k = luaL_checkinteger(L, 2);
-    int e = 0;
-    GifFileType *gf = DGifOpenFileName(path, &e);
-    if (gf == NULL) return lu_error(L, fn, "cannot read '%s': giflib: %s", path, GifErrorString(e));
-    if (DGifSlurp(gf) != GIF_OK) {
-        const char *why = GifErrorString(gf->Error);
-        DGifCloseFile(gf, &e);
-        return lu_error(L, fn, "cannot read '%s': giflib: %s", path, why);
-    }
+    GifFileType *gf = read_gif(L, fn, path);
+    int top = lua_gettop(L); /* its owner */
     if (k < 1 || k > gf->ImageCount) {
         int n = gf->ImageCount;
-        DGifCloseFile(gf, &e);
+        close_gif(L, top);
         return lu_error(L, fn, "'%s': frame %lld is not one of its %d frames", path, (long long)k,
                         n);
     }
@@ -649,7 +673,7 @@ static int movie_gif_frame(lua_State *L)
             }
         }
     }
-    DGifCloseFile(gf, &e);
+    close_gif(L, top);
     return 1;
 }
 
@@ -671,6 +695,10 @@ int luaopen_movie(lua_State *L)
                                      {"gif_frame", movie_gif_frame},
                                      {"ffmpeg", movie_ffmpeg},
                                      {NULL, NULL}};
+    luaL_newmetatable(L, GIFREAD_MT);
+    lua_pushcfunction(L, gifread_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pop(L, 1);
     luaL_newmetatable(L, WRITER_MT);
     lua_pushcfunction(L, writer_index);
     lua_setfield(L, -2, "__index");

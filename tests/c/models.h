@@ -64,6 +64,22 @@ static inline mech_system *model_slider_crank_motion(double speed, const mech_cl
     return sys;
 }
 
+/* Benchmark A's journal in its bearing: 0.5 mm of radial clearance, radius 10 mm,
+** Lankarani-Nikravesh K = 3.35e10, e = 0.9, Ambrosio friction mu = 0.01. */
+static inline mech_clearance_def model_benchmark_a_journal(void)
+{
+    mech_joint_def j = mech_joint_default(); /* its clearance has the default laws */
+    mech_clearance_def c = j.clearance;
+    c.gap = 0.5e-3;
+    c.radius = 10e-3;
+    c.normal_law = mech_normal_default(MECH_NORMAL_LANKARANI_NIKRAVESH);
+    c.normal_law.K = 3.35e10;
+    c.normal_law.e = 0.9;
+    c.friction = mech_friction_default(MECH_FRICTION_AMBROSIO);
+    c.friction.mu = 0.01;
+    return c;
+}
+
 static inline mech_system *model_slider_crank_pin(double speed, const mech_clearance_def *pin,
                                                   mech_error *err)
 {

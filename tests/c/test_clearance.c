@@ -16,20 +16,6 @@
 
 #define SPEED 523.5987755982989 /* 5000 rpm */
 
-static mech_clearance_def benchmark_a(void)
-{
-    mech_joint_def j = mech_joint_default(); /* its clearance has the default laws */
-    mech_clearance_def c = j.clearance;
-    c.gap = 0.5e-3;
-    c.radius = 10e-3;
-    c.normal_law = mech_normal_default(MECH_NORMAL_LANKARANI_NIKRAVESH);
-    c.normal_law.K = 3.35e10;
-    c.normal_law.e = 0.9;
-    c.friction = mech_friction_default(MECH_FRICTION_AMBROSIO);
-    c.friction.mu = 0.01;
-    return c;
-}
-
 static double channel(mech_system *sys, const char *name)
 {
     mech_channel ch;
@@ -45,7 +31,7 @@ static double channel(mech_system *sys, const char *name)
 static long allocations_for(double t_end)
 {
     mech_error err;
-    mech_clearance_def pin = benchmark_a();
+    mech_clearance_def pin = model_benchmark_a_journal();
     mech_system *sys = model_slider_crank_pin(SPEED, &pin, &err);
     static const char *const ch[] = {"slider.x", "pin.fn", "pin.exb", "pin.impacts"};
     long used = -1;
@@ -69,7 +55,7 @@ static mech_system *driven_bar(mech_start start, double off, mech_error *err)
     mech_status st = mech_body_add(sys, &b, &bar, err);
     mech_joint_def j = mech_joint_default();
     j.name = "pivot", j.body_a = MECH_GROUND, j.body_b = bar, j.pb[0] = -0.1;
-    j.enforce = MECH_CLEARANCE, j.clearance = benchmark_a();
+    j.enforce = MECH_CLEARANCE, j.clearance = model_benchmark_a_journal();
     if (!st) st = mech_joint_add(sys, &j, NULL, err);
     mech_driver_def d = mech_driver_default();
     d.type = MECH_DRIVE_BODY_ANGLE, d.target = bar, d.speed = 10, d.name = "motor";
@@ -131,7 +117,7 @@ static void starts(void)
     mech_system_destroy(sys);
 
     /* benchmark A's model gives its velocities: as given, unchanged */
-    mech_clearance_def pin = benchmark_a();
+    mech_clearance_def pin = model_benchmark_a_journal();
     sys = model_slider_crank_pin(SPEED, &pin, &err);
     ok(sys && mech_system_start(sys) == MECH_START_AS_GIVEN,
        "benchmark A (velocities given) starts as given");
@@ -178,7 +164,7 @@ int main(void)
     starts();
     end_at_zero_gap();
     mech_error err;
-    mech_clearance_def pin = benchmark_a();
+    mech_clearance_def pin = model_benchmark_a_journal();
     mech_system *sys = model_slider_crank_pin(SPEED, &pin, &err);
     if (!ok(sys != NULL && mech_system_finalize(sys, &err) == MECH_OK,
             "benchmark A with a clearance at the piston pin assembles"))

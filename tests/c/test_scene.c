@@ -152,20 +152,6 @@ static void test_fe(int plane_strain)
     mech_system_destroy(sys);
 }
 
-static mech_clearance_def journal(void)
-{
-    mech_joint_def j = mech_joint_default();
-    mech_clearance_def c = j.clearance;
-    c.gap = 0.5e-3;
-    c.radius = 10e-3;
-    c.normal_law = mech_normal_default(MECH_NORMAL_LANKARANI_NIKRAVESH);
-    c.normal_law.K = 3.35e10;
-    c.normal_law.e = 0.9;
-    c.friction = mech_friction_default(MECH_FRICTION_AMBROSIO);
-    c.friction.mu = 0.01;
-    return c;
-}
-
 static const mech_scene_item *joint_item(const mech_scene *sc, int j, mech_scene_role role)
 {
     for (int i = 0; i < sc->nitems; i++)
@@ -177,7 +163,7 @@ static const mech_scene_item *joint_item(const mech_scene *sc, int j, mech_scene
 
 static void test_clearance(void)
 {
-    mech_clearance_def c = journal();
+    mech_clearance_def c = model_benchmark_a_journal();
     mech_system *sys = finalized(model_slider_crank_pin(SPEED, &c, NULL));
     mech_scene *sc;
     mech_error err;
@@ -320,7 +306,7 @@ static void test_guide(void)
 static void test_nomem(void)
 {
 #ifdef MECH_FAULT_INJECTION
-    mech_clearance_def c = journal();
+    mech_clearance_def c = model_benchmark_a_journal();
     mech_system *sys = finalized(model_slider_crank_pin(SPEED, &c, NULL));
     int fails = 0, bad = 0, k;
     for (k = 1; k < 1000; k++) {

@@ -115,6 +115,14 @@ else
   tap.skip("no ffmpeg on PATH", 3)
 end
 
+tap.raises(function() movie.gif_info(dir .. "/none.gif") end, "movie.gif_info: cannot read '" .. dir .. "/none.gif': giflib:", "a GIF that is not there")
+local junk = io.open(dir .. "/junk.gif", "wb")
+junk:write("GIF89a not really")
+junk:close()
+tap.raises(function() movie.gif_frame(dir .. "/junk.gif", 1) end, "movie.gif_frame: cannot read '" .. dir .. "/junk.gif': giflib:", "a file that is not a GIF")
+os.remove(dir .. "/junk.gif")
+tap.raises(function() movie.gif_frame(dir .. "/a.gif", 11) end, "movie.gif_frame: '" .. dir .. "/a.gif': frame 11 is not one of its 10 frames", "a frame past the last")
+
 -- errors: no partial file, no temporary file left
 local before = leftovers()
 for _, bad in ipairs{ 0, -1, 1001 } do
