@@ -562,7 +562,7 @@ function paraview.write(run, prefix, opts, header)
     if not r then ok, err = false, fmt("%s: cannot write '%s.pvd': %s", FN, prefix, e) end
   end
   if not ok then
-    err = tostring(err)
+    err = tostring(err):gsub("^[^\n]-paraview%.lua:%d+: ", "")
     if err:sub(1, #FN + 1) ~= FN .. ":" then err = FN .. ": " .. err end -- run:scene's, io's
     for _, path in ipairs(made) do os.remove(path) end
     if dir_made then os.remove(tmpdir) else os.remove(prefix) end
