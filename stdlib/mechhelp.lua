@@ -378,6 +378,8 @@ a run (results of sys:simulate):
   run.events (list of { name, t, values = { [channel] = value } }), run.parameters
   run.motion, run:state(k) -> t, {state}   the states kept by sys:simulate{ motion = dt }
   run:scene(t) -> { bodies, items, contacts, meshes }   the mechanism at t (help "run:scene")
+  run:paraview(prefix, { fps, t, every, channels, thickness, segments })   ParaView files of
+    the motion: prefix.pvd and the folder prefix/ (help "run:paraview")
   run:csv(path, { columns = {...}, params = {...} })   written whole or not at all
   run:mat(path, { version = "5" | "7.3", ... })       a MATLAB file (help "run:mat")]]
 
@@ -653,6 +655,27 @@ run:scene(t) -> what the mechanism looks like at time t (from the states kept by
     contacts = { { name, owner, touching, point, normal, fn, ft (vectors, N), fn_mag, ft_mag } },
     meshes = { { name, nodes, displacement, velocity, elements, von_mises (Pa) } } }
   World coordinates, SI.  The run's system must still be there, as it was run.]]
+topics["run:paraview"] = [[
+run:paraview(prefix, opts) -> path of the .pvd, number of frames: the run's motion for
+  ParaView, from run:scene at each frame's time (the run kept its states:
+  sys:simulate{ ..., motion = dt }).  Writes prefix.pvd (a collection: one time step per
+  frame) and the folder prefix/ with, per frame k from 0, ASCII VTK XML files:
+    bodies_<k>.vtp    outlines (planar: prisms of the thickness), links and guide surfaces
+                      (lines), bearings and journals (rings; bands in the plane), cylinders,
+                      boxes, joints' anchors (vertices); cell data entity, body, role (ids;
+                      names in the field data entity_names, role_names); the recorded
+                      channels at the frame's time as field data (linear between rows)
+    meshes_<k>.vtu    flexible bodies: quads, triangles; displacement, velocity (points),
+                      von_mises [Pa] (cells)
+    contacts_<k>.vtp  contact points: normal, fn, ft, force = fn + ft [N], fn_mag, ft_mag,
+                      touching
+  opts: fps = frames per second of the run's time (default: every kept state),
+    t = { t0, t1 } the window (default: all), every = k (every k-th kept state, not with
+    fps), channels = true | false | { names } (default: all recorded), thickness = m (the
+    planar outlines' extrusion; default 5 % of the model's size), segments = 32 (a circle's
+    sides).  The folder of prefix must exist (mech.mkdir); a previous export there is
+    replaced.  Every file names the program's version, the script and the run's parameters.
+  Written whole or not at all: under temporary names, renamed at the end.]]
 topics["col:min"] = [[
 col:min(), col:max(), col:mean() -> number: the smallest, largest, mean value of a column.]]
 topics["col:max"] = topics["col:min"]
@@ -937,6 +960,11 @@ output = require "output": the files a scenario script writes besides run:csv
                                           names and header lines; whole or absent]]
 topics["output.figure"] = topics["output"]
 topics["output.csv"] = topics["output"]
+
+topics["paraview"] = [[
+paraview = require "paraview": the ParaView files of run:paraview (help "run:paraview");
+  paraview.write(run, prefix, opts) is what run:paraview(prefix, opts) calls.]]
+topics["paraview.write"] = topics["paraview"]
 
 topics["spec004"] = [[
 spec004 = require "spec004": the slider-crank of [Sci. Rep. 2023] with two revolute and one
