@@ -143,7 +143,7 @@ ok(wait_for(qr/^> sys:simulate$/m), 'Tab completes a system method');
 keys_('C-u', 'run.sta', 'Tab');
 ok(wait_for(qr/^> run\.stat$/m), 'Tab completes the common part of run fields');
 keys_('Tab');
-ok(wait_for(qr/^stats\s+status\n> run\.stat$/m), 'and lists them');
+ok(wait_for(qr/^state\s+stats\s+status\n> run\.stat$/m), 'and lists them');
 keys_('C-u', 'run.t:m', 'Tab');
 ok(wait_for(qr/^max\s+mean\s+min\n> run\.t:m$/m), 'column methods, through the run');
 keys_('C-u', 'run.stats.steps > 0', 'Enter');
