@@ -379,6 +379,8 @@ a run (results of sys:simulate):
   run.motion, run:state(k) -> t, {state}   the states kept by sys:simulate{ motion = dt }
   run:scene(t) -> { bodies, items, contacts, meshes }   the mechanism at t (help "run:scene")
   run:animate{ file = "out/crank.gif", fps, speed, ... }   the motion as a GIF or MP4
+  run:paraview(prefix, { fps, t, every, channels, thickness, segments })   ParaView files of
+    the motion: prefix.pvd and the folder prefix/ (help "run:paraview")
   run:csv(path, { columns = {...}, params = {...} })   written whole or not at all
   run:mat(path, { version = "5" | "7.3", ... })       a MATLAB file (help "run:mat")]]
 
@@ -676,6 +678,27 @@ topics["animate.deformed"] = [[
 animate.deformed(mesh, m) -> nodes: the nodes of a mesh of run:scene with its deformation drawn
   m times: the rigid motion that fits the nodes best (the centroid's move and a rotation about
   it) kept, the rest of each node's displacement times m (run:animate{ deform = m }).]]
+topics["run:paraview"] = [[
+run:paraview(prefix, opts) -> path of the .pvd, number of frames: the run's motion for
+  ParaView, from run:scene at each frame's time (the run kept its states:
+  sys:simulate{ ..., motion = dt }).  Writes prefix.pvd (a collection: one time step per
+  frame) and the folder prefix/ with, per frame k from 0, ASCII VTK XML files:
+    bodies_<k>.vtp    outlines (planar: prisms of the thickness), links and guide surfaces
+                      (lines), bearings and journals (rings; bands in the plane), cylinders,
+                      boxes, joints' anchors (vertices); cell data entity, body, role (ids;
+                      names in the field data entity_names, role_names); the recorded
+                      channels at the frame's time as field data (linear between rows)
+    meshes_<k>.vtu    flexible bodies: quads, triangles; displacement, velocity (points),
+                      von_mises [Pa] (cells)
+    contacts_<k>.vtp  contact points: normal, fn, ft, force = fn + ft [N], fn_mag, ft_mag,
+                      touching
+  opts: fps = frames per second of the run's time (default: every kept state),
+    t = { t0, t1 } the window (default: all), every = k (every k-th kept state, not with
+    fps), channels = true | false | { names } (default: all recorded), thickness = m (the
+    planar outlines' extrusion; default 5 % of the model's size), segments = 32 (a circle's
+    sides).  The folder of prefix must exist (mech.mkdir); a previous export there is
+    replaced.  Every file names the program's version, the script and the run's parameters.
+  Written whole or not at all: under temporary names, renamed at the end.]]
 topics["col:min"] = [[
 col:min(), col:max(), col:mean() -> number: the smallest, largest, mean value of a column.]]
 topics["col:max"] = topics["col:min"]
@@ -967,6 +990,11 @@ output = require "output": the files a scenario script writes besides run:csv
 topics["output.figure"] = topics["output"]
 topics["output.animation"] = topics["output"]
 topics["output.csv"] = topics["output"]
+
+topics["paraview"] = [[
+paraview = require "paraview": the ParaView files of run:paraview (help "run:paraview");
+  paraview.write(run, prefix, opts) is what run:paraview(prefix, opts) calls.]]
+topics["paraview.write"] = topics["paraview"]
 
 topics["spec004"] = [[
 spec004 = require "spec004": the slider-crank of [Sci. Rep. 2023] with two revolute and one

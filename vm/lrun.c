@@ -225,6 +225,26 @@ static int run_animate(lua_State *L)
     return lua_gettop(L);
 }
 
+/*
+** run:paraview(prefix, opts): the ParaView files of the run's motion, written by the Lua
+** module paraview (stdlib/paraview.lua) from run:scene; the run's CSV header (program,
+** script, the user's parameters) goes along for the files' comments.
+*/
+static int run_paraview(lua_State *L)
+{
+    lmech_check_run(L, 1);
+    lua_settop(L, 3);
+    lua_getiuservalue(L, 1, 1); /* 4: the header made by simulate */
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "paraview");
+    lua_call(L, 1, 1);
+    lua_getfield(L, -1, "write");
+    lua_remove(L, -2);
+    lua_insert(L, 1);
+    lua_call(L, 4, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 static int run_csv(lua_State *L)
 {
     const char *fn = "run:csv";
@@ -392,6 +412,8 @@ static int run_index(lua_State *L)
         lua_pushcfunction(L, lmech_run_scene);
     } else if (strcmp(key, "animate") == 0) {
         lua_pushcfunction(L, run_animate);
+    } else if (strcmp(key, "paraview") == 0) {
+        lua_pushcfunction(L, run_paraview);
     } else if (strcmp(key, "status") == 0) {
         lua_pushstring(L, status_names[mech_run_get_status(run)]);
     } else if (strcmp(key, "ok") == 0) {
@@ -592,10 +614,11 @@ void lmech_open_run(lua_State *L)
     static const char *const run_fields[] = {"t",          "channels", "rows",  "status",
                                              "ok",         "message",  "stats", "events",
                                              "parameters", "motion",   NULL};
-    static const luaL_Reg run_completed[] = {
-        {"csv", run_csv},     {"mat", lmat_run_mat},      {"column", run_column},
-        {"state", run_state}, {"scene", lmech_run_scene}, {"animate", run_animate},
-        {NULL, NULL}};
+    static const luaL_Reg run_completed[] = {{"csv", run_csv},           {"mat", lmat_run_mat},
+                                             {"column", run_column},     {"state", run_state},
+                                             {"scene", lmech_run_scene}, {"animate", run_animate},
+                                             {"state", run_state},       {"scene", lmech_run_scene},
+                                             {"paraview", run_paraview}, {NULL, NULL}};
     static const luaL_Reg run_meta[] = {
         {"__index", run_index}, {"__len", run_len},           {"__gc", run_gc},
         {"__close", run_gc},    {"__tostring", run_tostring}, {NULL, NULL}};
