@@ -15,12 +15,7 @@ local dir = os.tmpname()
 os.remove(dir)
 mech.mkdir(dir)
 
-local function wall() -- seconds, from date(1): Lua has no wall clock
-  local p = io.popen("date +%s.%N")
-  local s = tonumber(p:read("a"))
-  p:close()
-  return s
-end
+local wall = require("sweepcore").now
 
 local function bench(label, file)
   local times, r = {}, nil
