@@ -7,15 +7,10 @@ local tap = require "tap"
 local plot, movie = require "plot", require "movie"
 local benchmarks = require "benchmarks"
 
-local dir = os.tmpname()
-os.remove(dir)
-mech.mkdir(dir)
-local function files()
-  local p = io.popen("ls -A '" .. dir .. "'")
-  local s = p:read("a")
-  p:close()
-  return s
-end
+package.path = (os.getenv("MECHLUA_SOURCE") or ".") .. "/tests/lib/?.lua;" .. package.path
+local scratch = require "scratch"
+local dir = scratch.dir()
+local function files() return scratch.ls(dir) end
 
 local g = 9.81
 local function thrown()
@@ -170,5 +165,5 @@ tap.is(r.frames, 3, "and drawn: the journal's cylinder with its clearance 10 tim
 os.remove(dir .. "/h.gif")
 tap.is(files(), before, "none of them leaves a file or a temporary file")
 
-os.execute("rm -rf '" .. dir .. "'")
+scratch.remove(dir)
 tap.done()

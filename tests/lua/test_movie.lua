@@ -5,20 +5,11 @@
 local tap = require "tap"
 local plot, movie = require "plot", require "movie"
 
-local dir = os.tmpname()
-os.remove(dir)
-mech.mkdir(dir)
-local function exists(path)
-  local f = io.open(path, "rb")
-  if f then f:close() end
-  return f ~= nil
-end
-local function leftovers()
-  local p = io.popen("ls -A '" .. dir .. "'")
-  local s = p:read("a")
-  p:close()
-  return s
-end
+package.path = (os.getenv("MECHLUA_SOURCE") or ".") .. "/tests/lib/?.lua;" .. package.path
+local scratch = require "scratch"
+local dir = scratch.dir()
+local exists = scratch.exists
+local function leftovers() return scratch.ls(dir) end
 
 -- A frame: a thick red horizontal line at y = 0.25 from x = 0 to x = frac.
 local function frame(frac, opts)
@@ -151,5 +142,5 @@ collectgarbage()
 collectgarbage()
 tap.is(leftovers(), before, "no file and no temporary file is left by any of them")
 
-os.execute("rm -rf '" .. dir .. "'")
+scratch.remove(dir)
 tap.done()

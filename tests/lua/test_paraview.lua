@@ -7,21 +7,11 @@
 -- leaves no file, not even a temporary one.
 local tap = require "tap"
 
-local dir = os.tmpname()
-os.remove(dir)
-mech.mkdir(dir)
-local function read(path)
-  local f = assert(io.open(path, "rb"))
-  local s = f:read("a")
-  f:close()
-  return s
-end
-local function ls(d)
-  local p = io.popen("ls -A '" .. (d or dir) .. "' 2>/dev/null")
-  local s = p:read("a")
-  p:close()
-  return s
-end
+package.path = (os.getenv("MECHLUA_SOURCE") or ".") .. "/tests/lib/?.lua;" .. package.path
+local scratch = require "scratch"
+local dir = scratch.dir()
+local read = tap.slurp
+local function ls(d) return scratch.ls(d or dir) end
 local function xmllint(pattern)
   return os.execute("xmllint --noout " .. pattern .. " 2>&1")
 end
@@ -365,5 +355,5 @@ refuses(function() run:paraview(dir .. "/changed") end, "run:paraview: run:scene
 refuses(function() run:paraview(prefix) end, "the run's system was changed", "an export not replaced by a failed one")
 tap.like(read(prefix .. ".pvd"), "thickness", "the previous export is still there")
 
-os.execute("rm -rf '" .. dir .. "'")
+scratch.remove(dir)
 tap.done()
