@@ -188,6 +188,8 @@ typedef struct contact {
     /* sticking friction (planar) at the last evaluation: the derivative of its force along t
     ** by every other force along t (-1 holding, 0 clamped or not sticking) and t itself */
     double dft_dother, t_stick[2];
+    /* spatial: the friction force on a at the last evaluation (world), of magnitude ft */
+    double ft_vec[3];
 } contact;
 
 /* A flexible body (fe.c): its nodes are the bodies body0 .. body0 + mesh.nnodes - 1, their

@@ -140,6 +140,10 @@ int spatial_contact_frame(const mech_system *sys, const contact *c, const double
     joint_state(sys, &sys->joints[c->owner], q, NULL, &s);
     sclearance_detect_one(&s.sz, &s.p, c->slot, &k);
     for (int i = 0; i < 3; i++) p[i] = k.cj[i], n[i] = -k.n[i];
+    /* the friction's direction at the last evaluation (the scene's: its state's) */
+    double len = vec3_norm(c->ft_vec);
+    if (len > 0)
+        for (int i = 0; i < 3; i++) t[i] = c->ft_vec[i] / len;
     return 1;
 }
 
@@ -240,6 +244,7 @@ static void journal_stick_forces(mech_system *sys, joint *j, const double *y)
         add_force(sys, c->b, g.r.arm_i, fi);
         add_resultant(j, &s, g.k.cj, fj);
         c->ft = hypot(f[0], f[1]);
+        memcpy(c->ft_vec, fj, sizeof c->ft_vec);
         sys->p_friction -= f[0] * vt[0] + f[1] * vt[1];
     }
 }
@@ -292,6 +297,7 @@ int spatial_contact_forces(mech_system *sys, double t, const double *y, double *
         c->dd = dd;
         c->vt = hypot(vt[0], vt[1]);
         c->fn = c->ft = c->elastic = c->zdot = 0;
+        c->ft_vec[0] = c->ft_vec[1] = c->ft_vec[2] = 0;
         c->sticking = 0;
         if (c->bristle >= 0) ydot[c->bristle] = ydot[c->bristle + 1] = 0; /* frozen */
         if (c->active && d > 0) {
@@ -321,6 +327,7 @@ int spatial_contact_forces(mech_system *sys, double t, const double *y, double *
             for (int i = 0; i < 3; i++) sum[i] += fj[i], sum[3 + i] += m[i];
             c->fn = fn;
             c->ft = hypot(f[0], f[1]);
+            for (int i = 0; i < 3; i++) c->ft_vec[i] = f[0] * g.t1[i] + f[1] * g.t2[i];
             c->zdot = hypot(zdot[0], zdot[1]);
             c->elastic = elastic;
             sys->p_contact += (fn - elastic) * dd; /* the power the law dissipates */

@@ -86,8 +86,7 @@ typedef struct mech_scene_contact {
     double point[3];       ///< the contact point on the touching body (the journal's rim, a
                            ///< corner, a node) [m]
     double normal[3];      ///< unit normal of the surface, pointing to the free side
-    double fn[3], ft[3];   ///< normal and friction force on the touching body [N] (spatial: ft 0,
-                           ///< its magnitude in ft_mag)
+    double fn[3], ft[3];   ///< normal and friction force on the touching body [N]
     double fn_mag, ft_mag; ///< the normal force and the friction force's magnitude [N]
 } mech_scene_contact;
 

@@ -65,6 +65,27 @@ local touching = 0
 for _, ct in ipairs(s.contacts) do touching = touching + (ct.touching and 1 or 0) end
 tap.ok(#s.contacts == 6 and touching >= 1, "the guide's 6 contacts, " .. touching .. " touching")
 
+-- a spatial journal's contacts: the friction force as a vector in the contact's plane
+local spec001 = require "spec001"
+local srun = spec001.model{ clearance = { friction = "coulomb" } }:simulate{ t = 0.1, rtol = 1e-7,
+  motion = 1e-3, quiet = true }
+local touching, perp, off, biggest = 0, 0, 0, 0
+for k = 1, srun.motion do
+  for _, ct in ipairs(srun:scene((select(1, srun:state(k)))).contacts) do
+    if ct.touching and ct.point then
+      touching = touching + 1
+      local f, nv = ct.ft, ct.normal
+      local mag = math.sqrt(f[1] ^ 2 + f[2] ^ 2 + f[3] ^ 2)
+      perp = math.max(perp, math.abs(f[1] * nv[1] + f[2] * nv[2] + f[3] * nv[3]) / math.max(mag, 1e-300))
+      off = math.max(off, math.abs(mag - ct.ft_mag) / math.max(ct.ft_mag, 1e-300))
+      biggest = math.max(biggest, mag)
+    end
+  end
+end
+tap.ok(touching > 0 and biggest > 0 and perp < 1e-12 and off < 1e-12, string.format("a spatial journal's "
+  .. "friction force is a vector across its normal, of the magnitude ft_mag (%d touching states, up to %.3g N; "
+  .. "%.1g, %.1g)", touching, biggest, perp, off))
+
 -- errors
 run = thrown():simulate{ t = 0.1, quiet = true }
 tap.raises(function() run:scene(0) end, "run:scene: the run kept no states (give sys:simulate a 'motion' step)", "no states")
