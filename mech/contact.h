@@ -38,6 +38,11 @@ int spatial_contact_frame(const mech_system *sys, const contact *c, const double
 ** the sticking contacts' holding forces, added to the same. */
 void sbox_contact_rates(const mech_system *sys, const contact *c, const double *q, const double *v,
                         double *gap, double *dd);
+/* A box slider's contact for drawing (spatial_contact_frame): its point on the slider (the
+** corner, or the overlap's pressure centre), the wall's normal towards the free side, and the
+** friction force's direction at the last evaluation (zeros without one); returns 1. */
+int sbox_contact_frame(const mech_system *sys, const contact *c, const double *q, const double *v,
+                       double p[3], double n[3], double t[3]);
 void sbox_contact_forces(mech_system *sys, joint *j, const double *y, double *ydot);
 void sbox_stick_forces(mech_system *sys, joint *j, const double *y);
 /* A spatial clearance joint's sticking contacts (contacts[contact0 ..]): the sum of their normal

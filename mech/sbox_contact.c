@@ -219,6 +219,7 @@ static void wall_forces(mech_system *sys, joint *j, const double *y, double *ydo
         ct->dd = dd;
         ct->vt = hypot(vt[0], vt[1]);
         ct->fn = ct->ft = ct->elastic = ct->zdot = 0;
+        memset(ct->ft_vec, 0, sizeof ct->ft_vec);
         ct->sticking = 0;
         if (ct->bristle >= 0) ydot[ct->bristle] = ydot[ct->bristle + 1] = 0; /* frozen */
         if (!ct->active || d <= 0) continue;
@@ -246,6 +247,7 @@ static void wall_forces(mech_system *sys, joint *j, const double *y, double *ydo
         box->fn[k] = fn;
         box->ft[k] = ct->ft;
         for (int i = 0; i < 3; i++) box->ftv[k][i] = fr[0] * t1[i] + fr[1] * t2[i];
+        memcpy(ct->ft_vec, box->ftv[k], sizeof ct->ft_vec);
         sys->p_contact += (fn - elastic) * rn.delta_dot; /* the power the law dissipates */
         sys->p_friction -= fr[0] * vt[0] + fr[1] * vt[1];
         if (sys->full_eval && !sys->skip_costly_energy)
@@ -290,6 +292,7 @@ void sbox_contact_forces(mech_system *sys, joint *j, const double *y, double *yd
             ct->dd = dd;
             ct->vt = hypot(vt[0], vt[1]);
             ct->fn = ct->ft = ct->elastic = ct->zdot = 0;
+            memset(ct->ft_vec, 0, sizeof ct->ft_vec);
             ct->sticking = 0;
             if (ct->bristle >= 0) ydot[ct->bristle] = ydot[ct->bristle + 1] = 0; /* frozen */
             if (!ct->active || d <= 0) continue;
@@ -304,6 +307,7 @@ void sbox_contact_forces(mech_system *sys, joint *j, const double *y, double *yd
                 fs[i] = fn * n[i] + fr;
                 fg[i] = -fs[i];
                 ft[i] += fr;
+                ct->ft_vec[i] = fr;
             }
             add_force(sys, ct->a, r.arm_s, fs);
             add_force(sys, ct->b, r.arm_g, fg);
@@ -357,6 +361,20 @@ static void contact_point(const sbox_geom *g, const sbox_pose *p, const contact 
     mat3_vec(p->R, sec.pcentre, ps);
     vec3_add(p->P, ps, ps);
     memcpy(pg, ps, 3 * sizeof(double));
+}
+
+int sbox_contact_frame(const mech_system *sys, const contact *c, const double *q, const double *v,
+                       double p[3], double n[3], double t[3])
+{
+    sbox_geom g;
+    sbox_pose pose;
+    sbox_body slider, guide;
+    double pg[3];
+    sbox_pose_at(sys, &sys->joints[c->owner], q, v, &g, &pose, &slider, &guide);
+    contact_point(&g, &pose, c, p, pg, n);
+    double len = vec3_norm(c->ft_vec);
+    for (int i = 0; i < 3; i++) t[i] = len > 0 ? c->ft_vec[i] / len : 0;
+    return 1;
 }
 
 /* Adds sum (force, moment about the slider's anchor, world) to the joint's stored resultant. */
@@ -431,6 +449,7 @@ void sbox_stick_forces(mech_system *sys, joint *j, const double *y)
         }
         walls |= 1 << wall;
         ct->ft = hypot(f[0], f[1]);
+        memcpy(ct->ft_vec, fs, sizeof ct->ft_vec);
         sys->p_friction -= f[0] * vt[0] + f[1] * vt[1];
     }
     for (int k = 0; k < SBOX_NFACES; k++)

@@ -132,9 +132,9 @@ void spatial_contact_rates(const mech_system *sys, const contact *c, const doubl
 int spatial_contact_frame(const mech_system *sys, const contact *c, const double *q,
                           const double *v, double p[3], double n[3], double t[3])
 {
-    (void)v;
     for (int i = 0; i < 3; i++) p[i] = n[i] = t[i] = 0;
-    if (c->shape == SHAPE_BOX_CORNER || c->shape == SHAPE_BOX_WALL) return 0;
+    if (c->shape == SHAPE_BOX_CORNER || c->shape == SHAPE_BOX_WALL)
+        return sbox_contact_frame(sys, c, q, v, p, n, t);
     sjstate s;
     sclearance_contact k;
     joint_state(sys, &sys->joints[c->owner], q, NULL, &s);

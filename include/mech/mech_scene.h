@@ -80,11 +80,11 @@ typedef struct mech_scene_contact {
     int id;                ///< contact id (MECH_KIND_CONTACT)
     mech_kind kind;        ///< its owner: MECH_KIND_JOINT for a joint with clearance's contact,
     int owner;             ///< else MECH_KIND_CONTACT (the contact itself)
-    int has_point;         ///< 1 when point and normal are filled (0: the contacts of a spatial
-                           ///< box slider, which have no single point)
+    int has_point;         ///< 1 when point and normal are filled (every contact: a box
+                           ///< slider's at its corner, or at its overlap's pressure centre)
     int touching;          ///< 1 when the contact carries a force at this state
     double point[3];       ///< the contact point on the touching body (the journal's rim, a
-                           ///< corner, a node) [m]
+                           ///< corner, a node, a box slider's corner or pressure centre) [m]
     double normal[3];      ///< unit normal of the surface, pointing to the free side
     double fn[3], ft[3];   ///< normal and friction force on the touching body [N]
     double fn_mag, ft_mag; ///< the normal force and the friction force's magnitude [N]

@@ -86,6 +86,58 @@ tap.ok(touching > 0 and biggest > 0 and perp < 1e-12 and off < 1e-12, string.for
   .. "friction force is a vector across its normal, of the magnitude ft_mag (%d touching states, up to %.3g N; "
   .. "%.1g, %.1g)", touching, biggest, perp, off))
 
+-- a box slider in its channel: each corner's contact at its corner, across its wall
+do
+  local s = mech.spatial{ gravity = { 0, 0, -9.81 } }
+  local b = s:body{ name = "slider", mass = 0.06, inertia = { 9.375e-5, 3.75e-5, 9.375e-5 }, at = { 0, 0, 0 },
+    velocity = { 0, 0.1, 0 } }
+  s:prismatic{ s.ground, b, name = "guide", axis = { 0, 1, 0 }, ref = { 1, 0, 0 }, a_at = { 0, 0, 0 },
+    b_at = { 0, 0, 0 }, contact = mech.contact.hertz{ K = 1e9, n = 1.5 },
+    friction = mech.friction.coulomb{ mu = 0.2, regularization = "tanh", v_reg = 1e-3 }, clearance = { x = 0.1e-3, z = 0.2e-3 },
+    slider = { length = 0.03, width = 0.015, height = 0.015 } }
+  local r = s:simulate{ t = 0.01, motion = 1e-4, quiet = true } -- its first impacts, 0.3 ms each
+  local pointed, ncontacts, touching, at_corner, across, coulomb = 0, 0, 0, true, 0, 0
+  for k = 1, r.motion do
+    local sc = r:scene((select(1, r:state(k))))
+    local corners = {}
+    for _, it in ipairs(sc.items) do
+      if it.role == "slider" and it.shape == "box" then -- its 8 corners
+        local c, R, h = it.points[1], it.R, it.half
+        for i = 0, 7 do
+          local sg = { (i & 1) == 0 and -1 or 1, (i & 2) == 0 and -1 or 1, (i & 4) == 0 and -1 or 1 }
+          local q = {}
+          for row = 1, 3 do
+            q[row] = c[row] + R[3 * row - 2] * sg[1] * h[1] + R[3 * row - 1] * sg[2] * h[2] + R[3 * row] * sg[3] * h[3]
+          end
+          corners[#corners + 1] = q
+        end
+      end
+    end
+    ncontacts = ncontacts + #sc.contacts
+    for _, ct in ipairs(sc.contacts) do
+      if ct.point then
+        pointed = pointed + 1
+        local near = math.huge
+        for _, q in ipairs(corners) do
+          near = math.min(near, math.sqrt((q[1] - ct.point[1]) ^ 2 + (q[2] - ct.point[2]) ^ 2 + (q[3] - ct.point[3]) ^ 2))
+        end
+        at_corner = at_corner and near < 1e-12
+        if ct.touching then
+          touching = touching + 1
+          local f, nv = ct.ft, ct.normal
+          across = math.max(across, math.abs(f[1] * nv[1] + f[2] * nv[2] + f[3] * nv[3]))
+          local mag = math.sqrt(f[1] ^ 2 + f[2] ^ 2 + f[3] ^ 2)
+          coulomb = math.max(coulomb, mag / ct.fn_mag)
+        end
+      end
+    end
+  end
+  tap.ok(pointed == ncontacts and pointed > 0 and at_corner, string.format("a box slider's contacts each at "
+    .. "one of its corners (%d over the run's states)", pointed))
+  tap.ok(touching > 0 and across < 1e-12 and coulomb > 0.1 and coulomb <= 0.2 + 1e-12, string.format("%d touching, "
+    .. "the friction across the normal and at most mu times the normal force (ratio %.3g)", touching, coulomb))
+end
+
 -- errors
 run = thrown():simulate{ t = 0.1, quiet = true }
 tap.raises(function() run:scene(0) end, "run:scene: the run kept no states (give sys:simulate a 'motion' step)", "no states")
