@@ -75,10 +75,10 @@ typedef struct dim_ops {
     /* Every contact's forces into Q, the accounts' powers and the bristle rates into ydot;
     ** see contact_forces (contact.h). */
     int (*contact_forces)(mech_system *sys, double t, const double *y, double *ydot, int pass);
-    /* Contact c at (q, v), for pictures (scene.c): its point on the touching body a, the unit
-    ** normal of the surface and, planar, the unit tangent along which its friction acts (zeros
-    ** when the law does not keep the friction's direction); 0 when the contact has no single
-    ** point (a box slider's wall), else 1. */
+    /* Contact c at (q, v), for pictures (scene.c): its point on the touching body a (a box
+    ** slider's: its corner or the overlap's pressure centre), the unit normal of the surface
+    ** and the unit direction of its friction force on a (planar: the tangent, signed as ft;
+    ** spatial: of the last evaluation's friction force, zeros without one); returns 1. */
     int (*contact_frame)(const mech_system *sys, const contact *c, const double *q, const double *v,
                          double p[3], double n[3], double t[3]);
 

@@ -209,6 +209,24 @@ static int record_row(sim *s, double t, const double *y)
     return 0;
 }
 
+/* Points of a grid of step h over [0, t_end] (the report rows, the kept states). */
+static double grid_points(double t_end, double h)
+{
+    return floor(t_end / h * (1 + 1e-12)) + 1;
+}
+
+/*
+** The state at tk of a grid inside the accepted step [t0, t1]: the step's end itself when tk
+** is it (unprojected runs: the integrator's state as it is), else the dense output (s->ybuf).
+** NULL when the dense output failed (s->failed says why).
+*/
+static const double *grid_state(sim *s, mech_integ *integ, double tk, double t0, double t1,
+                                double slack, int project)
+{
+    if (fabs(tk - t1) <= slack && !project) return mech_integ_state(integ);
+    return dense_at(s, integ, fmin(fmax(tk, t0), t1)) == 0 ? s->ybuf : NULL;
+}
+
 /* Keeps the state y at t on the motion grid. */
 static void keep_state(sim *s, double t, const double *y)
 {
@@ -622,12 +640,12 @@ static mech_status check_options(const mech_sim_options *o, sim *s, mech_error *
     mech_status st = mech_integ_check_span(&o->integ, 0.0, o->t_end, &why);
     if (st) return mech_error_set(err, st, "simulate: %s", why.msg);
     /* the rows are allocated at the start: t and one column per channel (at least one) */
-    double rows = floor(o->t_end / o->report * (1 + 1e-12)) + 1;
+    double rows = grid_points(o->t_end, o->report);
     int nch = o->nchannels + o->nuser_channels;
     double bytes = rows * 8 * (1 + (nch > 0 ? nch : 1));
     s->memory = o->max_memory ? (double)o->max_memory : (double)mech_physical_memory();
     if (o->motion > 0) {
-        double states = floor(o->t_end / o->motion * (1 + 1e-12)) + 1;
+        double states = grid_points(o->t_end, o->motion);
         double kept = states * 8 * (1 + s->m.nstate);
         if (bytes + kept > s->memory) {
             char mem[80];
@@ -811,16 +829,15 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
     }
     if ((st = check_options(o, &s, err))) goto done;
 
-    long rows_max = (long)floor(o->t_end / o->report * (1 + 1e-12)) + 1;
+    long rows_max = (long)grid_points(o->t_end, o->report);
     run = run_create(nch, rows_max, o->nevents, err);
     if (run == NULL) {
         st = MECH_ERR_NOMEM;
         goto done;
     }
     s.run = run;
-    if (o->motion > 0 &&
-        run_reserve_motion(run, (long)floor(o->t_end / o->motion * (1 + 1e-12)) + 1, m->nstate,
-                           o->motion) != 0) {
+    if (o->motion > 0 && run_reserve_motion(run, (long)grid_points(o->t_end, o->motion), m->nstate,
+                                            o->motion) != 0) {
         st = mech_error_set(err, MECH_ERR_NOMEM, "simulation: out of memory for the motion");
         goto done;
     }
@@ -1062,15 +1079,8 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
         while (!s.failed && k < run->cap) {
             double tk = (double)k * o->report;
             if (tk > t_limit + slack) break;
-            const double *y;
-            if (fabs(tk - t1) <= slack && !project) {
-                y = mech_integ_state(integ);
-            } else if (dense_at(&s, integ, fmin(fmax(tk, t0), t1)) == 0) {
-                y = s.ybuf;
-            } else {
-                break;
-            }
-            if (record_row(&s, tk, y) != 0) break;
+            const double *y = grid_state(&s, integ, tk, t0, t1, slack, project);
+            if (y == NULL || record_row(&s, tk, y) != 0) break;
             k++;
             if (isfinite(lim.elen) &&
                 m->ops->energy_runaway(m->ctx, y, lim.elen, s.cb_err.msg, sizeof s.cb_err.msg)) {
@@ -1084,12 +1094,9 @@ mech_status sim_run_model(const mech_model *model, mech_system *handle, const me
         while (!s.failed && run->nmotion < run->mcap) {
             double tk = (double)run->nmotion * o->motion;
             if (tk > t_limit + slack) break;
-            if (fabs(tk - t1) <= slack && !project)
-                keep_state(&s, tk, mech_integ_state(integ));
-            else if (dense_at(&s, integ, fmin(fmax(tk, t0), t1)) == 0)
-                keep_state(&s, tk, s.ybuf);
-            else
-                break;
+            const double *y = grid_state(&s, integ, tk, t0, t1, slack, project);
+            if (y == NULL) break;
+            keep_state(&s, tk, y);
         }
         if (s.failed) {
             st = s.cb_err.code ? s.cb_err.code : MECH_ERR_CALLBACK;

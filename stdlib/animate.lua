@@ -24,7 +24,7 @@ local DEFAULTS = {
 }
 
 -- The coordinates a view draws: "xy" (planar, and the default), "xz", "yz" of a spatial run.
-local VIEWS = { xy = { 1, 2 }, xz = { 1, 3 }, yz = { 2, 3 }, zy = { 3, 2 }, zx = { 3, 1 }, yx = { 2, 1 } }
+local VIEWS = { xy = { 1, 2 }, xz = { 1, 3 }, yz = { 2, 3 } }
 
 -- run:scene(t), its errors as run:animate's.
 local function scene_at(run, t)
@@ -366,7 +366,7 @@ function animate.animate(run, o)
   end
   local first = scene_at(run, t0)
   local views = {}
-  local vspec = p.view or (first.dim == 3 and "xy" or "xy")
+  local vspec = p.view or "xy"
   if type(vspec) == "string" then vspec = { vspec } end
   if type(vspec) ~= "table" or #vspec < 1 or #vspec > 2 then
     fail("field 'view' must be \"xy\", \"xz\", \"yz\" or a list of two of them")

@@ -34,6 +34,7 @@
 #include <lua.h>
 
 #include "lmodule.h"
+#include "lutil.h"
 #include "lmovie.h"
 #include "lplot.h"
 
@@ -560,40 +561,30 @@ static int writer_tostring(lua_State *L)
     return 1;
 }
 
-/* A GIF read back, owned by a userdata on the stack: closed by its __gc if an error comes first. */
-#define GIFREAD_MT "movie.gifread"
-
-/* Closes the GIF whose owner is at index i (once). */
-static void close_gif(lua_State *L, int i)
+/* Closes the GIF in *box, once (a guard's release: lu_newguard). */
+static void close_gif(void *box)
 {
-    GifFileType **box = luaL_checkudata(L, i, GIFREAD_MT);
+    GifFileType **gf = box;
     int e;
-    if (*box) DGifCloseFile(*box, &e);
-    *box = NULL;
+    if (*gf) DGifCloseFile(*gf, &e);
+    *gf = NULL;
 }
 
-static int gifread_gc(lua_State *L)
+/* The whole GIF file at path, read with giflib, owned by a guard pushed on the stack (its box
+** for close_gif); raises fn's error when it cannot be read. */
+static GifFileType *read_gif(lua_State *L, const char *fn, const char *path, void **box)
 {
-    close_gif(L, 1);
-    return 0;
-}
-
-/* The whole GIF file at path, read with giflib, its owner pushed; raises fn's error when it
-** cannot be read. */
-static GifFileType *read_gif(lua_State *L, const char *fn, const char *path)
-{
-    GifFileType **box = lua_newuserdatauv(L, sizeof *box, 0);
-    *box = NULL;
-    luaL_setmetatable(L, GIFREAD_MT);
+    GifFileType **gf = lu_newguard(L, sizeof *gf, close_gif);
+    *box = gf;
     int e = 0;
-    *box = DGifOpenFileName(path, &e);
-    if (*box == NULL) {
+    *gf = DGifOpenFileName(path, &e);
+    if (*gf == NULL) {
         lu_error(L, fn, "cannot read '%s': giflib: %s", path, GifErrorString(e));
         return NULL;
     }
-    if (DGifSlurp(*box) != GIF_OK)
-        lu_error(L, fn, "cannot read '%s': giflib: %s", path, GifErrorString((*box)->Error));
-    return *box;
+    if (DGifSlurp(*gf) != GIF_OK)
+        lu_error(L, fn, "cannot read '%s': giflib: %s", path, GifErrorString((*gf)->Error));
+    return *gf;
 }
 
 /*
@@ -604,8 +595,8 @@ static int movie_gif_info(lua_State *L)
 {
     const char *fn = "movie.gif_info";
     const char *path = luaL_checkstring(L, 1);
-    GifFileType *gf = read_gif(L, fn, path);
-    int top = lua_gettop(L); /* its owner */
+    void *box;
+    GifFileType *gf = read_gif(L, fn, path, &box);
     lua_createtable(L, 0, 5);
     lua_pushinteger(L, gf->SWidth);
     lua_setfield(L, -2, "width");
@@ -631,7 +622,7 @@ static int movie_gif_info(lua_State *L)
     }
     lua_pushboolean(L, loop);
     lua_setfield(L, -2, "loop");
-    close_gif(L, top);
+    close_gif(box);
     return 1;
 }
 
@@ -645,16 +636,15 @@ static int movie_gif_frame(lua_State *L)
     const char *fn = "movie.gif_frame";
     const char *path = luaL_checkstring(L, 1);
     lua_Integer k = luaL_checkinteger(L, 2);
-    GifFileType *gf = read_gif(L, fn, path);
-    int top = lua_gettop(L); /* its owner */
+    void *box;
+    GifFileType *gf = read_gif(L, fn, path, &box);
     if (k < 1 || k > gf->ImageCount) {
         int n = gf->ImageCount;
-        close_gif(L, top);
+        close_gif(box);
         return lu_error(L, fn, "'%s': frame %lld is not one of its %d frames", path, (long long)k,
                         n);
     }
-    unsigned char *rgb = lplot_new_image(L, gf->SWidth, gf->SHeight);
-    memset(rgb, 255, (size_t)gf->SWidth * (size_t)gf->SHeight * 3);
+    unsigned char *rgb = lplot_new_image(L, gf->SWidth, gf->SHeight); /* white */
     for (lua_Integer j = 0; j < k; j++) {
         const SavedImage *im = &gf->SavedImages[j];
         const GifImageDesc *d = &im->ImageDesc;
@@ -673,7 +663,7 @@ static int movie_gif_frame(lua_State *L)
             }
         }
     }
-    close_gif(L, top);
+    close_gif(box);
     return 1;
 }
 
@@ -695,19 +685,13 @@ int luaopen_movie(lua_State *L)
                                      {"gif_frame", movie_gif_frame},
                                      {"ffmpeg", movie_ffmpeg},
                                      {NULL, NULL}};
-    luaL_newmetatable(L, GIFREAD_MT);
-    lua_pushcfunction(L, gifread_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pop(L, 1);
+    static const luaL_Reg meta[] = {{"__index", writer_index},
+                                    {"__gc", writer_gc},
+                                    {"__close", writer_gc},
+                                    {"__tostring", writer_tostring},
+                                    {NULL, NULL}};
     luaL_newmetatable(L, WRITER_MT);
-    lua_pushcfunction(L, writer_index);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, writer_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, writer_gc);
-    lua_setfield(L, -2, "__close");
-    lua_pushcfunction(L, writer_tostring);
-    lua_setfield(L, -2, "__tostring");
+    luaL_setfuncs(L, meta, 0);
     lua_pop(L, 1);
     luaL_newlib(L, funcs);
     return 1;

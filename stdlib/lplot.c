@@ -2075,8 +2075,7 @@ static const char *render(const plan *P, const char *file, unsigned char *mem)
     abort_code = 0;
     abort_msg[0] = '\0';
     plsError(&abort_code, abort_msg);
-    if (mem) { /* RGB rows, drawn over: white first */
-        memset(mem, 255, (size_t)P->wdev * (size_t)P->hdev * 3);
+    if (mem) { /* RGB rows of a white image (lplot_new_image), drawn over */
         plsdev("memcairo");
         plsmem(P->wdev, P->hdev, mem);
     } else {
@@ -2182,12 +2181,7 @@ static int fig_render(lua_State *L)
         return lu_error(L, fn,
                         "PLplot has no memcairo driver (Debian package plplot-driver-cairo)");
     plan *P = plan_with_buffers(L, PNG, fn);
-    size_t bytes = (size_t)P->wdev * (size_t)P->hdev * 3;
-    image *im = lua_newuserdatauv(L, sizeof *im + bytes, 0);
-    im->width = P->wdev;
-    im->height = P->hdev;
-    luaL_setmetatable(L, IMAGE_MT);
-    const char *err = render(P, NULL, im->rgb);
+    const char *err = render(P, NULL, lplot_new_image(L, P->wdev, P->hdev));
     if (err) return lu_error(L, fn, "%s", err);
     return 1;
 }

@@ -211,18 +211,24 @@ static int run_state(lua_State *L)
     return 2;
 }
 
-/* run:animate{...}: the Lua module animate's function, with the arguments as given. */
-static int run_animate(lua_State *L)
+/* The stdlib Lua module's function module.fn called with the arguments on the stack. */
+static int call_stdlib(lua_State *L, const char *module, const char *fn)
 {
     int n = lua_gettop(L);
     lua_getglobal(L, "require");
-    lua_pushliteral(L, "animate");
+    lua_pushstring(L, module);
     lua_call(L, 1, 1);
-    lua_getfield(L, -1, "animate");
+    lua_getfield(L, -1, fn);
     lua_replace(L, -2);
     lua_insert(L, 1);
     lua_call(L, n, LUA_MULTRET);
     return lua_gettop(L);
+}
+
+/* run:animate{...}: stdlib/animate.lua. */
+static int run_animate(lua_State *L)
+{
+    return call_stdlib(L, "animate", "animate");
 }
 
 /*
@@ -235,14 +241,7 @@ static int run_paraview(lua_State *L)
     lmech_check_run(L, 1);
     lua_settop(L, 3);
     lua_getiuservalue(L, 1, 1); /* 4: the header made by simulate */
-    lua_getglobal(L, "require");
-    lua_pushliteral(L, "paraview");
-    lua_call(L, 1, 1);
-    lua_getfield(L, -1, "write");
-    lua_remove(L, -2);
-    lua_insert(L, 1);
-    lua_call(L, 4, LUA_MULTRET);
-    return lua_gettop(L);
+    return call_stdlib(L, "paraview", "write");
 }
 
 static int run_csv(lua_State *L)
