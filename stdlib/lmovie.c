@@ -34,7 +34,6 @@
 #include <lua.h>
 
 #include "lmodule.h"
-#include "lutil.h"
 #include "lmovie.h"
 #include "lplot.h"
 

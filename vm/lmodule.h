@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** What the stdlib's C modules (stdlib/lplot.c, stdlib/lfft.c, stdlib/lsweep.c) use of the
+** What the stdlib's C modules (stdlib/lplot.c, lfft.c, lsweep.c, lmovie.c) use of the
 ** program, and all they include from vm/: the argument readers and error helpers of the
 ** bindings (lutil.c), the columns of a run (lrun.c) and the interrupt flag (host.c).
 ** Plain Lua API, nothing of libmech: the vm's own headers (lutil.h, lmech.h, host.h)
@@ -70,6 +70,16 @@ int lu_bool(lua_State *L, int idx, const char *fname, const char *key, int def);
 /// 1 when t[key] is a function (left on the stack), else 0 (nothing pushed; raises if
 /// the field is present but is not a function).
 int lu_function(lua_State *L, int idx, const char *fname, const char *key);
+
+/*
+** Pushes a userdata of `size` zeroed bytes whose finalizer (__gc, also __close) calls
+** release(p) once, p the pointer returned: the owner of a C resource that a binding holds
+** across Lua calls, any of which may raise (a memory error), so that the resource is
+** freed on every path.  Store the resource in *p as soon as it is acquired; release must
+** accept the zeroed state, and may be called early by the binding if it leaves the state
+** released (zeroed pointers).  The memory is aligned for doubles and pointers.
+*/
+void *lu_newguard(lua_State *L, size_t size, void (*release)(void *p));
 
 /*
 ** For a file that could not be written at path: when its folder does not exist, writes into

@@ -39,15 +39,6 @@ int lu_tovec(lua_State *L, int idx, const char *fname, const char *what, double 
 */
 void lu_push_params(lua_State *L, int idx);
 
-/*
-** Pushes a userdata of `size` zeroed bytes whose finalizer (__gc, also __close) calls
-** release(p) once, p the pointer returned: the owner of a C resource that a binding holds
-** across Lua calls, any of which may raise (a memory error), so that the resource is
-** freed on every path.  Store the resource in *p as soon as it is acquired; release must
-** accept the zeroed state, and may be called early by the binding if it leaves the state
-** released (zeroed pointers).  The memory is aligned for doubles and pointers.
-*/
-void *lu_newguard(lua_State *L, size_t size, void (*release)(void *p));
 
 /*
 ** Prints "mechlua: warning: <message>" to stderr, once per distinct message in the life of
