@@ -209,7 +209,7 @@ mot:panel(2, 2):line{ x = angle, y = dvs, color = BLUE }
   :set{ xlabel = theta, ylabel = "velocity − ideal [m/s]" }
 save(mot, "benchmark_a_motion")
 
--- full mode: the motion as an animation, 400 times slower than real time, the clearance drawn
+-- full mode: the motion as an animation at 0.003 times real time (8 s), the clearance drawn
 -- 12 times as large, the journal's path and the slider's acceleration beside
 if not quick then
   output.animation(run, outdir, "benchmark_a", { fps = 25, speed = t_end / 8, trace = "pin",
